@@ -1,0 +1,227 @@
+/* clone.c: copy function bodies and inline calls, in C.
+ *
+ * The C API has no CloneFunctionInto or value mapper, so bodies are copied
+ * in two phases: create every block and instruction (LLVMInstructionClone
+ * keeps flags, attributes and metadata; PHIs are rebuilt because their
+ * incoming blocks cannot be retargeted), then remap operands through the
+ * value map. Inlining splits the call's block by moving the instructions
+ * before the call into a new block, so no PHI elsewhere needs new incoming
+ * blocks, then clones the callee between the two halves.
+ */
+#include "lt.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void copy_attrs(LLVMValueRef from, LLVMValueRef to, unsigned fidx,
+                       unsigned tidx) {
+  unsigned n = LLVMGetAttributeCountAtIndex(from, fidx);
+  if (!n)
+    return;
+  LLVMAttributeRef *a = lt_xcalloc(n, sizeof *a);
+  LLVMGetAttributesAtIndex(from, fidx, a);
+  for (unsigned i = 0; i < n; i++)
+    LLVMAddAttributeAtIndex(to, tidx, a[i]);
+  free(a);
+}
+
+static void drop_fn_attr(LLVMValueRef f, const char *name) {
+  unsigned k = LLVMGetEnumAttributeKindForName(name, strlen(name));
+  LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, k);
+}
+
+LLVMValueRef lt_clone_decl(LLVMValueRef src, const char *name,
+                           LLVMTypeRef fty) {
+  LLVMModuleRef m = LLVMGetGlobalParent(src);
+  LLVMValueRef f = LLVMAddFunction(m, name, fty);
+  LLVMSetLinkage(f, LLVMInternalLinkage);
+  LLVMSetFunctionCallConv(f, LLVMGetFunctionCallConv(src));
+  copy_attrs(src, f, LLVMAttributeFunctionIndex, LLVMAttributeFunctionIndex);
+  drop_fn_attr(f, "optnone");
+  drop_fn_attr(f, "noinline");
+  /* Memory effects and return attributes of src do not describe the
+   * derivative, which writes shadows and returns something else. */
+  drop_fn_attr(f, "memory");
+  drop_fn_attr(f, "willreturn");
+  drop_fn_attr(f, "nosync");
+  unsigned np = LLVMCountParams(src), nf = LLVMCountParams(f);
+  LLVMTypeRef want = LLVMGlobalGetValueType(src);
+  if (LLVMGetReturnType(fty) == LLVMGetReturnType(want))
+    copy_attrs(src, f, LLVMAttributeReturnIndex, LLVMAttributeReturnIndex);
+  for (unsigned i = 0; i < np && i < nf; i++) {
+    size_t len;
+    const char *nm = LLVMGetValueName2(LLVMGetParam(src, i), &len);
+    LLVMSetValueName2(LLVMGetParam(f, i), nm, len);
+  }
+  return f;
+}
+
+static LLVMValueRef map_val(LtMap *vm, LLVMValueRef v) {
+  LLVMValueRef m = lt_map_get(vm, v);
+  return m ? m : v;
+}
+
+static LLVMBasicBlockRef map_bb(LtMap *vm, LLVMBasicBlockRef bb) {
+  return LLVMValueAsBasicBlock(map_val(vm, LLVMBasicBlockAsValue(bb)));
+}
+
+LLVMBasicBlockRef lt_clone_body(LtMap *vm, LLVMValueRef src, LLVMValueRef dst,
+                                LLVMBasicBlockRef before, int keep_dbg) {
+  LLVMContextRef c = LLVMGetModuleContext(LLVMGetGlobalParent(dst));
+  LLVMBasicBlockRef first = NULL;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(src); bb;
+       bb = LLVMGetNextBasicBlock(bb)) {
+    const char *nm = LLVMGetBasicBlockName(bb);
+    LLVMBasicBlockRef nb = before ? LLVMInsertBasicBlockInContext(c, before, nm)
+                                  : LLVMAppendBasicBlockInContext(c, dst, nm);
+    if (!first)
+      first = nb;
+    lt_map_put(vm, LLVMBasicBlockAsValue(bb), LLVMBasicBlockAsValue(nb));
+  }
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(src); bb;
+       bb = LLVMGetNextBasicBlock(bb)) {
+    LLVMPositionBuilderAtEnd(b, map_bb(vm, bb));
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i)) {
+      size_t len;
+      const char *nm = LLVMGetValueName2(i, &len);
+      LLVMValueRef ni;
+      if (LLVMIsAPHINode(i)) {
+        ni = LLVMBuildPhi(b, LLVMTypeOf(i), nm);
+      } else {
+        ni = LLVMInstructionClone(i);
+        LLVMInsertIntoBuilderWithName(b, ni, nm);
+      }
+      if (!keep_dbg)
+        LLVMInstructionSetDebugLoc(ni, NULL);
+      else
+        LLVMInstructionSetDebugLoc(ni, LLVMInstructionGetDebugLoc(i));
+      lt_map_put(vm, i, ni);
+    }
+  }
+  LLVMDisposeBuilder(b);
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(src); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i)) {
+      LLVMValueRef ni = lt_map_get(vm, i);
+      if (LLVMIsAPHINode(i)) {
+        for (unsigned k = 0, n = LLVMCountIncoming(i); k < n; k++) {
+          LLVMValueRef v = map_val(vm, LLVMGetIncomingValue(i, k));
+          LLVMBasicBlockRef ib = map_bb(vm, LLVMGetIncomingBlock(i, k));
+          LLVMAddIncoming(ni, &v, &ib, 1);
+        }
+        continue;
+      }
+      for (int k = 0, n = LLVMGetNumOperands(ni); k < n; k++) {
+        LLVMValueRef op = LLVMGetOperand(ni, (unsigned)k);
+        LLVMValueRef mo = op ? lt_map_get(vm, op) : NULL;
+        if (mo)
+          LLVMSetOperand(ni, (unsigned)k, mo);
+      }
+    }
+  return first;
+}
+
+/* Move the instructions of bb that precede `at` into a new block placed
+ * before bb, and send bb's predecessors there. Returns the new block. */
+static LLVMBasicBlockRef split_before(LLVMContextRef c, LLVMValueRef at) {
+  LLVMBasicBlockRef bb = LLVMGetInstructionParent(at);
+  LLVMValueRef fn = LLVMGetBasicBlockParent(bb);
+  LLVMBasicBlockRef pre = LLVMInsertBasicBlockInContext(c, bb, "lt.pre");
+  for (LLVMBasicBlockRef p = LLVMGetFirstBasicBlock(fn); p;
+       p = LLVMGetNextBasicBlock(p)) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(p);
+    if (!t || p == pre)
+      continue;
+    for (unsigned s = 0, n = LLVMGetNumSuccessors(t); s < n; s++)
+      if (LLVMGetSuccessor(t, s) == bb)
+        LLVMSetSuccessor(t, s, pre);
+  }
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+  LLVMPositionBuilderAtEnd(b, pre);
+  while (LLVMGetFirstInstruction(bb) != at) {
+    LLVMValueRef i = LLVMGetFirstInstruction(bb);
+    size_t len;
+    char *nm = lt_strdup(LLVMGetValueName2(i, &len));
+    LLVMInstructionRemoveFromParent(i);
+    LLVMInsertIntoBuilderWithName(b, i, nm);
+    free(nm);
+  }
+  LLVMDisposeBuilder(b);
+  return pre;
+}
+
+int lt_inline_call(LtCtx *c, LLVMValueRef call, int keep_dbg) {
+  LLVMValueRef callee = lt_called_fn(call);
+  if (!callee || LLVMIsDeclaration(callee) ||
+      LLVMIsFunctionVarArg(LLVMGlobalGetValueType(callee)))
+    return -1;
+  LLVMBasicBlockRef bb = LLVMGetInstructionParent(call);
+  LLVMValueRef caller = LLVMGetBasicBlockParent(bb);
+  LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(caller);
+  LLVMBasicBlockRef pre = split_before(c->llctx, call);
+  if (entry == bb) {
+    LLVMMoveBasicBlockBefore(pre, bb);
+    entry = pre;
+  }
+  LtMap vm;
+  lt_map_init(&vm, 64);
+  for (unsigned i = 0, n = LLVMCountParams(callee); i < n; i++)
+    lt_map_put(&vm, LLVMGetParam(callee, i), LLVMGetOperand(call, i));
+  LLVMBasicBlockRef body = lt_clone_body(&vm, callee, caller, bb, keep_dbg);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
+  LLVMPositionBuilderAtEnd(b, pre);
+  LLVMBuildBr(b, body);
+  /* Static allocas go to the caller's entry so mem2reg can promote them. */
+  LLVMValueRef ins = LLVMGetFirstInstruction(entry);
+  for (LLVMValueRef i = LLVMGetFirstInstruction(body); i;) {
+    LLVMValueRef next = LLVMGetNextInstruction(i);
+    if (LLVMIsAAllocaInst(i) && LLVMIsAConstant(LLVMGetOperand(i, 0)) &&
+        body != entry) {
+      size_t len;
+      char *nm = lt_strdup(LLVMGetValueName2(i, &len));
+      LLVMInstructionRemoveFromParent(i);
+      LLVMPositionBuilderBefore(b, ins);
+      LLVMInsertIntoBuilderWithName(b, i, nm);
+      free(nm);
+    }
+    i = next;
+  }
+  /* Returns become branches to the continuation; the result is a PHI. */
+  LLVMTypeRef rty = LLVMTypeOf(call);
+  int has_val = LLVMGetTypeKind(rty) != LLVMVoidTypeKind;
+  LLVMValueRef phi = NULL;
+  if (has_val) {
+    LLVMPositionBuilderBefore(b, call);
+    phi = LLVMBuildPhi(b, rty, "lt.ret");
+  }
+  for (LLVMBasicBlockRef cb = LLVMGetFirstBasicBlock(callee); cb;
+       cb = LLVMGetNextBasicBlock(cb)) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(cb);
+    if (!t || !LLVMIsAReturnInst(t))
+      continue;
+    LLVMValueRef nt = lt_map_get(&vm, t);
+    LLVMBasicBlockRef nb = LLVMGetInstructionParent(nt);
+    if (has_val) {
+      LLVMValueRef v = LLVMGetOperand(nt, 0);
+      LLVMAddIncoming(phi, &v, &nb, 1);
+    }
+    LLVMInstructionEraseFromParent(nt);
+    LLVMPositionBuilderAtEnd(b, nb);
+    LLVMBuildBr(b, bb);
+  }
+  LLVMDisposeBuilder(b);
+  lt_map_free(&vm);
+  if (has_val) {
+    if (LLVMCountIncoming(phi) == 0) {
+      LLVMReplaceAllUsesWith(phi, LLVMGetPoison(rty));
+      LLVMInstructionEraseFromParent(phi);
+      phi = LLVMGetPoison(rty);
+    }
+    LLVMReplaceAllUsesWith(call, phi);
+  }
+  LLVMInstructionEraseFromParent(call);
+  return 0;
+}

@@ -1,0 +1,211 @@
+/* derive.c: one derivative, from primal to finished functions.
+ *
+ * Preprocess the primal, analyse it (CFG, activity), build the reverse
+ * function R first (it decides which values the tape holds), then the
+ * augmented forward A and its tape stores. Combined mode wraps A and R in a
+ * gradient function with the tape on the stack and inlines both, so SROA
+ * turns the tape into registers; split mode keeps A and R apart with a heap
+ * tape that R frees. Derivatives are cached per function, activity and mode.
+ */
+#include "lt.h"
+
+#include <llvm-c/Analysis.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *cleanup = "sroa,early-cse,instcombine,simplifycfg,adce";
+
+static char *make_key(const LtRequest *r, int split) {
+  size_t len;
+  const char *name = LLVMGetValueName2(r->fn, &len);
+  char *k = lt_xcalloc(len + r->nparams + 8, 1);
+  memcpy(k, name, len);
+  k[len] = '/';
+  for (unsigned p = 0; p < r->nparams; p++)
+    k[len + 1 + p] = "cdno"[r->act[p]];
+  k[len + 1 + r->nparams] = split ? 's' : 'c';
+  return k;
+}
+
+static LLVMTypeRef outs_type(LtCtx *c, const LtRequest *r, unsigned *nouts) {
+  LLVMTypeRef t[256];
+  unsigned n = 0;
+  for (unsigned p = 0; p < r->nparams && n < 256; p++)
+    if (r->act[p] == LT_OUT)
+      t[n++] = LLVMTypeOf(LLVMGetParam(r->fn, p));
+  *nouts = n;
+  if (n == 0)
+    return c->vd;
+  if (n == 1)
+    return t[0];
+  return LLVMStructTypeInContext(c->llctx, t, n, 0);
+}
+
+static void drop_return_values(LLVMValueRef f, LLVMContextRef ctx) {
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb;
+       bb = LLVMGetNextBasicBlock(bb)) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+    if (t && LLVMIsAReturnInst(t) && LLVMGetNumOperands(t)) {
+      LLVMPositionBuilderBefore(b, t);
+      LLVMBuildRetVoid(b);
+      LLVMInstructionEraseFromParent(t);
+    }
+  }
+  LLVMDisposeBuilder(b);
+}
+
+static LLVMValueRef build_grad(LtGen *g, LtDeriv *d, const char *name) {
+  LtCtx *c = g->c;
+  unsigned na = LLVMCountParams(g->A), nr = LLVMCountParams(g->R);
+  LLVMTypeRef pt[260];
+  for (unsigned k = 0; k + 1 < nr; k++)
+    pt[k] = LLVMTypeOf(LLVMGetParam(g->R, k));
+  LLVMValueRef f = lt_clone_decl(g->P, name, LLVMFunctionType(d->outs_ty, pt, nr - 1, 0));
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
+  LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(c->llctx, f, "entry"));
+  unsigned long long sz = d->tape_size ? d->tape_size : 1;
+  LLVMValueRef tape = LLVMBuildAlloca(b, LLVMArrayType2(c->i8, sz), "tape");
+  LLVMSetAlignment(tape, 16);
+  LLVMValueRef args[260];
+  for (unsigned k = 0; k + 1 < na; k++)
+    args[k] = LLVMGetParam(f, k);
+  args[na - 1] = tape;
+  LLVMValueRef ca = LLVMBuildCall2(b, LLVMGlobalGetValueType(g->A), g->A, args, na, "");
+  for (unsigned k = 0; k + 1 < nr; k++)
+    args[k] = LLVMGetParam(f, k);
+  args[nr - 1] = tape;
+  LLVMValueRef cr = LLVMBuildCall2(b, LLVMGlobalGetValueType(g->R), g->R, args, nr, "");
+  if (LLVMGetTypeKind(d->outs_ty) == LLVMVoidTypeKind)
+    LLVMBuildRetVoid(b);
+  else
+    LLVMBuildRet(b, cr);
+  LLVMDisposeBuilder(b);
+  if (lt_inline_call(c, ca, 0) || lt_inline_call(c, cr, 0))
+    return NULL;
+  return f;
+}
+
+static int verify(LtCtx *c, LLVMValueRef f, LLVMValueRef at) {
+  if (!LLVMVerifyFunction(f, getenv("LEANTAPE_DEBUG") ? LLVMPrintMessageAction : LLVMReturnStatusAction))
+    return 0;
+  lt_internal_error(c, at, "generated code does not verify");
+  return -1;
+}
+
+static void gen_free(LtGen *g) {
+  lt_cfg_free(&g->g);
+  lt_activity_free(&g->act_of);
+  lt_map_free(&g->fmap);
+  lt_map_free(&g->fshadow);
+  lt_map_free(&g->fchoice);
+  lt_map_free(&g->slot_primal);
+  lt_map_free(&g->slot_shadow);
+  lt_map_free(&g->slot_choice);
+  lt_map_free(&g->rprimal);
+  lt_map_free(&g->rshadow);
+  lt_map_free(&g->adj);
+  lt_map_free(&g->rblock);
+  lt_vec_free(&g->slot_val);
+  lt_vec_free(&g->slot_src);
+  lt_vec_free(&g->slot_kind);
+  lt_vec_free(&g->slot_ty);
+  lt_vec_free(&g->rfree);
+  free(g->slot_off);
+  if (g->eb)
+    LLVMDisposeBuilder(g->eb);
+  if (g->b)
+    LLVMDisposeBuilder(g->b);
+}
+
+static int analyse(LtGen *g, const LtRequest *r) {
+  lt_cfg_build(&g->g, g->P);
+  if (g->g.has_back_edge) {
+    lt_error(g->c, lt_first_non_phi(g->g.back_edge_to),
+             "loops are not supported yet (in '%s' or a function it calls)",
+             LLVMGetValueName2(r->fn, &(size_t){0}));
+    return -1;
+  }
+  return lt_activity_run(g->c, &g->act_of, g->P, &g->g, r->act);
+}
+
+static int generate(LtGen *g, LtDeriv *d, const char *base) {
+  char name[300];
+  snprintf(name, sizeof name, "%s.lt.aug", base);
+  if (lt_forward_build(g, name))
+    return -1;
+  snprintf(name, sizeof name, "%s.lt.rev", base);
+  if (lt_reverse_build(g, name, d->outs_ty))
+    return -1;
+  lt_tape_store_all(g);
+  drop_return_values(g->A, g->c->llctx);
+  d->tape_size = g->tape_size;
+  if (g->failed || verify(g->c, g->A, d->fn) || verify(g->c, g->R, d->fn))
+    return -1;
+  if (g->split) {
+    d->aug = g->A;
+    d->rev = g->R;
+    if (lt_run_pipeline(g->A, cleanup) || lt_run_pipeline(g->R, cleanup))
+      return -1;
+    return 0;
+  }
+  snprintf(name, sizeof name, "%s.lt.grad", base);
+  d->grad = build_grad(g, d, name);
+  lt_bury(g->c, g->A);
+  lt_bury(g->c, g->R);
+  if (!d->grad || verify(g->c, d->grad, d->fn))
+    return -1;
+  return lt_run_pipeline(d->grad, cleanup);
+}
+
+LtDeriv *lt_derive(LtCtx *c, const LtRequest *r) {
+  int split = r->mode != LT_AUTODIFF;
+  char *key = make_key(r, split);
+  for (size_t i = 0; i < c->derivs.n; i++) {
+    LtDeriv *d = c->derivs.v[i];
+    if (!strcmp(d->key, key)) {
+      free(key);
+      return d;
+    }
+  }
+  LtDeriv *d = lt_xcalloc(1, sizeof *d);
+  d->fn = r->fn;
+  d->key = key;
+  d->mode = r->mode;
+  d->outs_ty = outs_type(c, r, &d->nouts);
+  LtGen g;
+  memset(&g, 0, sizeof g);
+  g.c = c;
+  g.act = r->act;
+  g.split = split;
+  g.nparams = r->nparams;
+  for (unsigned p = 0; p < r->nparams; p++)
+    g.nshadows += r->act[p] == LT_DUP || r->act[p] == LT_DUPNONEED;
+  int nerr = c->nerrors;
+  g.P = lt_preprocess(c, r->fn, r->call);
+  int ok = g.P && !analyse(&g, r) &&
+           !generate(&g, d, LLVMGetValueName2(r->fn, &(size_t){0}));
+  if (!ok && c->nerrors == nerr)
+    lt_internal_error(c, r->call, "could not build the derivative");
+  if (!ok) {
+    LLVMValueRef made[3] = {d->grad, g.A, g.R};
+    for (int k = 0; k < 3; k++)
+      if (made[k])
+        lt_bury(c, made[k]);
+  }
+  if (g.P)
+    lt_bury(c, g.P);
+  gen_free(&g);
+  if (!ok) {
+    lt_deriv_free(d);
+    return NULL;
+  }
+  lt_vec_push(&c->derivs, d);
+  return d;
+}
+
+void lt_deriv_free(LtDeriv *d) {
+  free(d->key);
+  free(d);
+}

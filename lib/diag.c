@@ -1,0 +1,63 @@
+/* diag.c: queued diagnostics.
+ *
+ * Errors are recorded while a request is processed and emitted only at the
+ * end of the pass, once every failed request has been rewritten away and the
+ * module verifies: under opt an error diagnostic exits the process inside
+ * the emit call, so nothing may be left half-built when it is issued.
+ */
+#include "lt.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+typedef struct LtDiag {
+  LLVMValueRef at;
+  char *msg;
+} LtDiag;
+
+static void queue(LtCtx *c, LLVMValueRef at, const char *msg) {
+  LtDiag *d = lt_xcalloc(1, sizeof *d);
+  d->at = at;
+  d->msg = lt_strdup(msg);
+  lt_vec_push(&c->diags, d);
+  c->nerrors++;
+}
+
+void lt_error(LtCtx *c, LLVMValueRef at, const char *fmt, ...) {
+  char buf[1024];
+  int n = snprintf(buf, sizeof buf, "leantape: ");
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf + n, sizeof buf - (size_t)n, fmt, ap);
+  va_end(ap);
+  queue(c, at, buf);
+}
+
+void lt_internal_error(LtCtx *c, LLVMValueRef fn, const char *what) {
+  size_t len;
+  const char *name = fn ? LLVMGetValueName2(fn, &len) : "?";
+  lt_error(c, fn, "internal error while differentiating '%s': %s; please "
+                  "report this with the input",
+           name, what);
+}
+
+void lt_bury(LtCtx *c, LLVMValueRef fn) {
+  for (size_t i = 0; i < c->graveyard.n; i++)
+    if (c->graveyard.v[i] == fn)
+      return;
+  lt_vec_push(&c->graveyard, fn);
+}
+
+void lt_diag_flush(LtCtx *c) {
+  for (size_t i = 0; i < c->diags.n; i++) {
+    LtDiag *d = c->diags.v[i];
+    lt_diag_emit(d->at, d->msg, 1);
+    free(d->msg);
+    free(d);
+  }
+  lt_vec_free(&c->diags);
+  for (size_t i = 0; i < c->graveyard.n; i++)
+    lt_erase_fn(c->graveyard.v[i]);
+  lt_vec_free(&c->graveyard);
+}

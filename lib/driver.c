@@ -1,0 +1,87 @@
+/* driver.c: the pass, as a pipeline.
+ *
+ * For every __enzyme_* call in the module: parse the request, build (or
+ * reuse) its derivative, rewrite the call. A request that fails is reported
+ * and its call removed, so the module stays valid; diagnostics are emitted
+ * last. With no __enzyme_* calls left the pass changes nothing, so running
+ * it twice (ThinLTO) is harmless.
+ */
+#include "lt.h"
+
+#include <string.h>
+
+static void init_ctx(LtCtx *c, LLVMModuleRef m, int opt_level) {
+  memset(c, 0, sizeof *c);
+  c->mod = m;
+  c->llctx = LLVMGetModuleContext(m);
+  c->td = LLVMGetModuleDataLayout(m);
+  c->opt_level = opt_level;
+  c->i1 = LLVMInt1TypeInContext(c->llctx);
+  c->i8 = LLVMInt8TypeInContext(c->llctx);
+  c->i32 = LLVMInt32TypeInContext(c->llctx);
+  c->i64 = LLVMInt64TypeInContext(c->llctx);
+  c->ptr = LLVMPointerTypeInContext(c->llctx, 0);
+  c->vd = LLVMVoidTypeInContext(c->llctx);
+  c->f64 = LLVMDoubleTypeInContext(c->llctx);
+}
+
+static void find_calls(LLVMModuleRef m, LtVec *calls) {
+  LtMode mode;
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb;
+         bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+           i = LLVMGetNextInstruction(i))
+        if (LLVMIsACallInst(i) && lt_callsite_mode(i, &mode))
+          lt_vec_push(calls, i);
+}
+
+static void handle(LtCtx *c, LLVMValueRef call) {
+  LtMode mode;
+  LtRequest r;
+  lt_callsite_mode(call, &mode);
+  LtDeriv *d = NULL;
+  if (lt_callsite_parse(c, call, mode, &r) || !(d = lt_derive(c, &r)) ||
+      lt_rewrite(c, &r, d))
+    lt_rewrite_failed(c, call);
+  lt_callsite_free(&r);
+}
+
+/* Entry-point declarations and marker globals nobody uses any more. */
+static void drop_unused_decls(LLVMModuleRef m) {
+  LtMode mode;
+  for (LLVMValueRef f = LLVMGetFirstFunction(m), next; f; f = next) {
+    next = LLVMGetNextFunction(f);
+    size_t len;
+    const char *n = LLVMGetValueName2(f, &len);
+    if (LLVMIsDeclaration(f) && !LLVMGetFirstUse(f) &&
+        !strncmp(n, "__enzyme_", 9))
+      LLVMDeleteFunction(f);
+  }
+  (void)mode;
+  for (LLVMValueRef g = LLVMGetFirstGlobal(m), next; g; g = next) {
+    next = LLVMGetNextGlobal(g);
+    size_t len;
+    const char *n = LLVMGetValueName2(g, &len);
+    if (LLVMIsDeclaration(g) && !LLVMGetFirstUse(g) && !strncmp(n, "enzyme_", 7))
+      LLVMDeleteGlobal(g);
+  }
+}
+
+int lt_run_module(LLVMModuleRef m, int opt_level) {
+  LtVec calls = {0};
+  find_calls(m, &calls);
+  if (!calls.n)
+    return 0;
+  LtCtx c;
+  init_ctx(&c, m, opt_level);
+  for (size_t i = 0; i < calls.n; i++)
+    handle(&c, calls.v[i]);
+  lt_vec_free(&calls);
+  drop_unused_decls(m);
+  lt_diag_flush(&c);
+  for (size_t i = 0; i < c.derivs.n; i++)
+    lt_deriv_free(c.derivs.v[i]);
+  lt_vec_free(&c.derivs);
+  return 1;
+}

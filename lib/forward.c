@@ -1,0 +1,295 @@
+/* forward.c: the augmented forward function A.
+ *
+ * A is a clone of the preprocessed primal P with extra parameters (one
+ * shadow per dup argument, then the tape) and shadow computations: every
+ * shadowed pointer of P gets a twin that addresses shadow memory (GEPs and
+ * casts mirrored, PHIs and selects of shadows, shadow loads of stored
+ * pointers, zeroed shadow allocations). Shadow memory is only written in A
+ * where it holds pointers; float shadows belong to the reverse pass.
+ */
+#include "lt.h"
+
+#include <string.h>
+
+static LLVMValueRef amap(LtGen *g, LLVMValueRef v) {
+  LLVMValueRef m = lt_map_get(&g->fmap, v);
+  return m ? m : v;
+}
+
+/* Shadow of a P pointer in A; NULL when it has none. */
+static LLVMValueRef ashadow(LtGen *g, LLVMValueRef v) {
+  LLVMValueRef s = lt_map_get(&g->fshadow, v);
+  if (s)
+    return s;
+  if (LLVMIsAConstantPointerNull(v) || LLVMIsAUndefValue(v) ||
+      LLVMIsAPoisonValue(v))
+    return v;
+  return NULL;
+}
+
+static LLVMValueRef need_shadow(LtGen *g, LLVMValueRef v, LLVMValueRef at) {
+  LLVMValueRef s = ashadow(g, v);
+  if (!s) {
+    lt_error(g->c, at, "a pointer that may address active memory may also "
+                       "address memory without a shadow (a global or an "
+                       "enzyme_const argument); mark it enzyme_dup");
+    g->failed = 1;
+    return LLVMGetPoison(g->c->ptr);
+  }
+  return s;
+}
+
+static LLVMValueRef byte_size(LtGen *g, LLVMBuilderRef b, LLVMValueRef alloca) {
+  LLVMTypeRef t = LLVMGetAllocatedType(alloca);
+  LLVMValueRef n = LLVMBuildZExtOrBitCast(b, amap(g, LLVMGetOperand(alloca, 0)),
+                                          g->c->i64, "");
+  LLVMValueRef es = LLVMConstInt(g->c->i64, LLVMABISizeOfType(g->c->td, t), 0);
+  return LLVMBuildMul(b, n, es, "lt.size");
+}
+
+static LLVMValueRef shadow_alloc(LtGen *g, LLVMBuilderRef b, LLVMValueRef i) {
+  LLVMValueRef ai = amap(g, i);
+  if (LLVMIsAAllocaInst(i) && !g->split) {
+    LLVMPositionBuilderBefore(b, ai);
+    LLVMValueRef s = LLVMBuildArrayAlloca(b, LLVMGetAllocatedType(i),
+                                          amap(g, LLVMGetOperand(i, 0)), "");
+    LLVMSetAlignment(s, LLVMGetAlignment(ai));
+    LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(ai));
+    LLVMBuildMemSet(b, s, LLVMConstInt(g->c->i8, 0, 0), byte_size(g, b, i),
+                    LLVMGetAlignment(ai));
+    return s;
+  }
+  LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(ai));
+  LLVMValueRef size;
+  if (LLVMIsAAllocaInst(i)) {
+    size = byte_size(g, b, i);
+  } else {
+    size = LLVMBuildZExtOrBitCast(b, LLVMGetOperand(ai, 0), g->c->i64, "");
+    if (LLVMGetNumArgOperands(ai) == 2)
+      size = LLVMBuildMul(
+          b, size,
+          LLVMBuildZExtOrBitCast(b, LLVMGetOperand(ai, 1), g->c->i64, ""), "");
+  }
+  lt_vec_push(&g->rfree, i);
+  return lt_build_calloc(b, g->c->mod, size);
+}
+
+static LLVMValueRef shadow_of_inst(LtGen *g, LLVMBuilderRef b, LLVMValueRef i) {
+  LLVMValueRef ai = amap(g, i);
+  LLVMOpcode op = LLVMGetInstructionOpcode(i);
+  if (op == LLVMAlloca || op == LLVMCall)
+    return shadow_alloc(g, b, i);
+  if (op == LLVMPHI) {
+    LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(LLVMGetInstructionParent(ai)));
+    return LLVMBuildPhi(b, g->c->ptr, "");
+  }
+  LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(ai));
+  switch (op) {
+  case LLVMGetElementPtr: {
+    unsigned n = (unsigned)LLVMGetNumOperands(ai) - 1;
+    LLVMValueRef idx[64];
+    if (n > 64)
+      break;
+    for (unsigned k = 0; k < n; k++)
+      idx[k] = LLVMGetOperand(ai, k + 1);
+    LLVMValueRef s = LLVMBuildGEP2(b, LLVMGetGEPSourceElementType(ai),
+                                   need_shadow(g, LLVMGetOperand(i, 0), i), idx,
+                                   n, "");
+    if (LLVMIsAGetElementPtrInst(s))
+      LLVMSetIsInBounds(s, LLVMIsInBounds(ai));
+    return s;
+  }
+  case LLVMBitCast:
+  case LLVMAddrSpaceCast:
+    return LLVMBuildPointerCast(b, need_shadow(g, LLVMGetOperand(i, 0), i),
+                                LLVMTypeOf(ai), "");
+  case LLVMFreeze:
+    return need_shadow(g, LLVMGetOperand(i, 0), i);
+  case LLVMSelect:
+    return LLVMBuildSelect(b, LLVMGetOperand(ai, 0),
+                           need_shadow(g, LLVMGetOperand(i, 1), i),
+                           need_shadow(g, LLVMGetOperand(i, 2), i), "");
+  case LLVMLoad: {
+    LLVMValueRef s = LLVMBuildLoad2(b, LLVMTypeOf(ai),
+                                    need_shadow(g, LLVMGetOperand(i, 0), i), "");
+    LLVMSetAlignment(s, LLVMGetAlignment(ai));
+    return s;
+  }
+  default:
+    break;
+  }
+  lt_internal_error(g->c, g->P, "no shadow rule for a pointer instruction");
+  g->failed = 1;
+  return LLVMGetPoison(g->c->ptr);
+}
+
+static void fill_phis(LtGen *g) {
+  for (unsigned bi = 0; bi < g->g.nblocks; bi++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(g->g.block[bi]);
+         i && LLVMIsAPHINode(i); i = LLVMGetNextInstruction(i)) {
+      LLVMValueRef s = lt_map_get(&g->fshadow, i);
+      if (!s)
+        continue;
+      for (unsigned k = 0, n = LLVMCountIncoming(i); k < n; k++) {
+        LLVMValueRef v = need_shadow(g, LLVMGetIncomingValue(i, k), i);
+        LLVMBasicBlockRef ib = LLVMValueAsBasicBlock(
+            amap(g, LLVMBasicBlockAsValue(LLVMGetIncomingBlock(i, k))));
+        LLVMAddIncoming(s, &v, &ib, 1);
+      }
+    }
+}
+
+/* Memory that holds pointers keeps shadow pointers in its shadow: mirror
+ * pointer stores and pointer-typed copies/sets in A. */
+static void mirror_pointer_memory(LtGen *g, LLVMBuilderRef b, LLVMValueRef i) {
+  const LtRule *rule;
+  LLVMValueRef ai = amap(g, i);
+  if (LLVMIsAStoreInst(i)) {
+    LLVMValueRef v = LLVMGetOperand(i, 0), p = LLVMGetOperand(i, 1);
+    if (!lt_is_ptr_ty(LLVMTypeOf(v)) || !ashadow(g, p) ||
+        !lt_is_shadowed(&g->act_of, p))
+      return;
+    LLVMValueRef sv = ashadow(g, v);
+    LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(ai));
+    LLVMValueRef s = LLVMBuildStore(b, sv ? sv : LLVMConstNull(g->c->ptr),
+                                    ashadow(g, p));
+    LLVMSetAlignment(s, LLVMGetAlignment(ai));
+    return;
+  }
+  if (!LLVMIsACallInst(i))
+    return;
+  LtCallKind k = lt_call_kind(i, &rule);
+  if (k != LT_CALL_MEMCPY && k != LT_CALL_MEMSET)
+    return;
+  LLVMValueRef dst = LLVMGetOperand(i, 0);
+  if (!lt_is_shadowed(&g->act_of, dst) || lt_mem_elem_type(g, i) != g->c->ptr)
+    return;
+  LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(ai));
+  LLVMValueRef n = LLVMGetOperand(ai, 2);
+  if (k == LT_CALL_MEMSET) {
+    LLVMBuildMemSet(b, ashadow(g, dst), LLVMConstInt(g->c->i8, 0, 0), n, 1);
+  } else if (ashadow(g, LLVMGetOperand(i, 1))) {
+    LLVMBuildMemMove(b, ashadow(g, dst), 1, ashadow(g, LLVMGetOperand(i, 1)), 1,
+                     n);
+  }
+}
+
+int lt_forward_build(LtGen *g, const char *name) {
+  LtCtx *c = g->c;
+  unsigned np = g->nparams, ns = 0;
+  LLVMTypeRef pt[256];
+  if (np + g->nshadows + 1 > 256) {
+    lt_error(c, g->P, "too many parameters");
+    return -1;
+  }
+  for (unsigned p = 0; p < np; p++)
+    pt[p] = LLVMTypeOf(LLVMGetParam(g->P, p));
+  for (unsigned p = 0; p < np; p++)
+    if (g->act[p] == LT_DUP || g->act[p] == LT_DUPNONEED)
+      pt[np + ns++] = c->ptr;
+  pt[np + ns] = c->ptr;
+  LLVMTypeRef fty = LLVMFunctionType(c->vd, pt, np + ns + 1, 0);
+  g->A = lt_clone_decl(g->P, name, fty);
+  lt_map_init(&g->fmap, 256);
+  lt_map_init(&g->fshadow, 64);
+  lt_map_init(&g->fchoice, 16);
+  ns = 0;
+  for (unsigned p = 0; p < np; p++) {
+    lt_map_put(&g->fmap, LLVMGetParam(g->P, p), LLVMGetParam(g->A, p));
+    if (g->act[p] == LT_DUP || g->act[p] == LT_DUPNONEED) {
+      LLVMValueRef s = LLVMGetParam(g->A, np + ns++);
+      lt_map_put(&g->fshadow, LLVMGetParam(g->P, p), s);
+      LLVMSetValueName2(s, "shadow", 6);
+    }
+  }
+  g->atape = LLVMGetParam(g->A, np + ns);
+  LLVMSetValueName2(g->atape, "tape", 4);
+  lt_clone_body(&g->fmap, g->P, g->A, NULL, 0);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
+  for (unsigned bi = 0; bi < g->g.nblocks; bi++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(g->g.block[bi]); i;
+         i = LLVMGetNextInstruction(i)) {
+      if (lt_is_ptr_ty(LLVMTypeOf(i)) && lt_is_shadowed(&g->act_of, i))
+        lt_map_put(&g->fshadow, i, shadow_of_inst(g, b, i));
+    }
+  fill_phis(g);
+  for (unsigned bi = 0; bi < g->g.nblocks; bi++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(g->g.block[bi]); i;
+         i = LLVMGetNextInstruction(i))
+      mirror_pointer_memory(g, b, i);
+  LLVMDisposeBuilder(b);
+  return g->failed ? -1 : 0;
+}
+
+LLVMValueRef lt_forward_choice(LtGen *g, LLVMBasicBlockRef pbb) {
+  LLVMValueRef phi = lt_map_get(&g->fchoice, pbb);
+  if (phi)
+    return phi;
+  int id = lt_cfg_id(&g->g, pbb);
+  unsigned up[g->g.npred[id] + 1];
+  unsigned n = lt_cfg_unique_preds(&g->g, (unsigned)id, up);
+  LLVMBasicBlockRef abb = LLVMValueAsBasicBlock(amap(g, LLVMBasicBlockAsValue(pbb)));
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(g->c->llctx);
+  LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(abb));
+  phi = LLVMBuildPhi(b, g->c->i32, "lt.from");
+  LLVMDisposeBuilder(b);
+  for (unsigned k = 0; k < g->g.npred[id]; k++) {
+    unsigned p = g->g.pred[id][k], idx = 0;
+    while (idx < n && up[idx] != p)
+      idx++;
+    LLVMValueRef v = LLVMConstInt(g->c->i32, idx, 0);
+    LLVMBasicBlockRef ib = LLVMValueAsBasicBlock(
+        amap(g, LLVMBasicBlockAsValue(g->g.block[p])));
+    LLVMAddIncoming(phi, &v, &ib, 1);
+  }
+  lt_map_put(&g->fchoice, pbb, phi);
+  return phi;
+}
+
+static LLVMValueRef base_of(LLVMValueRef p) {
+  for (;;) {
+    if (LLVMIsAGetElementPtrInst(p) || LLVMIsABitCastInst(p) ||
+        LLVMIsAAddrSpaceCastInst(p))
+      p = LLVMGetOperand(p, 0);
+    else if (LLVMIsAConstantExpr(p) && (LLVMGetConstOpcode(p) == LLVMGetElementPtr ||
+                                        LLVMGetConstOpcode(p) == LLVMBitCast))
+      p = LLVMGetOperand(p, 0);
+    else
+      return p;
+  }
+}
+
+LLVMTypeRef lt_mem_elem_type(LtGen *g, LLVMValueRef call) {
+  LLVMValueRef b1 = base_of(LLVMGetOperand(call, 0));
+  LLVMValueRef b2 = LLVMGetNumArgOperands(call) > 1 &&
+                            lt_is_ptr_ty(LLVMTypeOf(LLVMGetOperand(call, 1)))
+                        ? base_of(LLVMGetOperand(call, 1))
+                        : b1;
+  LLVMTypeRef fl = NULL, pt = NULL;
+  for (unsigned bi = 0; bi < g->g.nblocks; bi++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(g->g.block[bi]); i;
+         i = LLVMGetNextInstruction(i)) {
+      LLVMValueRef addr = NULL;
+      LLVMTypeRef t = NULL;
+      if (LLVMIsALoadInst(i)) {
+        addr = LLVMGetOperand(i, 0);
+        t = LLVMTypeOf(i);
+      } else if (LLVMIsAStoreInst(i)) {
+        addr = LLVMGetOperand(i, 1);
+        t = LLVMTypeOf(LLVMGetOperand(i, 0));
+      } else if (LLVMIsAGetElementPtrInst(i)) {
+        addr = i;
+        t = LLVMGetGEPSourceElementType(i);
+      }
+      if (!addr || !t)
+        continue;
+      LLVMValueRef base = base_of(addr);
+      if (base != b1 && base != b2)
+        continue;
+      if (lt_is_float_ty(t) && !fl)
+        fl = t;
+      if (lt_is_ptr_ty(t) && LLVMIsALoadInst(i))
+        pt = t;
+    }
+  return fl ? fl : pt;
+}

@@ -1,0 +1,264 @@
+/* lt.h: Leantape's internal API.
+ *
+ * One header for the C core, prototypes grouped by file under banners, each
+ * with a one-line contract. The pipeline (driver.c) is: find call sites,
+ * parse each into a request, build or reuse the derivative for the request
+ * (preprocessed clone -> analyses -> tape plan -> augmented forward +
+ * reverse), rewrite the call site, clean up.
+ */
+#ifndef LT_H
+#define LT_H
+
+#include <llvm-c/Core.h>
+#include <llvm-c/DebugInfo.h>
+#include <llvm-c/Target.h>
+#include <stddef.h>
+
+#include "rules.h"
+
+/* util.c: containers */
+
+typedef struct LtMap { /* open-addressing pointer -> pointer map */
+  void **keys;
+  void **vals;
+  size_t cap, n;
+} LtMap;
+
+void lt_map_init(LtMap *m, size_t cap_hint);
+void lt_map_free(LtMap *m);
+void *lt_map_get(const LtMap *m, const void *key); /* NULL when absent */
+void lt_map_put(LtMap *m, const void *key, void *val);
+
+typedef struct LtVec { /* growable array of pointers */
+  void **v;
+  size_t n, cap;
+} LtVec;
+
+void lt_vec_push(LtVec *v, void *p);
+void lt_vec_free(LtVec *v);
+
+void *lt_xcalloc(size_t n, size_t size); /* never returns NULL (aborts only on OOM) */
+char *lt_strdup(const char *s);
+
+/* Values */
+int lt_is_float_ty(LLVMTypeRef t); /* half/float/double/x86_fp80/fp128 */
+int lt_is_ptr_ty(LLVMTypeRef t);
+const char *lt_callee_name(LLVMValueRef call, size_t *len); /* "" if indirect */
+LLVMValueRef lt_called_fn(LLVMValueRef call); /* NULL if indirect */
+LLVMValueRef lt_first_non_phi(LLVMBasicBlockRef bb);
+/* ptr malloc(i64)/calloc/free declarations, typed correctly (LLVMBuildMalloc is broken). */
+LLVMValueRef lt_decl_fn(LLVMModuleRef m, const char *name, LLVMTypeRef fty);
+LLVMValueRef lt_build_malloc(LLVMBuilderRef b, LLVMModuleRef m, LLVMValueRef size);
+LLVMValueRef lt_build_calloc(LLVMBuilderRef b, LLVMModuleRef m, LLVMValueRef size);
+void lt_build_free(LLVMBuilderRef b, LLVMModuleRef m, LLVMValueRef p);
+int lt_run_pipeline(LLVMValueRef fn, const char *pipeline); /* 0 on success */
+/* Delete a generated function even if its body or callers still refer to it. */
+void lt_erase_fn(LLVMValueRef fn);
+
+/* diag.c: diagnostics (the C++ shim reports them) */
+
+typedef struct LtCtx LtCtx;
+/* Report bad input at an instruction (or function); printf-style message;
+ * the text is prefixed with "leantape: ". Diagnostics are queued and flushed
+ * at the end of the pass, when the module is valid again. */
+void lt_error(LtCtx *c, LLVMValueRef at, const char *fmt, ...);
+void lt_internal_error(LtCtx *c, LLVMValueRef fn, const char *what);
+void lt_diag_flush(LtCtx *c);
+/* Delete fn after the diagnostics are flushed (they may point into it). */
+void lt_bury(LtCtx *c, LLVMValueRef fn);
+
+/* plugin.cpp */
+void lt_diag_emit(LLVMValueRef at, const char *msg, int is_error);
+
+/* The per-module context: no globals, everything hangs off this. */
+struct LtCtx {
+  LLVMModuleRef mod;
+  LLVMContextRef llctx;
+  LLVMTargetDataRef td;
+  int opt_level;
+  LLVMTypeRef i1, i8, i32, i64, ptr, vd, f64;
+  LtVec diags;   /* queued diagnostics (LtDiag *) */
+  int nerrors;   /* errors in the current request */
+  LtVec derivs;  /* generated derivatives (LtDeriv *), reused per request key */
+  LtVec graveyard; /* functions to delete after the diagnostics are out */
+  unsigned serial;
+};
+
+/* callsite.c: __enzyme_* call sites and their markers */
+
+typedef enum { LT_AUTODIFF, LT_AUGFWD, LT_REVERSE, LT_AUGSIZE } LtMode;
+typedef enum { LT_CONST, LT_DUP, LT_DUPNONEED, LT_OUT } LtAct;
+
+typedef struct LtRequest {
+  LLVMValueRef call;   /* the __enzyme_* call */
+  LLVMValueRef fn;     /* the function to differentiate */
+  LtMode mode;
+  unsigned nparams;
+  LtAct *act;          /* activity per parameter of fn */
+  LLVMValueRef *arg;   /* call operand for each parameter */
+  LLVMValueRef *shadow;/* call operand for each dup parameter, else NULL */
+  LLVMValueRef dret;   /* adjoint of fn's float return, or NULL (= 1.0) */
+  LLVMValueRef tape;   /* __enzyme_reverse: the tape operand */
+  LLVMValueRef sret;   /* the call's sret pointer, or NULL */
+} LtRequest;
+
+int lt_callsite_mode(LLVMValueRef call, LtMode *mode); /* 1 if an __enzyme_* call */
+/* Parse the call's arguments; 0 on success, else reports and returns -1. */
+int lt_callsite_parse(LtCtx *c, LLVMValueRef call, LtMode mode, LtRequest *r);
+void lt_callsite_free(LtRequest *r);
+
+/* clone.c: cloning function bodies and inlining calls */
+
+/* Clone the body of src into dst before block `before` (NULL: append).
+ * vmap must map src's parameters; it is filled with blocks/instructions.
+ * Debug locations are kept when keep_dbg. Returns the clone of src's entry. */
+LLVMBasicBlockRef lt_clone_body(LtMap *vmap, LLVMValueRef src, LLVMValueRef dst,
+                                LLVMBasicBlockRef before, int keep_dbg);
+/* New internal function named name with type fty, attributes of src copied
+ * for the first nparams parameters; optnone/noinline dropped. */
+LLVMValueRef lt_clone_decl(LLVMValueRef src, const char *name, LLVMTypeRef fty);
+/* Inline the call (callee must be defined). Returns 0 on success. */
+int lt_inline_call(LtCtx *c, LLVMValueRef call, int keep_dbg);
+
+/* preprocess.c */
+
+/* A canonical clone of fn: user calls inlined, SSA form, simplified.
+ * NULL (after reporting) when fn uses something unsupported. */
+LLVMValueRef lt_preprocess(LtCtx *c, LLVMValueRef fn, LLVMValueRef at);
+
+/* cfg.c: dense block ids, predecessors, RPO, dominators */
+
+typedef struct LtCfg {
+  unsigned nblocks;          /* reachable blocks, numbered in RPO */
+  LLVMBasicBlockRef *block;  /* id -> block */
+  LtMap id;                  /* block -> id + 1 */
+  unsigned **pred;           /* id -> predecessor ids (one per edge) */
+  unsigned *npred;
+  unsigned *idom;            /* Cooper-Harvey-Kennedy */
+  int has_back_edge;
+  LLVMBasicBlockRef back_edge_to; /* a loop header, when has_back_edge */
+} LtCfg;
+
+void lt_cfg_build(LtCfg *g, LLVMValueRef fn);
+void lt_cfg_free(LtCfg *g);
+int lt_cfg_id(const LtCfg *g, LLVMBasicBlockRef bb); /* -1 if unreachable */
+/* Distinct predecessors of block b in first-edge order; returns the count. */
+unsigned lt_cfg_unique_preds(const LtCfg *g, unsigned b, unsigned *out);
+
+/* activity.c */
+
+typedef struct LtActivity {
+  LtMap varied;   /* float value -> (void*)1 when it carries a derivative */
+  LtMap shadowed; /* pointer value -> (void*)1 when it has a shadow */
+} LtActivity;
+
+int lt_activity_run(LtCtx *c, LtActivity *a, LLVMValueRef fn, const LtCfg *g,
+                    const LtAct *act);
+void lt_activity_free(LtActivity *a);
+int lt_is_varied(const LtActivity *a, LLVMValueRef v);
+int lt_is_shadowed(const LtActivity *a, LLVMValueRef v);
+
+/* calls.c: classification of calls in the differentiated code */
+
+typedef enum {
+  LT_CALL_INACTIVE,   /* no derivative, kept in the forward pass only */
+  LT_CALL_RULE,       /* scalar math with a rule (rules.c) */
+  LT_CALL_ZERO,       /* zero derivative (floor, ...) */
+  LT_CALL_MEMCPY,     /* llvm.memcpy / memmove */
+  LT_CALL_MEMSET,
+  LT_CALL_MALLOC,     /* malloc / calloc: shadow allocation */
+  LT_CALL_FREE,
+  LT_CALL_UNKNOWN     /* external, no rule */
+} LtCallKind;
+
+LtCallKind lt_call_kind(LLVMValueRef call, const LtRule **rule);
+
+/* derive.c: one derivative (augmented forward + reverse + tape) */
+
+typedef struct LtDeriv {
+  LLVMValueRef fn;
+  char *key;           /* activity signature + mode */
+  LtMode mode;
+  LLVMValueRef aug;    /* ret aug(params, shadows, ptr tape) */
+  LLVMValueRef rev;    /* outs rev(params, shadows, dret, ptr tape) */
+  LLVMValueRef grad;   /* combined: outs grad(params, shadows, dret) */
+  LLVMTypeRef tape_ty; /* struct of slots */
+  unsigned long long tape_size;
+  LLVMTypeRef outs_ty; /* literal struct of out gradients, or void */
+  unsigned nouts;
+} LtDeriv;
+
+/* Build (or reuse) the derivative for a request; NULL after reporting. */
+LtDeriv *lt_derive(LtCtx *c, const LtRequest *r);
+void lt_deriv_free(LtDeriv *d);
+
+/* State shared by the generators of one derivative (derive.c, tape.c,
+ * forward.c, reverse.c, revinst.c). P is the preprocessed primal, A the
+ * augmented forward function, R the reverse function. */
+typedef struct LtGen {
+  LtCtx *c;
+  const LtAct *act;    /* activity per parameter */
+  int split;           /* heap shadows, reverse frees the tape */
+  LLVMValueRef P, A, R;
+  LtCfg g;
+  LtActivity act_of;
+  unsigned nparams, nshadows;
+  /* forward */
+  LtMap fmap;          /* P value -> A value */
+  LtMap fshadow;       /* P pointer -> its shadow in A */
+  LtMap fchoice;       /* P block -> A's predecessor-index PHI */
+  LLVMValueRef atape;  /* A's tape parameter */
+  /* tape: slots are (offset, type, what to store) */
+  LtVec slot_val;      /* A value to store (set after R is built) */
+  LtVec slot_src;      /* P value, or P block for a branch choice */
+  LtVec slot_kind;     /* (void*) LtSlotKind */
+  LtVec slot_ty;       /* LLVMTypeRef */
+  unsigned long long *slot_off;
+  unsigned long long tape_size;
+  LtMap slot_primal, slot_shadow, slot_choice; /* key -> slot + 1 */
+  /* reverse */
+  LLVMBuilderRef eb;   /* R's entry, before its terminator */
+  LLVMBuilderRef b;    /* R's current block */
+  LLVMValueRef rtape, rdret;
+  LtMap rprimal, rshadow, adj, rblock;
+  LtVec rfree;         /* shadow allocations (P values) freed at R's exit */
+  int failed;
+} LtGen;
+
+typedef enum { LT_SLOT_PRIMAL, LT_SLOT_SHADOW, LT_SLOT_CHOICE, LT_SLOT_EXIT } LtSlotKind;
+
+/* tape.c */
+/* Load of a value from the tape at R's entry; allocates the slot. */
+LLVMValueRef lt_tape_load(LtGen *g, LtSlotKind kind, void *src, LLVMTypeRef ty);
+/* Store every slot's value in A, after its definition. */
+void lt_tape_store_all(LtGen *g);
+
+/* forward.c */
+/* A: clone of P with shadows; returns 0 on success. */
+int lt_forward_build(LtGen *g, const char *name);
+/* The A-side unique-predecessor index PHI for a merge block (choice slot). */
+LLVMValueRef lt_forward_choice(LtGen *g, LLVMBasicBlockRef pbb);
+/* Memory element type for a memcpy/memset destination: a float type, the
+ * pointer type, or NULL when unknown. */
+LLVMTypeRef lt_mem_elem_type(LtGen *g, LLVMValueRef call);
+
+/* reverse.c */
+int lt_reverse_build(LtGen *g, const char *name, LLVMTypeRef outs_ty);
+LLVMValueRef lt_rv(LtGen *g, LLVMValueRef v);      /* primal value in R */
+LLVMValueRef lt_rs(LtGen *g, LLVMValueRef v);      /* shadow in R */
+LLVMValueRef lt_adj_read(LtGen *g, LLVMValueRef v);/* load and zero */
+void lt_adj_add(LtGen *g, LLVMValueRef v, LLVMValueRef d);
+
+/* revinst.c: adjoints of single instructions, at g->b */
+int lt_revinst(LtGen *g, LLVMValueRef inst);
+
+/* rewrite.c */
+/* Replace the __enzyme_* call by calls to the derivative. 0 on success. */
+int lt_rewrite(LtCtx *c, const LtRequest *r, const LtDeriv *d);
+/* Replace a call that could not be differentiated by a harmless value. */
+void lt_rewrite_failed(LtCtx *c, LLVMValueRef call);
+
+/* driver.c */
+int lt_run_module(LLVMModuleRef m, int opt_level);
+
+#endif

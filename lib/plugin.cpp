@@ -1,0 +1,116 @@
+// plugin.cpp: the only C++ in Leantape. It registers the `leantape` module
+// pass with the new pass manager (for `opt -passes=leantape` and at the
+// OptimizerEarly extension point under `clang -fpass-plugin`, which fires at
+// -O0..-O3), hands the module to the C driver (lt_run_module), and emits
+// diagnostics and remarks for the C code, which the LLVM C API cannot do.
+#include "llvm-c/Core.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/Instruction.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/PassManager.h"
+#include "llvm/Passes/PassBuilder.h"
+#if __has_include("llvm/Plugins/PassPlugin.h")
+#include "llvm/Plugins/PassPlugin.h" // LLVM 22
+#else
+#include "llvm/Passes/PassPlugin.h" // LLVM 19
+#endif
+
+using namespace llvm;
+
+extern "C" {
+// lib/driver.c: differentiate every __enzyme_* call in M. opt_level is -1
+// under `-passes=leantape`, else the speedup level 0..3. Nonzero = changed.
+int lt_run_module(LLVMModuleRef M, int opt_level);
+
+void lt_diag_emit(LLVMValueRef at, const char *msg, int is_error);
+void lt_remark_emit(LLVMValueRef at, const char *pass_name,
+                    const char *remark_name, const char *msg);
+}
+
+// `at` is an Instruction (reported at its !dbg location) or a Function
+// (reported at its DISubprogram, if any). Returns the function, or null.
+static Function *locate(LLVMValueRef at, DiagnosticLocation &loc) {
+  Value *v = unwrap(at);
+  if (auto *inst = dyn_cast_or_null<Instruction>(v)) {
+    if (const DebugLoc &dl = inst->getDebugLoc())
+      loc = DiagnosticLocation(dl);
+    return inst->getFunction();
+  }
+  if (auto *fn = dyn_cast_or_null<Function>(v)) {
+    if (const DISubprogram *sp = fn->getSubprogram())
+      loc = DiagnosticLocation(sp);
+    return fn;
+  }
+  return nullptr;
+}
+
+// Error or warning for the C code. Under clang, diagnose() returns and the
+// compile fails at the end; under opt, an error exits inside diagnose(), so
+// callers must leave the IR valid before calling this.
+void lt_diag_emit(LLVMValueRef at, const char *msg, int is_error) {
+  DiagnosticLocation loc;
+  Function *fn = locate(at, loc);
+  if (!fn)
+    return;
+  Twine text(msg); // DiagnosticInfoUnsupported keeps a reference to it
+  DiagnosticInfoUnsupported diag(*fn, text, loc,
+                                 is_error ? DS_Error : DS_Warning);
+  fn->getContext().diagnose(diag);
+}
+
+// Optimisation analysis remark: shown by `clang -Rpass-analysis=<pass_name>`
+// and `opt -pass-remarks-analysis=<pass_name>`, and saved by
+// -fsave-optimization-record / -pass-remarks-output.
+void lt_remark_emit(LLVMValueRef at, const char *pass_name,
+                    const char *remark_name, const char *msg) {
+  DiagnosticLocation loc;
+  Function *fn = locate(at, loc);
+  if (!fn)
+    return;
+  const BasicBlock *region = &fn->getEntryBlock();
+  if (auto *inst = dyn_cast<Instruction>(unwrap(at)))
+    region = inst->getParent();
+  OptimizationRemarkAnalysis remark(pass_name, remark_name, loc, region);
+  remark << msg;
+  fn->getContext().diagnose(remark);
+}
+
+namespace {
+struct LeantapePass : PassInfoMixin<LeantapePass> {
+  int Level;
+  explicit LeantapePass(int L) : Level(L) {}
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    return lt_run_module(wrap(&M), Level) ? PreservedAnalyses::none()
+                                          : PreservedAnalyses::all();
+  }
+  // Never skipped by optnone or -opt-bisect-limit: AD is not an optimisation.
+  static bool isRequired() { return true; }
+};
+
+void registerCallbacks(PassBuilder &PB) {
+  PB.registerPipelineParsingCallback(
+      [](StringRef Name, ModulePassManager &MPM,
+         ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name != "leantape")
+          return false;
+        MPM.addPass(LeantapePass(-1));
+        return true;
+      });
+  // LLVM 19 passes (MPM, Level); 22 adds a ThinOrFullLTOPhase: `auto...`
+  // accepts both.
+  PB.registerOptimizerEarlyEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel L, auto...) {
+        MPM.addPass(LeantapePass(L.getSpeedupLevel()));
+      });
+}
+} // namespace
+
+extern "C" LLVM_ATTRIBUTE_WEAK __attribute__((visibility("default")))
+PassPluginLibraryInfo
+llvmGetPassPluginInfo() {
+  return {LLVM_PLUGIN_API_VERSION, "leantape", LLVM_VERSION_STRING,
+          registerCallbacks};
+}

@@ -1,0 +1,294 @@
+/* reverse.c: the reverse function R.
+ *
+ * R has one block per reachable primal block; control runs from the block
+ * that returned back to the entry, choosing among several predecessors by
+ * the index the forward pass taped (one i32 per merge block). Adjoints live
+ * in entry allocas (promoted by the cleanup pipeline); a read zeroes the
+ * accumulator. Primal values R needs are materialised in R's entry block:
+ * constants and arguments directly, pure operations recomputed from their
+ * operands, anything else loaded from the tape.
+ */
+#include "lt.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define MAX_RECOMPUTE_DEPTH 24
+
+static int pure_op(LLVMOpcode op) {
+  switch (op) {
+  case LLVMAdd: case LLVMSub: case LLVMMul: case LLVMShl: case LLVMLShr:
+  case LLVMAShr: case LLVMAnd: case LLVMOr: case LLVMXor:
+  case LLVMFAdd: case LLVMFSub: case LLVMFMul: case LLVMFDiv: case LLVMFNeg:
+  case LLVMFRem:
+  case LLVMTrunc: case LLVMZExt: case LLVMSExt: case LLVMFPToUI:
+  case LLVMFPToSI: case LLVMUIToFP: case LLVMSIToFP: case LLVMFPTrunc:
+  case LLVMFPExt: case LLVMPtrToInt: case LLVMIntToPtr: case LLVMBitCast:
+  case LLVMAddrSpaceCast: case LLVMICmp: case LLVMFCmp:
+  case LLVMGetElementPtr: case LLVMSelect: case LLVMFreeze:
+  case LLVMExtractValue:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+static LLVMValueRef rv_depth(LtGen *g, LLVMValueRef v, int depth);
+
+static int param_index(LtGen *g, LLVMValueRef arg) {
+  for (unsigned p = 0; p < g->nparams; p++)
+    if (LLVMGetParam(g->P, p) == arg)
+      return (int)p;
+  return -1;
+}
+
+static LLVMValueRef recompute(LtGen *g, LLVMValueRef i, int depth) {
+  int n = LLVMGetNumOperands(i);
+  LLVMValueRef ops[n + 1];
+  for (int k = 0; k < n; k++) {
+    LLVMValueRef op = LLVMGetOperand(i, (unsigned)k);
+    ops[k] = op && !LLVMIsAConstant(op) && !LLVMIsABasicBlock(op) &&
+                     !LLVMIsAMDNode(op) && !LLVMIsAMDString(op) &&
+                     !LLVMIsAValueAsMetadata(op)
+                 ? rv_depth(g, op, depth + 1)
+                 : NULL;
+  }
+  /* Operands first, so that they precede the clone in R's entry. */
+  LLVMValueRef ni = LLVMInstructionClone(i);
+  LLVMInsertIntoBuilderWithName(g->eb, ni, "");
+  LLVMInstructionSetDebugLoc(ni, NULL);
+  for (int k = 0; k < n; k++)
+    if (ops[k])
+      LLVMSetOperand(ni, (unsigned)k, ops[k]);
+  return ni;
+}
+
+static LLVMValueRef rv_depth(LtGen *g, LLVMValueRef v, int depth) {
+  if (LLVMIsAConstant(v) || LLVMIsAInlineAsm(v))
+    return v;
+  if (LLVMIsAArgument(v))
+    return LLVMGetParam(g->R, (unsigned)param_index(g, v));
+  LLVMValueRef m = lt_map_get(&g->rprimal, v);
+  if (m)
+    return m;
+  if (pure_op(LLVMGetInstructionOpcode(v)) && depth < MAX_RECOMPUTE_DEPTH)
+    m = recompute(g, v, depth);
+  else
+    m = lt_tape_load(g, LT_SLOT_PRIMAL, v, LLVMTypeOf(v));
+  lt_map_put(&g->rprimal, v, m);
+  return m;
+}
+
+LLVMValueRef lt_rv(LtGen *g, LLVMValueRef v) { return rv_depth(g, v, 0); }
+
+LLVMValueRef lt_rs(LtGen *g, LLVMValueRef v) {
+  if (LLVMIsAConstantPointerNull(v) || LLVMIsAUndefValue(v))
+    return v;
+  LLVMValueRef m = lt_map_get(&g->rshadow, v);
+  if (m)
+    return m;
+  if (LLVMIsAArgument(v)) {
+    int p = param_index(g, v);
+    unsigned ns = 0;
+    for (int q = 0; q < p; q++)
+      ns += g->act[q] == LT_DUP || g->act[q] == LT_DUPNONEED;
+    m = LLVMGetParam(g->R, g->nparams + ns);
+  } else if (LLVMIsAGetElementPtrInst(v)) {
+    unsigned n = (unsigned)LLVMGetNumOperands(v) - 1;
+    LLVMValueRef idx[64];
+    for (unsigned k = 0; k < n && k < 64; k++)
+      idx[k] = lt_rv(g, LLVMGetOperand(v, k + 1));
+    LLVMValueRef base = lt_rs(g, LLVMGetOperand(v, 0));
+    m = LLVMBuildGEP2(g->eb, LLVMGetGEPSourceElementType(v), base, idx,
+                      n < 64 ? n : 64, "");
+  } else if (LLVMIsABitCastInst(v) || LLVMIsAAddrSpaceCastInst(v)) {
+    m = LLVMBuildPointerCast(g->eb, lt_rs(g, LLVMGetOperand(v, 0)),
+                             LLVMTypeOf(v), "");
+  } else if (LLVMIsAInstruction(v) && lt_is_shadowed(&g->act_of, v)) {
+    m = lt_tape_load(g, LT_SLOT_SHADOW, v, g->c->ptr);
+  } else {
+    return NULL; /* no shadow: inactive memory */
+  }
+  lt_map_put(&g->rshadow, v, m);
+  return m;
+}
+
+static LLVMValueRef adj_slot(LtGen *g, LLVMValueRef v) {
+  LLVMValueRef s = lt_map_get(&g->adj, v);
+  if (s)
+    return s;
+  s = LLVMBuildAlloca(g->eb, LLVMTypeOf(v), "lt.adj");
+  LLVMBuildStore(g->eb, LLVMConstNull(LLVMTypeOf(v)), s);
+  lt_map_put(&g->adj, v, s);
+  return s;
+}
+
+LLVMValueRef lt_adj_read(LtGen *g, LLVMValueRef v) {
+  LLVMValueRef s = adj_slot(g, v);
+  LLVMValueRef d = LLVMBuildLoad2(g->b, LLVMTypeOf(v), s, "lt.d");
+  LLVMBuildStore(g->b, LLVMConstNull(LLVMTypeOf(v)), s);
+  return d;
+}
+
+void lt_adj_add(LtGen *g, LLVMValueRef v, LLVMValueRef d) {
+  if (!d || LLVMIsAConstant(v) || !lt_is_varied(&g->act_of, v))
+    return;
+  LLVMValueRef s = adj_slot(g, v);
+  LLVMValueRef old = LLVMBuildLoad2(g->b, LLVMTypeOf(v), s, "");
+  LLVMBuildStore(g->b, LLVMBuildFAdd(g->b, old, d, ""), s);
+}
+
+static LLVMBasicBlockRef rblock(LtGen *g, unsigned id) {
+  return LLVMValueAsBasicBlock(
+      lt_map_get(&g->rblock, LLVMBasicBlockAsValue(g->g.block[id])));
+}
+
+static void phi_edge(LtGen *g, LLVMBasicBlockRef bb, LLVMValueRef *dphi,
+                     unsigned nphi, LLVMBasicBlockRef pred) {
+  unsigned k = 0;
+  for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && LLVMIsAPHINode(i);
+       i = LLVMGetNextInstruction(i)) {
+    if (!lt_is_varied(&g->act_of, i))
+      continue;
+    for (unsigned e = 0, n = LLVMCountIncoming(i); e < n; e++)
+      if (LLVMGetIncomingBlock(i, e) == pred) {
+        lt_adj_add(g, LLVMGetIncomingValue(i, e), dphi[k]);
+        break;
+      }
+    if (++k >= nphi)
+      break;
+  }
+}
+
+static int gen_block(LtGen *g, unsigned id, LLVMBasicBlockRef exitb) {
+  LLVMBasicBlockRef bb = g->g.block[id];
+  LLVMPositionBuilderAtEnd(g->b, rblock(g, id));
+  LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+  if (LLVMIsAReturnInst(t) && LLVMGetNumOperands(t) == 1)
+    lt_adj_add(g, LLVMGetOperand(t, 0), g->rdret);
+  for (LLVMValueRef i = LLVMGetPreviousInstruction(t); i && !LLVMIsAPHINode(i);
+       i = LLVMGetPreviousInstruction(i))
+    if (lt_revinst(g, i))
+      return -1;
+  unsigned nphi = 0;
+  for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && LLVMIsAPHINode(i);
+       i = LLVMGetNextInstruction(i))
+    nphi += lt_is_varied(&g->act_of, i);
+  LLVMValueRef dphi[nphi + 1];
+  unsigned k = 0;
+  for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && LLVMIsAPHINode(i);
+       i = LLVMGetNextInstruction(i))
+    if (lt_is_varied(&g->act_of, i))
+      dphi[k++] = lt_adj_read(g, i);
+  unsigned up[g->g.npred[id] + 1];
+  unsigned n = lt_cfg_unique_preds(&g->g, id, up);
+  if (n == 0) {
+    LLVMBuildBr(g->b, exitb);
+    return 0;
+  }
+  if (n == 1) {
+    phi_edge(g, bb, dphi, nphi, g->g.block[up[0]]);
+    LLVMBuildBr(g->b, rblock(g, up[0]));
+    return 0;
+  }
+  LLVMValueRef choice = lt_tape_load(g, LT_SLOT_CHOICE, bb, g->c->i32);
+  LLVMBasicBlockRef here = LLVMGetInsertBlock(g->b);
+  LLVMBasicBlockRef edges[n];
+  for (unsigned e = 0; e < n; e++) {
+    edges[e] = LLVMAppendBasicBlockInContext(g->c->llctx, g->R, "rev.edge");
+    LLVMPositionBuilderAtEnd(g->b, edges[e]);
+    phi_edge(g, bb, dphi, nphi, g->g.block[up[e]]);
+    LLVMBuildBr(g->b, rblock(g, up[e]));
+  }
+  LLVMPositionBuilderAtEnd(g->b, here);
+  LLVMValueRef sw = LLVMBuildSwitch(g->b, choice, edges[n - 1], n - 1);
+  for (unsigned e = 0; e + 1 < n; e++)
+    LLVMAddCase(sw, LLVMConstInt(g->c->i32, e, 0), edges[e]);
+  return 0;
+}
+
+/* From R's start to the reverse of the block that returned. */
+static void gen_start(LtGen *g, LLVMBasicBlockRef start, LLVMBasicBlockRef exitb) {
+  unsigned rets[g->g.nblocks + 1], n = 0;
+  for (unsigned b = 0; b < g->g.nblocks; b++)
+    if (LLVMIsAReturnInst(LLVMGetBasicBlockTerminator(g->g.block[b])))
+      rets[n++] = b;
+  LLVMPositionBuilderAtEnd(g->b, start);
+  if (n == 0) {
+    LLVMBuildBr(g->b, exitb);
+  } else if (n == 1) {
+    LLVMBuildBr(g->b, rblock(g, rets[0]));
+  } else {
+    LLVMValueRef which = lt_tape_load(g, LT_SLOT_EXIT, g->P, g->c->i32);
+    LLVMValueRef sw = LLVMBuildSwitch(g->b, which, rblock(g, rets[n - 1]), n - 1);
+    for (unsigned k = 0; k + 1 < n; k++)
+      LLVMAddCase(sw, LLVMConstInt(g->c->i32, k, 0), rblock(g, rets[k]));
+  }
+}
+
+static void gen_exit(LtGen *g, LLVMBasicBlockRef exitb, LLVMTypeRef outs_ty) {
+  LLVMPositionBuilderAtEnd(g->b, exitb);
+  for (size_t k = 0; k < g->rfree.n; k++)
+    lt_build_free(g->b, g->c->mod, lt_rs(g, g->rfree.v[k]));
+  if (g->split)
+    lt_build_free(g->b, g->c->mod, g->rtape);
+  LLVMValueRef outs[256];
+  unsigned n = 0;
+  for (unsigned p = 0; p < g->nparams && n < 256; p++)
+    if (g->act[p] == LT_OUT)
+      outs[n++] = lt_adj_read(g, LLVMGetParam(g->P, p));
+  if (n == 0)
+    LLVMBuildRetVoid(g->b);
+  else if (n == 1)
+    LLVMBuildRet(g->b, outs[0]);
+  else {
+    LLVMValueRef agg = LLVMGetUndef(outs_ty);
+    for (unsigned k = 0; k < n; k++)
+      agg = LLVMBuildInsertValue(g->b, agg, outs[k], k, "");
+    LLVMBuildRet(g->b, agg);
+  }
+}
+
+int lt_reverse_build(LtGen *g, const char *name, LLVMTypeRef outs_ty) {
+  LtCtx *c = g->c;
+  LLVMTypeRef pt[260];
+  unsigned np = g->nparams, n = 0;
+  for (unsigned p = 0; p < np; p++)
+    pt[n++] = LLVMTypeOf(LLVMGetParam(g->P, p));
+  for (unsigned p = 0; p < np; p++)
+    if (g->act[p] == LT_DUP || g->act[p] == LT_DUPNONEED)
+      pt[n++] = c->ptr;
+  LLVMTypeRef rty = LLVMGetReturnType(LLVMGlobalGetValueType(g->P));
+  int has_dret = lt_is_float_ty(rty);
+  if (has_dret)
+    pt[n++] = rty;
+  pt[n++] = c->ptr;
+  g->R = lt_clone_decl(g->P, name, LLVMFunctionType(outs_ty, pt, n, 0));
+  g->rdret = has_dret ? LLVMGetParam(g->R, n - 2) : NULL;
+  g->rtape = LLVMGetParam(g->R, n - 1);
+  LLVMSetValueName2(g->rtape, "tape", 4);
+  lt_map_init(&g->rprimal, 128);
+  lt_map_init(&g->rshadow, 32);
+  lt_map_init(&g->adj, 64);
+  lt_map_init(&g->rblock, g->g.nblocks);
+  LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(c->llctx, g->R, "entry");
+  LLVMBasicBlockRef start = LLVMAppendBasicBlockInContext(c->llctx, g->R, "rev.start");
+  g->eb = LLVMCreateBuilderInContext(c->llctx);
+  g->b = LLVMCreateBuilderInContext(c->llctx);
+  LLVMPositionBuilderAtEnd(g->eb, entry);
+  LLVMPositionBuilderBefore(g->eb, LLVMBuildBr(g->eb, start));
+  for (unsigned b = g->g.nblocks; b-- > 0;) {
+    char nm[128];
+    snprintf(nm, sizeof nm, "rev.%s", LLVMGetBasicBlockName(g->g.block[b]));
+    LLVMBasicBlockRef rb = LLVMAppendBasicBlockInContext(c->llctx, g->R, nm);
+    lt_map_put(&g->rblock, LLVMBasicBlockAsValue(g->g.block[b]),
+               LLVMBasicBlockAsValue(rb));
+  }
+  LLVMBasicBlockRef exitb = LLVMAppendBasicBlockInContext(c->llctx, g->R, "rev.exit");
+  gen_start(g, start, exitb);
+  for (unsigned b = g->g.nblocks; b-- > 0;)
+    if (gen_block(g, b, exitb))
+      return -1;
+  gen_exit(g, exitb, outs_ty);
+  return g->failed ? -1 : 0;
+}

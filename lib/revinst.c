@@ -1,0 +1,253 @@
+/* revinst.c: the adjoint of one primal instruction, emitted at g->b.
+ *
+ * Arithmetic and casts propagate the result's adjoint to their operands;
+ * a load adds it to the shadow of its address; a store moves the shadow's
+ * content to the stored value's adjoint and zeroes the shadow; math calls
+ * go through the rule table (rules.c); memory transfers call a generated
+ * helper that moves shadow adjoints element by element.
+ */
+#include "lt.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static LLVMValueRef fmul(LtGen *g, LLVMValueRef a, LLVMValueRef b) {
+  return LLVMBuildFMul(g->b, a, b, "");
+}
+
+static int rev_binary(LtGen *g, LLVMValueRef i, LLVMValueRef d) {
+  LLVMValueRef a = LLVMGetOperand(i, 0), b = LLVMGetOperand(i, 1);
+  int va = lt_is_varied(&g->act_of, a), vb = lt_is_varied(&g->act_of, b);
+  switch (LLVMGetInstructionOpcode(i)) {
+  case LLVMFAdd:
+    lt_adj_add(g, a, d);
+    lt_adj_add(g, b, d);
+    return 0;
+  case LLVMFSub:
+    lt_adj_add(g, a, d);
+    if (vb)
+      lt_adj_add(g, b, LLVMBuildFNeg(g->b, d, ""));
+    return 0;
+  case LLVMFMul:
+    if (va)
+      lt_adj_add(g, a, fmul(g, d, lt_rv(g, b)));
+    if (vb)
+      lt_adj_add(g, b, fmul(g, d, lt_rv(g, a)));
+    return 0;
+  case LLVMFDiv: {
+    LLVMValueRef rb = lt_rv(g, b);
+    LLVMValueRef t = LLVMBuildFDiv(g->b, d, rb, "");
+    lt_adj_add(g, a, t);
+    if (vb) {
+      LLVMValueRef q = LLVMBuildFDiv(g->b, lt_rv(g, a), rb, "");
+      lt_adj_add(g, b, LLVMBuildFNeg(g->b, fmul(g, t, q), ""));
+    }
+    return 0;
+  }
+  case LLVMFRem: {
+    lt_adj_add(g, a, d);
+    if (vb) {
+      LLVMValueRef q = LLVMBuildFDiv(g->b, lt_rv(g, a), lt_rv(g, b), "");
+      LLVMTypeRef t = LLVMTypeOf(q);
+      LLVMValueRef tr = LLVMBuildCall2(
+          g->b, LLVMIntrinsicGetType(g->c->llctx, LLVMLookupIntrinsicID("llvm.trunc", 10), &t, 1),
+          LLVMGetIntrinsicDeclaration(g->c->mod, LLVMLookupIntrinsicID("llvm.trunc", 10), &t, 1),
+          &q, 1, "");
+      lt_adj_add(g, b, LLVMBuildFNeg(g->b, fmul(g, d, tr), ""));
+    }
+    return 0;
+  }
+  default:
+    return -1;
+  }
+}
+
+static int rev_rule(LtGen *g, LLVMValueRef i, const LtRule *rule) {
+  LtRuleIn in;
+  memset(&in, 0, sizeof in);
+  in.b = g->b;
+  in.mod = g->c->mod;
+  in.fty = LLVMTypeOf(i);
+  in.nargs = LLVMGetNumArgOperands(i);
+  if (in.nargs > LT_RULE_MAXARGS)
+    return -1;
+  for (unsigned k = 0; k < in.nargs; k++)
+    in.x[k] = lt_rv(g, LLVMGetOperand(i, k));
+  in.y = rule->needs_result ? lt_rv(g, i) : NULL;
+  in.dy = lt_adj_read(g, i);
+  LLVMValueRef dx[LT_RULE_MAXARGS] = {0};
+  if (rule->adjoint(&in, dx))
+    return -1;
+  for (unsigned k = 0; k < in.nargs; k++)
+    if (rule->active_mask >> k & 1)
+      lt_adj_add(g, LLVMGetOperand(i, k), dx[k]);
+  return 0;
+}
+
+/* void lt.adj.mem.<T>(ptr ddst, ptr dsrc, i64 count): for every element,
+ * dsrc[k] += ddst[k]; ddst[k] = 0. Walks downwards when ddst < dsrc so that
+ * overlapping (memmove) ranges are handled like the forward copy. */
+static LLVMValueRef mem_helper(LtGen *g, LLVMTypeRef et) {
+  LtCtx *c = g->c;
+  char name[64];
+  char *tn = LLVMPrintTypeToString(et);
+  snprintf(name, sizeof name, "lt.adj.mem.%s", tn);
+  LLVMDisposeMessage(tn);
+  LLVMValueRef f = LLVMGetNamedFunction(c->mod, name);
+  if (f)
+    return f;
+  LLVMTypeRef pt[3] = {c->ptr, c->ptr, c->i64};
+  f = LLVMAddFunction(c->mod, name, LLVMFunctionType(c->vd, pt, 3, 0));
+  LLVMSetLinkage(f, LLVMInternalLinkage);
+  LLVMBasicBlockRef e = LLVMAppendBasicBlockInContext(c->llctx, f, "entry");
+  LLVMBasicBlockRef l = LLVMAppendBasicBlockInContext(c->llctx, f, "loop");
+  LLVMBasicBlockRef x = LLVMAppendBasicBlockInContext(c->llctx, f, "exit");
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
+  LLVMValueRef dd = LLVMGetParam(f, 0), ds = LLVMGetParam(f, 1),
+               n = LLVMGetParam(f, 2);
+  LLVMPositionBuilderAtEnd(b, e);
+  LLVMValueRef down = LLVMBuildICmp(b, LLVMIntULT, dd, ds, "");
+  LLVMValueRef zero = LLVMConstInt(c->i64, 0, 0), one = LLVMConstInt(c->i64, 1, 0);
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, n, zero, ""), x, l);
+  LLVMPositionBuilderAtEnd(b, l);
+  LLVMValueRef k = LLVMBuildPhi(b, c->i64, "k");
+  LLVMValueRef idx = LLVMBuildSelect(
+      b, down, LLVMBuildSub(b, LLVMBuildSub(b, n, k, ""), one, ""), k, "");
+  LLVMValueRef pd = LLVMBuildGEP2(b, et, dd, &idx, 1, "");
+  LLVMValueRef ps = LLVMBuildGEP2(b, et, ds, &idx, 1, "");
+  LLVMValueRef v = LLVMBuildLoad2(b, et, pd, "");
+  LLVMBuildStore(b, LLVMConstNull(et), pd);
+  LLVMBuildStore(b, LLVMBuildFAdd(b, LLVMBuildLoad2(b, et, ps, ""), v, ""), ps);
+  LLVMValueRef k1 = LLVMBuildAdd(b, k, one, "");
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, k1, n, ""), x, l);
+  LLVMValueRef inc[2] = {zero, k1};
+  LLVMBasicBlockRef from[2] = {e, l};
+  LLVMAddIncoming(k, inc, from, 2);
+  LLVMPositionBuilderAtEnd(b, x);
+  LLVMBuildRetVoid(b);
+  LLVMDisposeBuilder(b);
+  return f;
+}
+
+static LLVMTypeRef elem_type(LtGen *g, LLVMValueRef i) {
+  LLVMTypeRef t = lt_mem_elem_type(g, i);
+  if (t)
+    return t;
+  LLVMValueRef n = LLVMGetOperand(i, 2);
+  if (LLVMIsAConstantInt(n) && LLVMConstIntGetZExtValue(n) % 8)
+    return LLVMFloatTypeInContext(g->c->llctx);
+  return g->c->f64;
+}
+
+static int rev_memcall(LtGen *g, LLVMValueRef i, LtCallKind k) {
+  LLVMValueRef dst = LLVMGetOperand(i, 0);
+  LLVMValueRef ddst = lt_rs(g, dst);
+  if (!ddst)
+    return 0;
+  LLVMValueRef n = LLVMBuildZExtOrBitCast(g->b, lt_rv(g, LLVMGetOperand(i, 2)),
+                                          g->c->i64, "");
+  LLVMTypeRef et = elem_type(g, i);
+  if (et == g->c->ptr)
+    return 0;
+  LLVMValueRef dsrc = k == LT_CALL_MEMCPY ? lt_rs(g, LLVMGetOperand(i, 1)) : NULL;
+  if (!dsrc) {
+    LLVMBuildMemSet(g->b, ddst, LLVMConstInt(g->c->i8, 0, 0), n, 1);
+    return 0;
+  }
+  LLVMValueRef es = LLVMConstInt(g->c->i64, LLVMABISizeOfType(g->c->td, et), 0);
+  LLVMValueRef f = mem_helper(g, et);
+  LLVMValueRef args[3] = {ddst, dsrc, LLVMBuildUDiv(g->b, n, es, "")};
+  LLVMBuildCall2(g->b, LLVMGlobalGetValueType(f), f, args, 3, "");
+  return 0;
+}
+
+static int rev_call(LtGen *g, LLVMValueRef i) {
+  const LtRule *rule;
+  LtCallKind k = lt_call_kind(i, &rule);
+  switch (k) {
+  case LT_CALL_RULE:
+    return lt_is_varied(&g->act_of, i) ? rev_rule(g, i, rule) : 0;
+  case LT_CALL_MEMCPY:
+  case LT_CALL_MEMSET:
+    return rev_memcall(g, i, k);
+  default:
+    return 0; /* inactive, zero-derivative, allocation (freed at exit) */
+  }
+}
+
+static void rev_store(LtGen *g, LLVMValueRef i) {
+  LLVMValueRef v = LLVMGetOperand(i, 0), p = LLVMGetOperand(i, 1);
+  LLVMTypeRef t = LLVMTypeOf(v);
+  if (!lt_is_float_ty(t))
+    return;
+  LLVMValueRef sp = lt_rs(g, p);
+  if (!sp)
+    return;
+  if (lt_is_varied(&g->act_of, v)) {
+    LLVMValueRef d = LLVMBuildLoad2(g->b, t, sp, "");
+    LLVMSetAlignment(d, LLVMGetAlignment(i));
+    lt_adj_add(g, v, d);
+  }
+  LLVMValueRef z = LLVMBuildStore(g->b, LLVMConstNull(t), sp);
+  LLVMSetAlignment(z, LLVMGetAlignment(i));
+}
+
+static void rev_load(LtGen *g, LLVMValueRef i) {
+  LLVMValueRef sp = lt_rs(g, LLVMGetOperand(i, 0));
+  if (!sp)
+    return;
+  LLVMValueRef d = lt_adj_read(g, i);
+  LLVMTypeRef t = LLVMTypeOf(i);
+  LLVMValueRef old = LLVMBuildLoad2(g->b, t, sp, "");
+  LLVMSetAlignment(old, LLVMGetAlignment(i));
+  LLVMValueRef s = LLVMBuildStore(g->b, LLVMBuildFAdd(g->b, old, d, ""), sp);
+  LLVMSetAlignment(s, LLVMGetAlignment(i));
+}
+
+int lt_revinst(LtGen *g, LLVMValueRef i) {
+  LLVMOpcode op = LLVMGetInstructionOpcode(i);
+  if (op == LLVMStore) {
+    rev_store(g, i);
+    return 0;
+  }
+  if (op == LLVMCall)
+    return rev_call(g, i);
+  if (!lt_is_varied(&g->act_of, i))
+    return 0;
+  switch (op) {
+  case LLVMLoad:
+    rev_load(g, i);
+    return 0;
+  case LLVMFAdd:
+  case LLVMFSub:
+  case LLVMFMul:
+  case LLVMFDiv:
+  case LLVMFRem:
+    return rev_binary(g, i, lt_adj_read(g, i));
+  case LLVMFNeg:
+    lt_adj_add(g, LLVMGetOperand(i, 0), LLVMBuildFNeg(g->b, lt_adj_read(g, i), ""));
+    return 0;
+  case LLVMFPExt:
+  case LLVMFPTrunc: {
+    LLVMValueRef a = LLVMGetOperand(i, 0);
+    lt_adj_add(g, a, LLVMBuildFPCast(g->b, lt_adj_read(g, i), LLVMTypeOf(a), ""));
+    return 0;
+  }
+  case LLVMFreeze:
+    lt_adj_add(g, LLVMGetOperand(i, 0), lt_adj_read(g, i));
+    return 0;
+  case LLVMSelect: {
+    LLVMValueRef d = lt_adj_read(g, i), c = lt_rv(g, LLVMGetOperand(i, 0));
+    LLVMValueRef z = LLVMConstNull(LLVMTypeOf(i));
+    lt_adj_add(g, LLVMGetOperand(i, 1), LLVMBuildSelect(g->b, c, d, z, ""));
+    lt_adj_add(g, LLVMGetOperand(i, 2), LLVMBuildSelect(g->b, c, z, d, ""));
+    return 0;
+  }
+  default: {
+    char msg[128];
+    snprintf(msg, sizeof msg, "no adjoint for opcode %d", (int)op);
+    lt_internal_error(g->c, g->P, msg);
+    return -1;
+  }
+  }
+}

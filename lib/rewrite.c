@@ -1,0 +1,188 @@
+/* rewrite.c: replace an __enzyme_* call by calls to its derivative.
+ *
+ * Arguments are converted back from C's variadic promotions (float was
+ * passed as double, small integers as int). The gradients of enzyme_out
+ * arguments are returned in the shape the call was declared with: a scalar,
+ * a struct of them in argument order, a short float vector (x86-64 returns
+ * {float, float} that way), or stored through the call's sret pointer.
+ */
+#include "lt.h"
+
+#include <string.h>
+
+static LLVMValueRef convert(LtCtx *c, LLVMBuilderRef b, LLVMValueRef v,
+                            LLVMTypeRef want) {
+  (void)c;
+  LLVMTypeRef have = LLVMTypeOf(v);
+  if (have == want)
+    return v;
+  if (lt_is_float_ty(have) && lt_is_float_ty(want))
+    return LLVMBuildFPCast(b, v, want, "");
+  if (LLVMGetTypeKind(have) == LLVMIntegerTypeKind &&
+      LLVMGetTypeKind(want) == LLVMIntegerTypeKind)
+    return LLVMBuildIntCast2(b, v, want, 1, "");
+  return LLVMBuildBitCast(b, v, want, "");
+}
+
+/* Arguments shared by A, R and the combined gradient. */
+static unsigned common_args(LtCtx *c, LLVMBuilderRef b, const LtRequest *r,
+                            LLVMValueRef *out) {
+  unsigned n = 0;
+  for (unsigned p = 0; p < r->nparams; p++)
+    out[n++] = convert(c, b, r->arg[p], LLVMTypeOf(LLVMGetParam(r->fn, p)));
+  for (unsigned p = 0; p < r->nparams; p++)
+    if (r->shadow[p])
+      out[n++] = r->shadow[p];
+  return n;
+}
+
+static int add_dret(LtCtx *c, LLVMBuilderRef b, const LtRequest *r,
+                    LLVMValueRef *out, unsigned n) {
+  LLVMTypeRef rty = LLVMGetReturnType(LLVMGlobalGetValueType(r->fn));
+  if (!lt_is_float_ty(rty))
+    return (int)n;
+  out[n++] = r->dret ? convert(c, b, r->dret, rty) : LLVMConstReal(rty, 1.0);
+  return (int)n;
+}
+
+static LLVMValueRef out_field(LLVMBuilderRef b, const LtDeriv *d,
+                              LLVMValueRef res, unsigned k) {
+  return d->nouts == 1 ? res : LLVMBuildExtractValue(b, res, k, "");
+}
+
+/* Shape the gradients like the call's declared return. */
+static int deliver(LtCtx *c, LLVMBuilderRef b, const LtRequest *r,
+                   const LtDeriv *d, LLVMValueRef res) {
+  LLVMValueRef call = r->call;
+  LLVMTypeRef want = LLVMTypeOf(call);
+  LLVMTypeKind k = LLVMGetTypeKind(want);
+  if (r->sret) {
+    unsigned kind = LLVMGetEnumAttributeKindForName("sret", 4);
+    LLVMTypeRef st = LLVMGetTypeAttributeValue(
+        LLVMGetCallSiteEnumAttribute(call, 1, kind));
+    if (LLVMGetTypeKind(st) != LLVMStructTypeKind ||
+        LLVMCountStructElementTypes(st) != d->nouts)
+      goto mismatch;
+    for (unsigned i = 0; i < d->nouts; i++) {
+      LLVMValueRef p = LLVMBuildStructGEP2(b, st, r->sret, i, "");
+      LLVMTypeRef et = LLVMStructGetTypeAtIndex(st, i);
+      LLVMBuildStore(b, convert(c, b, out_field(b, d, res, i), et), p);
+    }
+    return 0;
+  }
+  if (k == LLVMVoidTypeKind || LLVMGetFirstUse(call) == NULL)
+    return 0;
+  LLVMValueRef v;
+  if (lt_is_float_ty(want) && d->nouts == 1) {
+    v = convert(c, b, res, want);
+  } else if (lt_is_float_ty(want) && d->nouts == 0) {
+    v = LLVMConstNull(want);
+  } else if (k == LLVMStructTypeKind &&
+             LLVMCountStructElementTypes(want) == d->nouts) {
+    v = LLVMGetUndef(want);
+    for (unsigned i = 0; i < d->nouts; i++)
+      v = LLVMBuildInsertValue(
+          b, v,
+          convert(c, b, out_field(b, d, res, i), LLVMStructGetTypeAtIndex(want, i)),
+          i, "");
+  } else if (k == LLVMArrayTypeKind && LLVMGetArrayLength2(want) == d->nouts) {
+    v = LLVMGetUndef(want);
+    for (unsigned i = 0; i < d->nouts; i++)
+      v = LLVMBuildInsertValue(
+          b, v, convert(c, b, out_field(b, d, res, i), LLVMGetElementType(want)),
+          i, "");
+  } else if (k == LLVMVectorTypeKind && LLVMGetVectorSize(want) == d->nouts) {
+    v = LLVMGetUndef(want);
+    for (unsigned i = 0; i < d->nouts; i++)
+      v = LLVMBuildInsertElement(
+          b, v, convert(c, b, out_field(b, d, res, i), LLVMGetElementType(want)),
+          LLVMConstInt(c->i32, i, 0), "");
+  } else {
+    goto mismatch;
+  }
+  LLVMReplaceAllUsesWith(call, v);
+  return 0;
+mismatch:
+  lt_error(c, call, "the declared return type of this call does not match "
+                    "the %u enzyme_out gradient(s) of '%s'; declare it to "
+                    "return %s",
+           d->nouts, LLVMGetValueName2(r->fn, &(size_t){0}),
+           d->nouts == 1 ? "a double" : "a struct with one double per enzyme_out argument");
+  return -1;
+}
+
+static void erase_dead_markers(LLVMValueRef *ops, unsigned n) {
+  for (unsigned i = 0; i < n; i++) {
+    LLVMValueRef v = ops[i];
+    if (!v || !LLVMIsALoadInst(v) || LLVMGetFirstUse(v))
+      continue;
+    LLVMValueRef g = LLVMIsAGlobalVariable(LLVMGetOperand(v, 0));
+    size_t len;
+    if (g && !strncmp(LLVMGetValueName2(g, &len), "enzyme_", 7))
+      LLVMInstructionEraseFromParent(v);
+  }
+}
+
+static void erase_call(LLVMValueRef call) {
+  unsigned n = LLVMGetNumArgOperands(call);
+  LLVMValueRef ops[n + 1];
+  for (unsigned i = 0; i < n; i++)
+    ops[i] = LLVMGetOperand(call, i);
+  if (LLVMGetFirstUse(call))
+    LLVMReplaceAllUsesWith(call, LLVMGetPoison(LLVMTypeOf(call)));
+  LLVMInstructionEraseFromParent(call);
+  erase_dead_markers(ops, n);
+}
+
+int lt_rewrite(LtCtx *c, const LtRequest *r, const LtDeriv *d) {
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
+  LLVMPositionBuilderBefore(b, r->call);
+  LLVMValueRef args[600], res = NULL, nc = NULL;
+  unsigned n = common_args(c, b, r, args);
+  int rc = 0;
+  switch (r->mode) {
+  case LT_AUTODIFF:
+    n = (unsigned)add_dret(c, b, r, args, n);
+    nc = res = LLVMBuildCall2(b, LLVMGlobalGetValueType(d->grad), d->grad, args, n, "");
+    rc = deliver(c, b, r, d, res);
+    break;
+  case LT_AUGFWD: {
+    unsigned long long sz = d->tape_size ? d->tape_size : 1;
+    LLVMValueRef tape = lt_build_malloc(b, c->mod, LLVMConstInt(c->i64, sz, 0));
+    args[n++] = tape;
+    nc = LLVMBuildCall2(b, LLVMGlobalGetValueType(d->aug), d->aug, args, n, "");
+    if (LLVMGetFirstUse(r->call)) {
+      if (!lt_is_ptr_ty(LLVMTypeOf(r->call))) {
+        lt_error(c, r->call, "__enzyme_augmentfwd returns the tape: declare it "
+                             "to return void *");
+        rc = -1;
+        break;
+      }
+      LLVMReplaceAllUsesWith(r->call, tape);
+    }
+    break;
+  }
+  case LT_REVERSE:
+    n = (unsigned)add_dret(c, b, r, args, n);
+    args[n++] = r->tape;
+    nc = res = LLVMBuildCall2(b, LLVMGlobalGetValueType(d->rev), d->rev, args, n, "");
+    rc = deliver(c, b, r, d, res);
+    break;
+  case LT_AUGSIZE:
+    if (LLVMGetTypeKind(LLVMTypeOf(r->call)) == LLVMIntegerTypeKind)
+      LLVMReplaceAllUsesWith(r->call, LLVMConstInt(LLVMTypeOf(r->call), d->tape_size, 0));
+    break;
+  }
+  if (nc)
+    LLVMInstructionSetDebugLoc(nc, LLVMInstructionGetDebugLoc(r->call));
+  LLVMDisposeBuilder(b);
+  if (rc)
+    return rc;
+  erase_call(r->call);
+  return 0;
+}
+
+void lt_rewrite_failed(LtCtx *c, LLVMValueRef call) {
+  (void)c;
+  erase_call(call);
+}

@@ -1,0 +1,216 @@
+/* util.c: containers and small IR helpers shared by every pass.
+ *
+ * LtMap is an open-addressing pointer map (linear probing, power-of-two
+ * capacity, never shrinks); LtVec a growable pointer array. The IR helpers
+ * declare libc allocation functions with correct 64-bit signatures (the C
+ * API's LLVMBuildMalloc truncates sizes to i32) and run nested pipelines.
+ */
+#include "lt.h"
+
+#include <llvm-c/Transforms/PassBuilder.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void *lt_xcalloc(size_t n, size_t size) {
+  void *p = calloc(n ? n : 1, size ? size : 1);
+  if (!p) {
+    fputs("leantape: out of memory\n", stderr);
+    abort();
+  }
+  return p;
+}
+
+char *lt_strdup(const char *s) {
+  size_t n = strlen(s) + 1;
+  char *p = lt_xcalloc(n, 1);
+  memcpy(p, s, n);
+  return p;
+}
+
+static size_t hash_ptr(const void *p) {
+  uintptr_t x = (uintptr_t)p;
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  return (size_t)x;
+}
+
+void lt_map_init(LtMap *m, size_t hint) {
+  size_t cap = 16;
+  while (cap < hint * 2)
+    cap *= 2;
+  m->keys = lt_xcalloc(cap, sizeof *m->keys);
+  m->vals = lt_xcalloc(cap, sizeof *m->vals);
+  m->cap = cap;
+  m->n = 0;
+}
+
+void lt_map_free(LtMap *m) {
+  free(m->keys);
+  free(m->vals);
+  memset(m, 0, sizeof *m);
+}
+
+void *lt_map_get(const LtMap *m, const void *key) {
+  if (!m->cap || !key)
+    return NULL;
+  for (size_t i = hash_ptr(key) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+    if (m->keys[i] == key)
+      return m->vals[i];
+    if (!m->keys[i])
+      return NULL;
+  }
+}
+
+static void grow(LtMap *m) {
+  LtMap n;
+  lt_map_init(&n, m->cap);
+  for (size_t i = 0; i < m->cap; i++)
+    if (m->keys[i])
+      lt_map_put(&n, m->keys[i], m->vals[i]);
+  lt_map_free(m);
+  *m = n;
+}
+
+void lt_map_put(LtMap *m, const void *key, void *val) {
+  if (!m->cap)
+    lt_map_init(m, 16);
+  if ((m->n + 1) * 2 > m->cap)
+    grow(m);
+  for (size_t i = hash_ptr(key) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+    if (m->keys[i] == key) {
+      m->vals[i] = val;
+      return;
+    }
+    if (!m->keys[i]) {
+      m->keys[i] = (void *)key;
+      m->vals[i] = val;
+      m->n++;
+      return;
+    }
+  }
+}
+
+void lt_vec_push(LtVec *v, void *p) {
+  if (v->n == v->cap) {
+    size_t cap = v->cap ? v->cap * 2 : 8;
+    void **nv = lt_xcalloc(cap, sizeof *nv);
+    if (v->n)
+      memcpy(nv, v->v, v->n * sizeof *nv);
+    free(v->v);
+    v->v = nv;
+    v->cap = cap;
+  }
+  v->v[v->n++] = p;
+}
+
+void lt_vec_free(LtVec *v) {
+  free(v->v);
+  memset(v, 0, sizeof *v);
+}
+
+int lt_is_float_ty(LLVMTypeRef t) {
+  switch (LLVMGetTypeKind(t)) {
+  case LLVMHalfTypeKind:
+  case LLVMBFloatTypeKind:
+  case LLVMFloatTypeKind:
+  case LLVMDoubleTypeKind:
+  case LLVMX86_FP80TypeKind:
+  case LLVMFP128TypeKind:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+int lt_is_ptr_ty(LLVMTypeRef t) {
+  return LLVMGetTypeKind(t) == LLVMPointerTypeKind;
+}
+
+LLVMValueRef lt_called_fn(LLVMValueRef call) {
+  LLVMValueRef callee = LLVMGetCalledValue(call);
+  return callee ? LLVMIsAFunction(callee) : NULL;
+}
+
+const char *lt_callee_name(LLVMValueRef call, size_t *len) {
+  LLVMValueRef f = lt_called_fn(call);
+  if (!f) {
+    *len = 0;
+    return "";
+  }
+  return LLVMGetValueName2(f, len);
+}
+
+LLVMValueRef lt_first_non_phi(LLVMBasicBlockRef bb) {
+  LLVMValueRef i = LLVMGetFirstInstruction(bb);
+  while (i && LLVMIsAPHINode(i))
+    i = LLVMGetNextInstruction(i);
+  return i;
+}
+
+LLVMValueRef lt_decl_fn(LLVMModuleRef m, const char *name, LLVMTypeRef fty) {
+  LLVMValueRef f = LLVMGetNamedFunction(m, name);
+  return f ? f : LLVMAddFunction(m, name, fty);
+}
+
+static LLVMTypeRef ptr_ty(LLVMModuleRef m) {
+  return LLVMPointerTypeInContext(LLVMGetModuleContext(m), 0);
+}
+
+static LLVMTypeRef i64_ty(LLVMModuleRef m) {
+  return LLVMInt64TypeInContext(LLVMGetModuleContext(m));
+}
+
+LLVMValueRef lt_build_malloc(LLVMBuilderRef b, LLVMModuleRef m,
+                             LLVMValueRef size) {
+  LLVMTypeRef p[1] = {i64_ty(m)};
+  LLVMTypeRef fty = LLVMFunctionType(ptr_ty(m), p, 1, 0);
+  LLVMValueRef a[1] = {size};
+  return LLVMBuildCall2(b, fty, lt_decl_fn(m, "malloc", fty), a, 1, "");
+}
+
+LLVMValueRef lt_build_calloc(LLVMBuilderRef b, LLVMModuleRef m,
+                             LLVMValueRef size) {
+  LLVMTypeRef p[2] = {i64_ty(m), i64_ty(m)};
+  LLVMTypeRef fty = LLVMFunctionType(ptr_ty(m), p, 2, 0);
+  LLVMValueRef a[2] = {LLVMConstInt(i64_ty(m), 1, 0), size};
+  return LLVMBuildCall2(b, fty, lt_decl_fn(m, "calloc", fty), a, 2, "");
+}
+
+void lt_build_free(LLVMBuilderRef b, LLVMModuleRef m, LLVMValueRef p) {
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  LLVMTypeRef pt[1] = {ptr_ty(m)};
+  LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(c), pt, 1, 0);
+  LLVMValueRef a[1] = {p};
+  LLVMBuildCall2(b, fty, lt_decl_fn(m, "free", fty), a, 1, "");
+}
+
+int lt_run_pipeline(LLVMValueRef fn, const char *pipeline) {
+  LLVMPassBuilderOptionsRef o = LLVMCreatePassBuilderOptions();
+  LLVMErrorRef e = LLVMRunPassesOnFunction(fn, pipeline, NULL, o);
+  LLVMDisposePassBuilderOptions(o);
+  if (!e)
+    return 0;
+  LLVMConsumeError(e);
+  return -1;
+}
+
+void lt_erase_fn(LLVMValueRef fn) {
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i))
+      if (LLVMGetTypeKind(LLVMTypeOf(i)) != LLVMVoidTypeKind)
+        LLVMReplaceAllUsesWith(i, LLVMGetPoison(LLVMTypeOf(i)));
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    while (LLVMGetLastInstruction(bb))
+      LLVMInstructionEraseFromParent(LLVMGetLastInstruction(bb));
+  while (LLVMGetFirstBasicBlock(fn))
+    LLVMDeleteBasicBlock(LLVMGetFirstBasicBlock(fn));
+  if (LLVMGetFirstUse(fn))
+    LLVMReplaceAllUsesWith(fn, LLVMGetPoison(LLVMTypeOf(fn)));
+  LLVMDeleteFunction(fn);
+}
