@@ -36,15 +36,17 @@ static void find_calls(LLVMModuleRef m, LtVec *calls) {
           lt_vec_push(calls, i);
 }
 
-static void handle(LtCtx *c, LLVMValueRef call) {
+/* Returns 0 when the call was rewritten; a failed call stays until its
+ * diagnostic is out (the diagnostic points at it). */
+static int handle(LtCtx *c, LLVMValueRef call) {
   LtMode mode;
   LtRequest r;
   lt_callsite_mode(call, &mode);
   LtDeriv *d = NULL;
-  if (lt_callsite_parse(c, call, mode, &r) || !(d = lt_derive(c, &r)) ||
-      lt_rewrite(c, &r, d))
-    lt_rewrite_failed(c, call);
+  int rc = lt_callsite_parse(c, call, mode, &r) || !(d = lt_derive(c, &r)) ||
+           lt_rewrite(c, &r, d);
   lt_callsite_free(&r);
+  return rc;
 }
 
 /* Entry-point declarations and marker globals nobody uses any more. */
@@ -75,11 +77,16 @@ int lt_run_module(LLVMModuleRef m, int opt_level) {
     return 0;
   LtCtx c;
   init_ctx(&c, m, opt_level);
+  LtVec failed = {0};
   for (size_t i = 0; i < calls.n; i++)
-    handle(&c, calls.v[i]);
+    if (handle(&c, calls.v[i]))
+      lt_vec_push(&failed, calls.v[i]);
   lt_vec_free(&calls);
-  drop_unused_decls(m);
   lt_diag_flush(&c);
+  for (size_t i = 0; i < failed.n; i++)
+    lt_rewrite_failed(&c, failed.v[i]);
+  lt_vec_free(&failed);
+  drop_unused_decls(m);
   for (size_t i = 0; i < c.derivs.n; i++)
     lt_deriv_free(c.derivs.v[i]);
   lt_vec_free(&c.derivs);

@@ -118,8 +118,12 @@ static void erase_dead_markers(LLVMValueRef *ops, unsigned n) {
       continue;
     LLVMValueRef g = LLVMIsAGlobalVariable(LLVMGetOperand(v, 0));
     size_t len;
-    if (g && !strncmp(LLVMGetValueName2(g, &len), "enzyme_", 7))
-      LLVMInstructionEraseFromParent(v);
+    if (!g || strncmp(LLVMGetValueName2(g, &len), "enzyme_", 7))
+      continue;
+    for (unsigned j = i + 1; j < n; j++)
+      if (ops[j] == v)
+        ops[j] = NULL;
+    LLVMInstructionEraseFromParent(v);
   }
 }
 
