@@ -113,12 +113,16 @@ LLVMValueRef lt_rs(LtGen *g, LLVMValueRef v) {
   return m;
 }
 
+/* Accumulators start at -0.0, the identity of fadd (x + -0.0 == x for
+ * every x), so that instcombine folds the first accumulation away. */
+static LLVMValueRef neg_zero(LLVMTypeRef t) { return LLVMConstReal(t, -0.0); }
+
 static LLVMValueRef adj_slot(LtGen *g, LLVMValueRef v) {
   LLVMValueRef s = lt_map_get(&g->adj, v);
   if (s)
     return s;
   s = LLVMBuildAlloca(g->eb, LLVMTypeOf(v), "lt.adj");
-  LLVMBuildStore(g->eb, LLVMConstNull(LLVMTypeOf(v)), s);
+  LLVMBuildStore(g->eb, neg_zero(LLVMTypeOf(v)), s);
   lt_map_put(&g->adj, v, s);
   return s;
 }
@@ -126,7 +130,7 @@ static LLVMValueRef adj_slot(LtGen *g, LLVMValueRef v) {
 LLVMValueRef lt_adj_read(LtGen *g, LLVMValueRef v) {
   LLVMValueRef s = adj_slot(g, v);
   LLVMValueRef d = LLVMBuildLoad2(g->b, LLVMTypeOf(v), s, "lt.d");
-  LLVMBuildStore(g->b, LLVMConstNull(LLVMTypeOf(v)), s);
+  LLVMBuildStore(g->b, neg_zero(LLVMTypeOf(v)), s);
   return d;
 }
 
@@ -160,6 +164,54 @@ static void phi_edge(LtGen *g, LLVMBasicBlockRef bb, LLVMValueRef *dphi,
   }
 }
 
+static int dominates(const LtCfg *cfg, unsigned a, unsigned b) {
+  while (b != a && b != 0)
+    b = cfg->idom[b];
+  return a == b;
+}
+
+/* Which side of its dominator's conditional branch a predecessor p of
+ * block id lies on: 0 or 1, or -1 when that does not decide it. */
+static int branch_side(const LtCfg *cfg, unsigned d, unsigned id, unsigned p) {
+  LLVMValueRef t = LLVMGetBasicBlockTerminator(cfg->block[d]);
+  int s[2];
+  for (unsigned k = 0; k < 2; k++)
+    s[k] = lt_cfg_id(cfg, LLVMGetSuccessor(t, k));
+  if (p == d) {
+    if (s[0] == (int)id && s[1] != (int)id)
+      return 0;
+    if (s[1] == (int)id && s[0] != (int)id)
+      return 1;
+    return -1;
+  }
+  for (int k = 0; k < 2; k++)
+    if (s[k] >= 0 && s[k] != (int)id && s[k] != s[1 - k] &&
+        cfg->npred[s[k]] == 1 && dominates(cfg, (unsigned)s[k], p))
+      return k;
+  return -1;
+}
+
+/* A merge of the two sides of an if: the predecessor index follows from
+ * the branch condition, so the reverse pass recomputes it (or tapes one
+ * i1) instead of taping a choice. NULL when that is not the shape. */
+static LLVMValueRef recompute_choice(LtGen *g, unsigned id, const unsigned *up,
+                                     unsigned n) {
+  if (n != 2 || id == 0)
+    return NULL;
+  unsigned d = g->g.idom[id];
+  LLVMValueRef t = LLVMGetBasicBlockTerminator(g->g.block[d]);
+  if (!LLVMIsABranchInst(t) || !LLVMIsConditional(t))
+    return NULL;
+  int s0 = branch_side(&g->g, d, id, up[0]);
+  int s1 = branch_side(&g->g, d, id, up[1]);
+  if (s0 < 0 || s1 < 0 || s0 == s1)
+    return NULL;
+  /* condition true -> successor 0 -> the predecessor on side 0 */
+  LLVMValueRef cond = lt_rv(g, LLVMGetCondition(t));
+  return LLVMBuildSelect(g->b, cond, LLVMConstInt(g->c->i32, s0 == 0 ? 0 : 1, 0),
+                         LLVMConstInt(g->c->i32, s0 == 0 ? 1 : 0, 0), "lt.from");
+}
+
 static int gen_block(LtGen *g, unsigned id, LLVMBasicBlockRef exitb) {
   LLVMBasicBlockRef bb = g->g.block[id];
   LLVMPositionBuilderAtEnd(g->b, rblock(g, id));
@@ -191,7 +243,9 @@ static int gen_block(LtGen *g, unsigned id, LLVMBasicBlockRef exitb) {
     LLVMBuildBr(g->b, rblock(g, up[0]));
     return 0;
   }
-  LLVMValueRef choice = lt_tape_load(g, LT_SLOT_CHOICE, bb, g->c->i32);
+  LLVMValueRef choice = recompute_choice(g, id, up, n);
+  if (!choice)
+    choice = lt_tape_load(g, LT_SLOT_CHOICE, bb, g->c->i32);
   LLVMBasicBlockRef here = LLVMGetInsertBlock(g->b);
   LLVMBasicBlockRef edges[n];
   for (unsigned e = 0; e < n; e++) {
@@ -236,7 +290,9 @@ static void gen_exit(LtGen *g, LLVMBasicBlockRef exitb, LLVMTypeRef outs_ty) {
   unsigned n = 0;
   for (unsigned p = 0; p < g->nparams && n < 256; p++)
     if (g->act[p] == LT_OUT)
-      outs[n++] = lt_adj_read(g, LLVMGetParam(g->P, p));
+      outs[n++] = LLVMBuildFAdd( /* +0.0 turns an untouched -0.0 into 0.0 */
+          g->b, lt_adj_read(g, LLVMGetParam(g->P, p)),
+          LLVMConstNull(LLVMTypeOf(LLVMGetParam(g->P, p))), "");
   if (n == 0)
     LLVMBuildRetVoid(g->b);
   else if (n == 1)
