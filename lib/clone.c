@@ -168,10 +168,23 @@ int lt_inline_call(LtCtx *c, LLVMValueRef call, int keep_dbg) {
   }
   LtMap vm;
   lt_map_init(&vm, 64);
-  for (unsigned i = 0, n = LLVMCountParams(callee); i < n; i++)
-    lt_map_put(&vm, LLVMGetParam(callee, i), LLVMGetOperand(call, i));
-  LLVMBasicBlockRef body = lt_clone_body(&vm, callee, caller, bb, keep_dbg);
   LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
+  LLVMPositionBuilderAtEnd(b, pre);
+  unsigned byval = LLVMGetEnumAttributeKindForName("byval", 5);
+  for (unsigned i = 0, n = LLVMCountParams(callee); i < n; i++) {
+    LLVMValueRef arg = LLVMGetOperand(call, i);
+    LLVMAttributeRef bv = LLVMGetEnumAttributeAtIndex(callee, i + 1, byval);
+    if (bv) {
+      /* A byval parameter is the callee's own copy. */
+      LLVMTypeRef t = LLVMGetTypeAttributeValue(bv);
+      LLVMValueRef copy = LLVMBuildAlloca(b, t, "lt.byval");
+      LLVMBuildMemCpy(b, copy, 8, arg, 1,
+                      LLVMConstInt(c->i64, LLVMABISizeOfType(c->td, t), 0));
+      arg = copy;
+    }
+    lt_map_put(&vm, LLVMGetParam(callee, i), arg);
+  }
+  LLVMBasicBlockRef body = lt_clone_body(&vm, callee, caller, bb, keep_dbg);
   LLVMPositionBuilderAtEnd(b, pre);
   LLVMBuildBr(b, body);
   /* Static allocas go to the caller's entry so mem2reg can promote them. */

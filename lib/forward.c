@@ -131,7 +131,10 @@ static void fill_phis(LtGen *g) {
       if (!s)
         continue;
       for (unsigned k = 0, n = LLVMCountIncoming(i); k < n; k++) {
-        LLVMValueRef v = need_shadow(g, LLVMGetIncomingValue(i, k), i);
+        LLVMValueRef v =
+            lt_cfg_id(&g->g, LLVMGetIncomingBlock(i, k)) < 0
+                ? LLVMGetPoison(g->c->ptr)
+                : need_shadow(g, LLVMGetIncomingValue(i, k), i);
         LLVMBasicBlockRef ib = LLVMValueAsBasicBlock(
             amap(g, LLVMBasicBlockAsValue(LLVMGetIncomingBlock(i, k))));
         LLVMAddIncoming(s, &v, &ib, 1);
@@ -233,14 +236,20 @@ LLVMValueRef lt_forward_choice(LtGen *g, LLVMBasicBlockRef pbb) {
   LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(abb));
   phi = LLVMBuildPhi(b, g->c->i32, "lt.from");
   LLVMDisposeBuilder(b);
-  for (unsigned k = 0; k < g->g.npred[id]; k++) {
-    unsigned p = g->g.pred[id][k], idx = 0;
-    while (idx < n && up[idx] != p)
+  /* One incoming per CFG edge, unreachable predecessors included. */
+  for (LLVMBasicBlockRef pb = LLVMGetFirstBasicBlock(g->P); pb;
+       pb = LLVMGetNextBasicBlock(pb)) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(pb);
+    int p = lt_cfg_id(&g->g, pb);
+    unsigned idx = 0;
+    while (p >= 0 && idx < n && up[idx] != (unsigned)p)
       idx++;
-    LLVMValueRef v = LLVMConstInt(g->c->i32, idx, 0);
-    LLVMBasicBlockRef ib = LLVMValueAsBasicBlock(
-        amap(g, LLVMBasicBlockAsValue(g->g.block[p])));
-    LLVMAddIncoming(phi, &v, &ib, 1);
+    LLVMValueRef v = LLVMConstInt(g->c->i32, p >= 0 ? idx : 0, 0);
+    LLVMBasicBlockRef ib =
+        LLVMValueAsBasicBlock(amap(g, LLVMBasicBlockAsValue(pb)));
+    for (unsigned k = 0, ns = t ? LLVMGetNumSuccessors(t) : 0; k < ns; k++)
+      if (LLVMGetSuccessor(t, k) == pbb)
+        LLVMAddIncoming(phi, &v, &ib, 1);
   }
   lt_map_put(&g->fchoice, pbb, phi);
   return phi;
