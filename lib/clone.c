@@ -79,6 +79,9 @@ LLVMBasicBlockRef lt_clone_body(LtMap *vm, LLVMValueRef src, LLVMValueRef dst,
     lt_map_put(vm, LLVMBasicBlockAsValue(bb), LLVMBasicBlockAsValue(nb));
   }
   LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+  /* Debug records are not cloned, so the assignment-tracking links that
+   * point to them must go. */
+  unsigned assign_id = LLVMGetMDKindIDInContext(c, "DIAssignID", 10);
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(src); bb;
        bb = LLVMGetNextBasicBlock(bb)) {
     LLVMPositionBuilderAtEnd(b, map_bb(vm, bb));
@@ -93,6 +96,8 @@ LLVMBasicBlockRef lt_clone_body(LtMap *vm, LLVMValueRef src, LLVMValueRef dst,
         ni = LLVMInstructionClone(i);
         LLVMInsertIntoBuilderWithName(b, ni, nm);
       }
+      if (!LLVMIsAPHINode(i) && LLVMGetMetadata(ni, assign_id))
+        LLVMSetMetadata(ni, assign_id, NULL);
       if (!keep_dbg)
         LLVMInstructionSetDebugLoc(ni, NULL);
       else
