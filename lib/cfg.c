@@ -147,3 +147,9 @@ unsigned lt_cfg_unique_preds(const LtCfg *g, unsigned b, unsigned *out) {
   }
   return n;
 }
+
+int lt_cfg_dominates(const LtCfg *g, unsigned a, unsigned b) {
+  while (b > a)
+    b = g->idom[b];
+  return a == b;
+}

@@ -44,6 +44,9 @@ LLVMValueRef lt_clone_decl(LLVMValueRef src, const char *name,
   drop_fn_attr(f, "memory");
   drop_fn_attr(f, "willreturn");
   drop_fn_attr(f, "nosync");
+  drop_fn_attr(f, "nofree");
+  drop_fn_attr(f, "speculatable");
+  drop_fn_attr(f, "nocallback");
   unsigned np = LLVMCountParams(src), nf = LLVMCountParams(f);
   LLVMTypeRef want = LLVMGlobalGetValueType(src);
   if (LLVMGetReturnType(fty) == LLVMGetReturnType(want))

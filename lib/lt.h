@@ -261,4 +261,94 @@ void lt_rewrite_failed(LtCtx *c, LLVMValueRef call);
 /* driver.c */
 int lt_run_module(LLVMModuleRef m, int opt_level);
 
+
+/* loops.c: natural loops, nesting, preheader/latch/exits (on LtCfg ids) */
+
+typedef struct LtLoop {
+  unsigned header;      /* block id */
+  int parent;           /* enclosing loop id, -1 at top level */
+  unsigned depth;       /* 1 for an outermost loop */
+  unsigned *blocks;     /* member block ids, ascending (RPO) */
+  unsigned nblocks;
+  int preheader;        /* the unique outside pred of the header, whose only
+                           successor is the header; else -1 */
+  int latch;            /* the unique inside pred of the header, else -1 */
+  unsigned *exits;      /* outside blocks with a pred inside, ascending */
+  unsigned nexits;
+  unsigned *exiting;    /* inside blocks with a succ outside, ascending */
+  unsigned nexiting;
+  unsigned *children;   /* directly nested loop ids, ascending */
+  unsigned nchildren;
+} LtLoop;
+
+typedef struct LtLoops {
+  const LtCfg *g;
+  unsigned nloops;
+  LtLoop *loop;         /* ordered by header id: parents before children */
+  unsigned char *in;    /* nloops x nblocks: in[l * nblocks + b] */
+  int *innermost;       /* block id -> innermost loop id, or -1 */
+  int irreducible;      /* a retreating edge whose target does not dominate it */
+  LLVMBasicBlockRef irr_from, irr_to; /* the first such edge, when irreducible */
+} LtLoops;
+
+/* 1 if block a dominates block b (ids of g). */
+int lt_cfg_dominates(const LtCfg *g, unsigned a, unsigned b);
+/* Find the natural loops of g (one per header) and check reducibility. */
+void lt_loops_build(LtLoops *ls, const LtCfg *g);
+void lt_loops_free(LtLoops *ls);
+int lt_loop_of(const LtLoops *ls, unsigned block);          /* innermost, -1 if none */
+int lt_loop_contains(const LtLoops *ls, unsigned l, unsigned block);
+int lt_loop_encloses(const LtLoops *ls, unsigned outer, int inner); /* outer == inner or an ancestor */
+/* Printer pass print<leantape-loops>: stable text on stderr. */
+void lt_print_loops(LLVMValueRef fn);
+/* Print %name / @name, or the slot number (%7) of an unnamed value, to stderr. */
+void lt_print_name(LLVMValueRef v);
+
+/* induction.c: counters, affine forms, trip counts (needs LtLoops) */
+
+typedef struct LtAffine {   /* off + sum coef[i]*{loop[i]} + sum icoef[j]*inv[j] */
+  long long off;
+  unsigned nterm, ninv;
+  unsigned *loop;           /* iteration number (0, 1, ...) of loop id */
+  long long *coef;
+  LLVMValueRef *inv;        /* values invariant in the scope loop */
+  long long *icoef;
+} LtAffine;
+
+typedef struct LtCounter {  /* header PHI = start + step * {loop} */
+  LLVMValueRef phi, next;   /* next: the in-loop incoming value */
+  LLVMValueRef start;       /* the outside incoming value (invariant) */
+  long long step;
+} LtCounter;
+
+typedef struct LtTrip {     /* header executions T = 1 + #{k >= 0 : X_k pred bound} */
+  int known;
+  LLVMValueRef cmp;         /* the exit test */
+  unsigned counter;         /* index into LtInduction.ctr[loop] */
+  int on_next;              /* X_k = start + step*(k + on_next) */
+  LLVMIntPredicate pred;    /* continue-while predicate, iv on the left */
+  LLVMValueRef start, bound;
+  long long step;
+} LtTrip;
+
+typedef struct LtInduction {
+  const LtLoops *ls;
+  LtCounter **ctr;          /* loop id -> its counters; [0] is canonical */
+  unsigned *nctr;
+  LtTrip *trip;             /* loop id -> trip count description */
+} LtInduction;
+
+void lt_induction_build(LtInduction *ind, const LtLoops *ls);
+void lt_induction_free(LtInduction *ind);
+/* Affine form of v as seen inside loop scope (-1: outside loops); values
+ * defined outside scope may stay as invariant terms. 0 on success. */
+int lt_affine_of(const LtInduction *ind, LLVMTargetDataRef td, LLVMValueRef v,
+                 int scope, LtAffine *out);
+void lt_affine_free(LtAffine *a);
+/* Emit the i64 number of header executions of a known trip at b (start and
+ * bound must dominate b, e.g. at the end of the preheader). */
+LLVMValueRef lt_trip_emit(LLVMBuilderRef b, const LtTrip *t);
+/* Printer pass print<leantape-induction>: stable text on stderr. */
+void lt_print_induction(LLVMValueRef fn);
+
 #endif

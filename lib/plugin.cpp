@@ -28,6 +28,9 @@ int lt_run_module(LLVMModuleRef M, int opt_level);
 void lt_diag_emit(LLVMValueRef at, const char *msg, int is_error);
 void lt_remark_emit(LLVMValueRef at, const char *pass_name,
                     const char *remark_name, const char *msg);
+// lib/loops.c, lib/induction.c: analysis printers (text on stderr).
+void lt_print_loops(LLVMValueRef fn);
+void lt_print_induction(LLVMValueRef fn);
 }
 
 // `at` is an Instruction (reported at its !dbg location) or a Function
@@ -90,7 +93,30 @@ struct LeantapePass : PassInfoMixin<LeantapePass> {
   static bool isRequired() { return true; }
 };
 
+// print<leantape-loops>, print<leantape-induction>: read-only printers.
+struct LeantapePrinter : PassInfoMixin<LeantapePrinter> {
+  void (*Print)(LLVMValueRef);
+  explicit LeantapePrinter(void (*P)(LLVMValueRef)) : Print(P) {}
+  PreservedAnalyses run(Function &F, FunctionAnalysisManager &) {
+    if (!F.isDeclaration())
+      Print(wrap(&F));
+    return PreservedAnalyses::all();
+  }
+  static bool isRequired() { return true; }
+};
+
 void registerCallbacks(PassBuilder &PB) {
+  PB.registerPipelineParsingCallback(
+      [](StringRef Name, FunctionPassManager &FPM,
+         ArrayRef<PassBuilder::PipelineElement>) {
+        void (*P)(LLVMValueRef) = Name == "print<leantape-loops>" ? lt_print_loops
+                                  : Name == "print<leantape-induction>"
+                                      ? lt_print_induction
+                                      : nullptr;
+        if (P)
+          FPM.addPass(LeantapePrinter(P));
+        return P != nullptr;
+      });
   PB.registerPipelineParsingCallback(
       [](StringRef Name, ModulePassManager &MPM,
          ArrayRef<PassBuilder::PipelineElement>) {

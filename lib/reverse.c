@@ -164,12 +164,6 @@ static void phi_edge(LtGen *g, LLVMBasicBlockRef bb, LLVMValueRef *dphi,
   }
 }
 
-static int dominates(const LtCfg *cfg, unsigned a, unsigned b) {
-  while (b != a && b != 0)
-    b = cfg->idom[b];
-  return a == b;
-}
-
 /* Which side of its dominator's conditional branch a predecessor p of
  * block id lies on: 0 or 1, or -1 when that does not decide it. */
 static int branch_side(const LtCfg *cfg, unsigned d, unsigned id, unsigned p) {
@@ -186,7 +180,7 @@ static int branch_side(const LtCfg *cfg, unsigned d, unsigned id, unsigned p) {
   }
   for (int k = 0; k < 2; k++)
     if (s[k] >= 0 && s[k] != (int)id && s[k] != s[1 - k] &&
-        cfg->npred[s[k]] == 1 && dominates(cfg, (unsigned)s[k], p))
+        cfg->npred[s[k]] == 1 && lt_cfg_dominates(cfg, (unsigned)s[k], p))
       return k;
   return -1;
 }

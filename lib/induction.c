@@ -1,0 +1,591 @@
+/* induction.c: loop counters, affine forms and trip counts.
+ *
+ * A counter of loop L is an integer header PHI whose outside incoming value
+ * is invariant in L and whose inside incoming value is the PHI plus or minus
+ * a constant: PHI = start + step * {L}, {L} being L's iteration number
+ * (0, 1, ...). Affine forms off + sum c*{L} + sum c*v are built bottom-up
+ * through add, sub, `or disjoint`, mul/shl by a constant, sext/zext and GEP
+ * byte offsets; like SCEV with nsw, they assume integer arithmetic does not
+ * wrap. The trip count (header executions) comes from the single exit test
+ * `icmp counter-or-next, invariant` in the header or the latch.
+ */
+#include "lt.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/* Counters */
+
+static int def_block(const LtCfg *g, LLVMValueRef v) {
+  if (!LLVMIsAInstruction(v))
+    return -1;
+  return lt_cfg_id(g, LLVMGetInstructionParent(v));
+}
+
+/* Invariant in loop l: a constant, an argument, or defined outside l. */
+static int invariant(const LtLoops *ls, unsigned l, LLVMValueRef v) {
+  if (LLVMIsAConstant(v) || LLVMIsAArgument(v))
+    return 1;
+  int b = def_block(ls->g, v);
+  return b >= 0 && !lt_loop_contains(ls, l, (unsigned)b);
+}
+
+static int const_int(LLVMValueRef v, long long *out) {
+  if (!LLVMIsAConstantInt(v) || LLVMGetIntTypeWidth(LLVMTypeOf(v)) > 64)
+    return 0;
+  *out = LLVMConstIntGetSExtValue(v);
+  return 1;
+}
+
+/* next = phi + c, c + phi, or phi - c: the step, else 0. */
+static int step_of(LLVMValueRef phi, LLVMValueRef next, long long *step) {
+  if (!LLVMIsABinaryOperator(next))
+    return 0;
+  LLVMOpcode op = LLVMGetInstructionOpcode(next);
+  LLVMValueRef a = LLVMGetOperand(next, 0), b = LLVMGetOperand(next, 1);
+  long long c;
+  if (op == LLVMAdd && a == phi && const_int(b, &c))
+    *step = c;
+  else if (op == LLVMAdd && b == phi && const_int(a, &c))
+    *step = c;
+  else if (op == LLVMSub && a == phi && const_int(b, &c))
+    *step = -c;
+  else
+    return 0;
+  return *step != 0;
+}
+
+static int counter_of(const LtLoops *ls, unsigned l, LLVMValueRef phi,
+                      LtCounter *ct) {
+  if (LLVMGetTypeKind(LLVMTypeOf(phi)) != LLVMIntegerTypeKind)
+    return 0;
+  LLVMValueRef start = NULL, next = NULL;
+  for (unsigned i = 0; i < LLVMCountIncoming(phi); i++) {
+    LLVMValueRef v = LLVMGetIncomingValue(phi, i);
+    int b = lt_cfg_id(ls->g, LLVMGetIncomingBlock(phi, i));
+    if (b < 0)
+      continue;
+    LLVMValueRef *slot = lt_loop_contains(ls, l, (unsigned)b) ? &next : &start;
+    if (*slot && *slot != v)
+      return 0;
+    *slot = v;
+  }
+  if (!start || !next || !invariant(ls, l, start) ||
+      !step_of(phi, next, &ct->step))
+    return 0;
+  ct->phi = phi;
+  ct->next = next;
+  ct->start = start;
+  return 1;
+}
+
+/* Trip counts */
+
+static LLVMIntPredicate swapped(LLVMIntPredicate p) {
+  switch (p) {
+  case LLVMIntSLT: return LLVMIntSGT;
+  case LLVMIntSGT: return LLVMIntSLT;
+  case LLVMIntSLE: return LLVMIntSGE;
+  case LLVMIntSGE: return LLVMIntSLE;
+  case LLVMIntULT: return LLVMIntUGT;
+  case LLVMIntUGT: return LLVMIntULT;
+  case LLVMIntULE: return LLVMIntUGE;
+  case LLVMIntUGE: return LLVMIntULE;
+  default: return p; /* eq, ne */
+  }
+}
+
+static LLVMIntPredicate inverse(LLVMIntPredicate p) {
+  switch (p) {
+  case LLVMIntEQ: return LLVMIntNE;
+  case LLVMIntNE: return LLVMIntEQ;
+  case LLVMIntSLT: return LLVMIntSGE;
+  case LLVMIntSGE: return LLVMIntSLT;
+  case LLVMIntSGT: return LLVMIntSLE;
+  case LLVMIntSLE: return LLVMIntSGT;
+  case LLVMIntULT: return LLVMIntUGE;
+  case LLVMIntUGE: return LLVMIntULT;
+  case LLVMIntUGT: return LLVMIntULE;
+  default: return LLVMIntUGT; /* ule */
+  }
+}
+
+/* Does the continue-while predicate move towards termination? */
+static int terminates(LLVMIntPredicate p, long long step) {
+  switch (p) {
+  case LLVMIntNE: return 1;
+  case LLVMIntSLT: case LLVMIntSLE: case LLVMIntULT: case LLVMIntULE:
+    return step > 0;
+  case LLVMIntSGT: case LLVMIntSGE: case LLVMIntUGT: case LLVMIntUGE:
+    return step < 0;
+  default: return 0;
+  }
+}
+
+/* The single exiting block must be the header or the latch and end in
+ * `br (icmp X, Y)` where one side is a counter or its next value and the
+ * other is invariant. */
+static void trip_of(LtInduction *ind, unsigned l) {
+  const LtLoops *ls = ind->ls;
+  const LtLoop *L = &ls->loop[l];
+  LtTrip *t = &ind->trip[l];
+  if (L->nexiting != 1 || (L->exiting[0] != L->header &&
+                           (int)L->exiting[0] != L->latch))
+    return;
+  LLVMValueRef br = LLVMGetBasicBlockTerminator(ls->g->block[L->exiting[0]]);
+  if (!LLVMIsABranchInst(br) || !LLVMIsConditional(br))
+    return;
+  LLVMValueRef cmp = LLVMGetCondition(br);
+  if (!LLVMIsAICmpInst(cmp))
+    return;
+  int t_in = lt_loop_contains(ls, l, (unsigned)lt_cfg_id(
+                 ls->g, LLVMGetSuccessor(br, 0)));
+  LLVMIntPredicate pred = LLVMGetICmpPredicate(cmp);
+  for (int side = 0; side < 2; side++) {
+    LLVMValueRef x = LLVMGetOperand(cmp, (unsigned)side);
+    LLVMValueRef y = LLVMGetOperand(cmp, (unsigned)!side);
+    if (!invariant(ls, l, y))
+      continue;
+    for (unsigned k = 0; k < ind->nctr[l]; k++) {
+      const LtCounter *ct = &ind->ctr[l][k];
+      if (x != ct->phi && x != ct->next)
+        continue;
+      LLVMIntPredicate p = side ? swapped(pred) : pred;
+      p = t_in ? p : inverse(p);
+      if (!terminates(p, ct->step))
+        return;
+      *t = (LtTrip){1, cmp, k, x == ct->next, p, ct->start, y, ct->step};
+      return;
+    }
+  }
+}
+
+void lt_induction_build(LtInduction *ind, const LtLoops *ls) {
+  ind->ls = ls;
+  ind->ctr = lt_xcalloc(ls->nloops, sizeof *ind->ctr);
+  ind->nctr = lt_xcalloc(ls->nloops, sizeof *ind->nctr);
+  ind->trip = lt_xcalloc(ls->nloops, sizeof *ind->trip);
+  for (unsigned l = 0; l < ls->nloops; l++) {
+    LLVMBasicBlockRef h = ls->g->block[ls->loop[l].header];
+    unsigned nphi = 0;
+    for (LLVMValueRef i = LLVMGetFirstInstruction(h); i && LLVMIsAPHINode(i);
+         i = LLVMGetNextInstruction(i))
+      nphi++;
+    ind->ctr[l] = lt_xcalloc(nphi, sizeof **ind->ctr);
+    for (LLVMValueRef i = LLVMGetFirstInstruction(h); i && LLVMIsAPHINode(i);
+         i = LLVMGetNextInstruction(i))
+      if (counter_of(ls, l, i, &ind->ctr[l][ind->nctr[l]]))
+        ind->nctr[l]++;
+    trip_of(ind, l);
+  }
+}
+
+void lt_induction_free(LtInduction *ind) {
+  for (unsigned l = 0; l < ind->ls->nloops; l++)
+    free(ind->ctr[l]);
+  free(ind->ctr);
+  free(ind->nctr);
+  free(ind->trip);
+}
+
+static int is_zero(LLVMValueRef v) {
+  long long c;
+  return const_int(v, &c) && c == 0;
+}
+
+/* i64 number of header executions: 1 + N, where N counts the k >= 0 with
+ * start + step*(k + on_next) <pred> bound, for a monotone counter:
+ *   N = ceil(max(dist, 0) / |step|), dist = bound - first (+1 if inclusive),
+ * reversed for a decreasing counter; for ne, N = dist / step. */
+LLVMValueRef lt_trip_emit(LLVMBuilderRef b, const LtTrip *t) {
+  LLVMContextRef cx = LLVMGetTypeContext(LLVMTypeOf(t->bound));
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(cx);
+  int is_unsigned = t->pred == LLVMIntULT || t->pred == LLVMIntULE ||
+                    t->pred == LLVMIntUGT || t->pred == LLVMIntUGE;
+  int inclusive = t->pred == LLVMIntSLE || t->pred == LLVMIntULE ||
+                  t->pred == LLVMIntSGE || t->pred == LLVMIntUGE;
+  LLVMValueRef (*ext)(LLVMBuilderRef, LLVMValueRef, LLVMTypeRef, const char *) =
+      is_unsigned ? LLVMBuildZExt : LLVMBuildSExt;
+  LLVMValueRef s = LLVMTypeOf(t->start) == i64 ? t->start
+                                               : ext(b, t->start, i64, "lt.start");
+  LLVMValueRef n = LLVMTypeOf(t->bound) == i64 ? t->bound
+                                               : ext(b, t->bound, i64, "lt.bound");
+  long long step = t->step, mag = step < 0 ? -step : step;
+  LLVMValueRef first =
+      t->on_next ? LLVMBuildAdd(b, s, LLVMConstInt(i64, (unsigned long long)step, 1),
+                                "lt.first")
+                 : s;
+  LLVMValueRef dist;
+  if (step > 0)
+    dist = is_zero(first) ? n : LLVMBuildSub(b, n, first, "lt.dist");
+  else
+    dist = is_zero(n) ? first : LLVMBuildSub(b, first, n, "lt.dist");
+  if (inclusive)
+    dist = LLVMBuildAdd(b, dist, LLVMConstInt(i64, 1, 0), "lt.dist.incl");
+  LLVMValueRef zero = LLVMConstInt(i64, 0, 0), cnt;
+  if (t->pred == LLVMIntNE) {
+    cnt = mag == 1 ? dist
+                   : LLVMBuildSDiv(b, dist, LLVMConstInt(i64, (unsigned long long)mag, 0),
+                                   "lt.div");
+  } else {
+    cnt = dist;
+    if (mag != 1) {
+      cnt = LLVMBuildAdd(b, cnt, LLVMConstInt(i64, (unsigned long long)(mag - 1), 0),
+                         "lt.round");
+      cnt = LLVMBuildSDiv(b, cnt, LLVMConstInt(i64, (unsigned long long)mag, 0),
+                          "lt.div");
+    }
+  }
+  LLVMValueRef pos = LLVMBuildICmp(b, LLVMIntSGT, cnt, zero, "lt.pos");
+  cnt = LLVMBuildSelect(b, pos, cnt, zero, "lt.iters");
+  return LLVMBuildAdd(b, cnt, LLVMConstInt(i64, 1, 0), "lt.trip");
+}
+
+/* Affine forms */
+
+void lt_affine_free(LtAffine *a) {
+  free(a->loop);
+  free(a->coef);
+  free(a->inv);
+  free(a->icoef);
+  *a = (LtAffine){0};
+}
+
+static void add_term(LtAffine *a, unsigned l, long long c) {
+  for (unsigned i = 0; i < a->nterm; i++)
+    if (a->loop[i] == l) {
+      a->coef[i] += c;
+      return;
+    }
+  a->loop = realloc(a->loop, (a->nterm + 1) * sizeof *a->loop);
+  a->coef = realloc(a->coef, (a->nterm + 1) * sizeof *a->coef);
+  if (!a->loop || !a->coef) {
+    fputs("leantape: out of memory\n", stderr);
+    abort();
+  }
+  a->loop[a->nterm] = l;
+  a->coef[a->nterm++] = c;
+}
+
+static void add_inv(LtAffine *a, LLVMValueRef v, long long c) {
+  for (unsigned i = 0; i < a->ninv; i++)
+    if (a->inv[i] == v) {
+      a->icoef[i] += c;
+      return;
+    }
+  a->inv = realloc(a->inv, (a->ninv + 1) * sizeof *a->inv);
+  a->icoef = realloc(a->icoef, (a->ninv + 1) * sizeof *a->icoef);
+  if (!a->inv || !a->icoef) {
+    fputs("leantape: out of memory\n", stderr);
+    abort();
+  }
+  a->inv[a->ninv] = v;
+  a->icoef[a->ninv++] = c;
+}
+
+/* a += k * b */
+static void axpy(LtAffine *a, long long k, const LtAffine *b) {
+  a->off += k * b->off;
+  for (unsigned i = 0; i < b->nterm; i++)
+    add_term(a, b->loop[i], k * b->coef[i]);
+  for (unsigned i = 0; i < b->ninv; i++)
+    add_inv(a, b->inv[i], k * b->icoef[i]);
+}
+
+typedef struct Walk {
+  const LtInduction *ind;
+  LLVMTargetDataRef td;
+  int scope;
+} Walk;
+
+static int affine(const Walk *w, LLVMValueRef v, long long k, LtAffine *a,
+                  unsigned depth);
+
+/* k * (x op y) for add/sub/mul/shl. */
+static int binop(const Walk *w, LLVMValueRef v, long long k, LtAffine *a,
+                 unsigned depth) {
+  LLVMOpcode op = LLVMGetInstructionOpcode(v);
+  LLVMValueRef x = LLVMGetOperand(v, 0), y = LLVMGetOperand(v, 1);
+  long long c;
+  switch (op) {
+  case LLVMOr: /* `or disjoint` is an add without carries */
+    if (!LLVMGetIsDisjoint(v))
+      return 0;
+    return affine(w, x, k, a, depth) && affine(w, y, k, a, depth);
+  case LLVMAdd:
+    return affine(w, x, k, a, depth) && affine(w, y, k, a, depth);
+  case LLVMSub:
+    return affine(w, x, k, a, depth) && affine(w, y, -k, a, depth);
+  case LLVMMul:
+    if (const_int(y, &c))
+      return affine(w, x, k * c, a, depth);
+    if (const_int(x, &c))
+      return affine(w, y, k * c, a, depth);
+    return 0;
+  case LLVMShl:
+    if (const_int(y, &c) && c >= 0 && c < 62)
+      return affine(w, x, k * (1LL << c), a, depth);
+    return 0;
+  default:
+    return 0;
+  }
+}
+
+/* k * (byte offset of gep from its base) + k * base. */
+static int gep(const Walk *w, LLVMValueRef v, long long k, LtAffine *a,
+               unsigned depth) {
+  LLVMTypeRef ty = LLVMGetGEPSourceElementType(v);
+  unsigned n = (unsigned)LLVMGetNumOperands(v);
+  if (!affine(w, LLVMGetOperand(v, 0), k, a, depth))
+    return 0;
+  for (unsigned i = 1; i < n; i++) {
+    LLVMValueRef idx = LLVMGetOperand(v, i);
+    if (i > 1 && LLVMGetTypeKind(ty) == LLVMStructTypeKind) {
+      long long f;
+      if (!const_int(idx, &f))
+        return 0;
+      a->off += k * (long long)LLVMOffsetOfElement(w->td, ty, (unsigned)f);
+      ty = LLVMStructGetTypeAtIndex(ty, (unsigned)f);
+      continue;
+    }
+    if (i > 1) {
+      if (LLVMGetTypeKind(ty) != LLVMArrayTypeKind)
+        return 0; /* vector GEPs */
+      ty = LLVMGetElementType(ty);
+    }
+    if (!affine(w, idx, k * (long long)LLVMABISizeOfType(w->td, ty), a, depth))
+      return 0;
+  }
+  return 1;
+}
+
+/* A value left whole: only if it does not vary inside the scope. */
+static int leaf(const Walk *w, LLVMValueRef v, long long k, LtAffine *a) {
+  const LtLoops *ls = w->ind->ls;
+  if (w->scope >= 0 && !invariant(ls, (unsigned)w->scope, v))
+    return 0;
+  if (LLVMIsAInstruction(v) && def_block(ls->g, v) < 0)
+    return 0;
+  add_inv(a, v, k);
+  return 1;
+}
+
+static int affine(const Walk *w, LLVMValueRef v, long long k, LtAffine *a,
+                  unsigned depth) {
+  long long c;
+  if (const_int(v, &c)) {
+    a->off += k * c;
+    return 1;
+  }
+  if (depth > 64 || !LLVMIsAInstruction(v))
+    return leaf(w, v, k, a);
+  const LtLoops *ls = w->ind->ls;
+  if (LLVMIsAPHINode(v)) {
+    int b = def_block(ls->g, v), l = b >= 0 ? lt_loop_of(ls, (unsigned)b) : -1;
+    /* A counter of a loop around the scope; any other PHI is a leaf. */
+    if (l >= 0 && ls->loop[l].header == (unsigned)b &&
+        lt_loop_encloses(ls, (unsigned)l, w->scope))
+      for (unsigned i = 0; i < w->ind->nctr[l]; i++) {
+        const LtCounter *ct = &w->ind->ctr[l][i];
+        if (ct->phi != v)
+          continue;
+        add_term(a, (unsigned)l, k * ct->step);
+        return affine(w, ct->start, k, a, depth + 1);
+      }
+    return leaf(w, v, k, a);
+  }
+  LtAffine tmp = {0};
+  int ok;
+  switch (LLVMGetInstructionOpcode(v)) {
+  case LLVMAdd: case LLVMSub: case LLVMMul: case LLVMShl: case LLVMOr:
+    ok = binop(w, v, 1, &tmp, depth + 1);
+    break;
+  case LLVMSExt: case LLVMZExt:
+    ok = affine(w, LLVMGetOperand(v, 0), 1, &tmp, depth + 1);
+    break;
+  case LLVMGetElementPtr:
+    ok = gep(w, v, 1, &tmp, depth + 1);
+    break;
+  default:
+    ok = 0;
+  }
+  if (ok)
+    axpy(a, k, &tmp);
+  lt_affine_free(&tmp);
+  return ok || leaf(w, v, k, a);
+}
+
+int lt_affine_of(const LtInduction *ind, LLVMTargetDataRef td, LLVMValueRef v,
+                 int scope, LtAffine *out) {
+  Walk w = {ind, td, scope};
+  *out = (LtAffine){0};
+  if (affine(&w, v, 1, out, 0))
+    return 0;
+  lt_affine_free(out);
+  return -1;
+}
+
+/* Printer */
+
+static void pv(LLVMValueRef v) {
+  long long c;
+  if (const_int(v, &c))
+    fprintf(stderr, "%lld", c);
+  else
+    lt_print_name(v);
+}
+
+static void pblock(LLVMBasicBlockRef bb) {
+  lt_print_name(LLVMBasicBlockAsValue(bb));
+}
+
+/* One term c*x of a sum; x printed by the caller. */
+static void term(long long c, int *first) {
+  if (*first && c == -1)
+    fprintf(stderr, "-");
+  else if (*first && c != 1)
+    fprintf(stderr, "%lld*", c);
+  else if (*first)
+    ;
+  else if (c < 0)
+    fprintf(stderr, c == -1 ? " - " : " - %lld*", -c);
+  else
+    fprintf(stderr, c == 1 ? " + " : " + %lld*", c);
+  *first = 0;
+}
+
+static void print_affine(const LtLoops *ls, const LtAffine *a) {
+  int first = 1;
+  for (unsigned i = 0; i < a->ninv; i++)
+    if (a->icoef[i]) {
+      term(a->icoef[i], &first);
+      pv(a->inv[i]);
+    }
+  for (unsigned l = 0; l < ls->nloops; l++) /* outer loops first */
+    for (unsigned i = 0; i < a->nterm; i++)
+      if (a->loop[i] == l && a->coef[i]) {
+        term(a->coef[i], &first);
+        fprintf(stderr, "{");
+        pblock(ls->g->block[ls->loop[l].header]);
+        fprintf(stderr, "}");
+      }
+  if (first)
+    fprintf(stderr, "%lld", a->off);
+  else if (a->off)
+    fprintf(stderr, a->off < 0 ? " - %lld" : " + %lld",
+            a->off < 0 ? -a->off : a->off);
+}
+
+static const char *pred_name(LLVMIntPredicate p) {
+  static const char *const names[] = {"eq",  "ne",  "ugt", "uge", "ult",
+                                      "ule", "sgt", "sge", "slt", "sle"};
+  return p >= LLVMIntEQ && p <= LLVMIntSLE ? names[p - LLVMIntEQ] : "?";
+}
+
+/* Emit the trip count into a scratch block, print it, and delete it. */
+static void print_trip_ir(LLVMValueRef fn, const LtTrip *t) {
+  LLVMContextRef cx = LLVMGetTypeContext(LLVMTypeOf(fn));
+  LLVMBasicBlockRef bb = LLVMAppendBasicBlockInContext(cx, fn, "lt.scratch");
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(cx);
+  LLVMPositionBuilderAtEnd(b, bb);
+  LLVMValueRef r = lt_trip_emit(b, t);
+  for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+       i = LLVMGetNextInstruction(i)) {
+    char *s = LLVMPrintValueToString(i), *p = s;
+    while (*p == ' ')
+      p++;
+    fprintf(stderr, "      %s\n", p);
+    LLVMDisposeMessage(s);
+  }
+  fprintf(stderr, "      result ");
+  pv(r);
+  fprintf(stderr, "\n");
+  for (LLVMValueRef i = LLVMGetLastInstruction(bb); i;) {
+    LLVMValueRef prev = LLVMGetPreviousInstruction(i);
+    LLVMInstructionEraseFromParent(i);
+    i = prev;
+  }
+  LLVMDeleteBasicBlock(bb);
+  LLVMDisposeBuilder(b);
+}
+
+static void print_loop(const LtInduction *ind, LLVMTargetDataRef td,
+                       LLVMValueRef fn, unsigned l) {
+  const LtLoops *ls = ind->ls;
+  LLVMBasicBlockRef h = ls->g->block[ls->loop[l].header];
+  fprintf(stderr, "  loop ");
+  pblock(h);
+  fprintf(stderr, " depth %u\n", ls->loop[l].depth);
+  for (LLVMValueRef i = LLVMGetFirstInstruction(h); i && LLVMIsAPHINode(i);
+       i = LLVMGetNextInstruction(i)) {
+    fprintf(stderr, "    phi ");
+    pv(i);
+    unsigned k = 0;
+    while (k < ind->nctr[l] && ind->ctr[l][k].phi != i)
+      k++;
+    LtAffine a;
+    if (k == 0 && ind->nctr[l]) {
+      fprintf(stderr, ": counter start ");
+      pv(ind->ctr[l][0].start);
+      fprintf(stderr, " step %lld\n", ind->ctr[l][0].step);
+    } else if (k < ind->nctr[l] && !lt_affine_of(ind, td, i, (int)l, &a)) {
+      fprintf(stderr, ": affine ");
+      print_affine(ls, &a);
+      fprintf(stderr, "\n");
+      lt_affine_free(&a);
+    } else {
+      fprintf(stderr, ": other\n");
+    }
+  }
+  const LtTrip *t = &ind->trip[l];
+  if (!t->known) {
+    fprintf(stderr, "    trip count: unknown\n");
+    return;
+  }
+  fprintf(stderr, "    trip count: exit test ");
+  pv(t->cmp);
+  fprintf(stderr, ", continue while %s %s ",
+          t->on_next ? "next" : "phi", pred_name(t->pred));
+  pv(t->bound);
+  fprintf(stderr, ", start ");
+  pv(t->start);
+  fprintf(stderr, " step %lld\n", t->step);
+  print_trip_ir(fn, t);
+}
+
+void lt_print_induction(LLVMValueRef fn) {
+  if (!LLVMCountBasicBlocks(fn))
+    return;
+  size_t len;
+  const char *name = LLVMGetValueName2(fn, &len);
+  fprintf(stderr, "leantape-induction: function @%.*s\n", (int)len, name);
+  LLVMTargetDataRef td = LLVMGetModuleDataLayout(LLVMGetGlobalParent(fn));
+  LtCfg g;
+  LtLoops ls;
+  LtInduction ind;
+  lt_cfg_build(&g, fn);
+  lt_loops_build(&ls, &g);
+  lt_induction_build(&ind, &ls);
+  for (unsigned l = 0; l < ls.nloops; l++)
+    print_loop(&ind, td, fn, l);
+  for (unsigned b = 0; b < g.nblocks; b++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(g.block[b]); i;
+         i = LLVMGetNextInstruction(i)) {
+      if (!LLVMIsAGetElementPtrInst(i))
+        continue;
+      LtAffine a;
+      fprintf(stderr, "  gep ");
+      pv(i);
+      if (lt_affine_of(&ind, td, i, lt_loop_of(&ls, b), &a)) {
+        fprintf(stderr, ": unknown\n");
+        continue;
+      }
+      fprintf(stderr, ": ");
+      print_affine(&ls, &a);
+      fprintf(stderr, "\n");
+      lt_affine_free(&a);
+    }
+  lt_induction_free(&ind);
+  lt_loops_free(&ls);
+  lt_cfg_free(&g);
+}
