@@ -105,11 +105,69 @@ static int is_aggregate_or_vector(LLVMTypeRef t) {
          k == LLVMVectorTypeKind || k == LLVMScalableVectorTypeKind;
 }
 
+/* Every user is a sanitizer report call: the value is only printed. */
+static int only_sanitizer_uses(LLVMValueRef v) {
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    size_t len;
+    const char *n = LLVMIsACallInst(user) ? lt_callee_name(user, &len) : "";
+    if (strncmp(n, "__ubsan_", 8))
+      return 0;
+  }
+  return 1;
+}
+
+/* Does the function read floating-point data from the object at base? */
+static int reads_floats_from(LLVMValueRef fn, LLVMValueRef base) {
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i))
+      if (LLVMIsALoadInst(i) && lt_is_float_ty(LLVMTypeOf(i)) &&
+          lt_base_of(LLVMGetOperand(i, 0)) == base)
+        return 1;
+  return 0;
+}
+
+static int check_memory(LtCtx *c, const LtActivity *a, LLVMValueRef i) {
+  LLVMOpcode op = LLVMGetInstructionOpcode(i);
+  /* An active value in memory without a shadow loses its derivative when
+   * the function reads it back (what the caller does with it is the
+   * caller's choice of activity). */
+  if (op == LLVMStore && lt_is_varied(a, LLVMGetOperand(i, 0)) &&
+      !lt_is_shadowed(a, LLVMGetOperand(i, 1)) &&
+      reads_floats_from(LLVMGetBasicBlockParent(LLVMGetInstructionParent(i)),
+                        lt_base_of(LLVMGetOperand(i, 1)))) {
+    lt_error(c, i, "an active value is stored to memory that has no shadow "
+                   "(a global, or an enzyme_const argument), so its "
+                   "derivative would be lost; pass that memory as an "
+                   "enzyme_dup argument with a shadow buffer");
+    return -1;
+  }
+  if (op == LLVMBitCast && lt_is_float_ty(LLVMTypeOf(i)) &&
+      LLVMIsALoadInst(LLVMGetOperand(i, 0)) &&
+      lt_is_shadowed(a, LLVMGetOperand(LLVMGetOperand(i, 0), 0))) {
+    lt_error(c, i, "floating-point data in active memory is accessed as an "
+                   "integer (type punning, or a small memcpy turned into an "
+                   "integer copy), so its derivative would be lost; copy it "
+                   "as floating-point values");
+    return -1;
+  }
+  return 0;
+}
+
 static int check_inst(LtCtx *c, const LtActivity *a, LLVMValueRef i) {
   LLVMOpcode op = LLVMGetInstructionOpcode(i);
   unsigned nops = (unsigned)LLVMGetNumOperands(i);
   int vin = any_operand(a, i, nops, lt_is_varied);
   const LtRule *rule;
+  if (op == LLVMIndirectBr) {
+    lt_error(c, i, "computed goto (indirect branch) is not supported in "
+                   "differentiated code");
+    return -1;
+  }
+  if (check_memory(c, a, i))
+    return -1;
   if (op == LLVMInvoke || op == LLVMLandingPad || op == LLVMResume ||
       op == LLVMCallBr) {
     lt_error(c, i, "exception handling and callbr are not supported in "
@@ -121,7 +179,8 @@ static int check_inst(LtCtx *c, const LtActivity *a, LLVMValueRef i) {
     lt_error(c, i, "atomic operations on active memory are not supported");
     return -1;
   }
-  if (op == LLVMBitCast && vin && !lt_is_float_ty(LLVMTypeOf(i))) {
+  if (op == LLVMBitCast && vin && !lt_is_float_ty(LLVMTypeOf(i)) &&
+      !only_sanitizer_uses(i)) {
     lt_error(c, i, "an active floating-point value is reinterpreted as "
                    "bits; its derivative would be lost (use arithmetic, or "
                    "mark the input enzyme_const)");
@@ -153,10 +212,16 @@ static int check_inst(LtCtx *c, const LtActivity *a, LLVMValueRef i) {
     }
     return 0;
   }
-  if (lt_call_kind(i, &rule) != LT_CALL_UNKNOWN || !active)
-    return 0;
   size_t len;
   const char *n = lt_callee_name(i, &len);
+  if (len >= 9 && !strncmp(n, "__enzyme_", 9)) {
+    lt_error(c, i, "nested differentiation: '%.*s' inside a differentiated "
+                   "function is not supported yet",
+             (int)len, n);
+    return -1;
+  }
+  if (lt_call_kind(i, &rule) != LT_CALL_UNKNOWN || !active)
+    return 0;
   if (!len)
     lt_error(c, i, "indirect call on an active value; call the function "
                    "directly so it can be inlined, or mark the argument "

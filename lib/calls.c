@@ -40,7 +40,7 @@ static const char *const inactive_intrinsics[] = {
     "llvm.umul.", "llvm.fshl.", "llvm.fshr.", "llvm.is.fpclass.",
     "llvm.lround.", "llvm.llround.", "llvm.lrint.", "llvm.llrint.",
     "llvm.fptosi.sat.", "llvm.fptoui.sat.", "llvm.annotation.",
-    "llvm.var.annotation.", "llvm.ptr.annotation.",
+    "llvm.var.annotation.", "llvm.ptr.annotation.", "llvm.objectsize.",
 };
 
 LtCallKind lt_call_kind(LLVMValueRef call, const LtRule **rule) {
@@ -50,10 +50,14 @@ LtCallKind lt_call_kind(LLVMValueRef call, const LtRule **rule) {
   if (!len)
     return LT_CALL_UNKNOWN;
   if (has_prefix(n, len, "llvm.memcpy.") || has_prefix(n, len, "llvm.memmove.") ||
-      name_is(n, len, "memcpy") || name_is(n, len, "memmove"))
+      name_is(n, len, "memcpy") || name_is(n, len, "memmove") ||
+      name_is(n, len, "__memcpy_chk") || name_is(n, len, "__memmove_chk"))
     return LT_CALL_MEMCPY;
-  if (has_prefix(n, len, "llvm.memset.") || name_is(n, len, "memset"))
+  if (has_prefix(n, len, "llvm.memset.") || name_is(n, len, "memset") ||
+      name_is(n, len, "__memset_chk"))
     return LT_CALL_MEMSET;
+  if (has_prefix(n, len, "__ubsan_handle_") || has_prefix(n, len, "__asan_"))
+    return LT_CALL_INACTIVE;
   if (name_is(n, len, "malloc") || name_is(n, len, "calloc"))
     return LT_CALL_MALLOC;
   if (name_is(n, len, "free"))

@@ -155,6 +155,15 @@ static int parse_params(LtCtx *c, LLVMValueRef call, LtRequest *r,
                p + 1, fname);
       return -1;
     }
+    unsigned byval = LLVMGetEnumAttributeKindForName("byval", 5);
+    if ((a == LT_DUP || a == LT_DUPNONEED) &&
+        LLVMGetEnumAttributeAtIndex(r->fn, p + 1, byval)) {
+      lt_error(c, call, "parameter %u of '%s' is a struct passed by value, "
+                        "so no gradient can flow back through it; pass a "
+                        "pointer to the struct instead, or mark it "
+                        "enzyme_const", p + 1, fname);
+      return -1;
+    }
     r->act[p] = a;
     r->arg[p] = v;
     if (a == LT_DUP || a == LT_DUPNONEED) {

@@ -14,7 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *cleanup = "sroa,early-cse,instcombine,simplifycfg,adce";
+static const char *cleanup =
+    "sroa,early-cse,instcombine<no-verify-fixpoint>,simplifycfg,adce";
 
 static char *make_key(const LtRequest *r, int split) {
   size_t len;
@@ -178,6 +179,7 @@ LtDeriv *lt_derive(LtCtx *c, const LtRequest *r) {
   memset(&g, 0, sizeof g);
   g.c = c;
   g.act = r->act;
+  g.at = r->call;
   g.split = split;
   g.nparams = r->nparams;
   for (unsigned p = 0; p < r->nparams; p++)

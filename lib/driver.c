@@ -49,6 +49,26 @@ static int handle(LtCtx *c, LLVMValueRef call) {
   return rc;
 }
 
+/* An entry point used other than as a direct call cannot be rewritten. */
+static void report_stray_uses(LtCtx *c) {
+  for (LLVMValueRef f = LLVMGetFirstFunction(c->mod); f;
+       f = LLVMGetNextFunction(f)) {
+    size_t len;
+    const char *n = LLVMGetValueName2(f, &len);
+    if (!LLVMIsDeclaration(f) || strncmp(n, "__enzyme_", 9))
+      continue;
+    for (LLVMUseRef u = LLVMGetFirstUse(f); u; u = LLVMGetNextUse(u)) {
+      LLVMValueRef user = LLVMGetUser(u);
+      LtMode mode;
+      if (LLVMIsACallInst(user) && lt_callsite_mode(user, &mode))
+        continue; /* a failed call: already reported */
+      lt_error(c, LLVMIsAInstruction(user) ? user : NULL,
+               "'%s' must be called directly (its address is taken here)", n);
+      break;
+    }
+  }
+}
+
 /* Entry-point declarations and marker globals nobody uses any more. */
 static void drop_unused_decls(LLVMModuleRef m) {
   LtMode mode;
@@ -82,6 +102,7 @@ int lt_run_module(LLVMModuleRef m, int opt_level) {
     if (handle(&c, calls.v[i]))
       lt_vec_push(&failed, calls.v[i]);
   lt_vec_free(&calls);
+  report_stray_uses(&c);
   lt_diag_flush(&c);
   for (size_t i = 0; i < failed.n; i++)
     lt_rewrite_failed(&c, failed.v[i]);

@@ -182,7 +182,8 @@ int lt_forward_build(LtGen *g, const char *name) {
   unsigned np = g->nparams, ns = 0;
   LLVMTypeRef pt[256];
   if (np + g->nshadows + 1 > 256) {
-    lt_error(c, g->P, "too many parameters");
+    lt_error(c, g->at, "too many parameters: at most %d are supported",
+             255 - (int)g->nshadows);
     return -1;
   }
   for (unsigned p = 0; p < np; p++)
@@ -255,24 +256,11 @@ LLVMValueRef lt_forward_choice(LtGen *g, LLVMBasicBlockRef pbb) {
   return phi;
 }
 
-static LLVMValueRef base_of(LLVMValueRef p) {
-  for (;;) {
-    if (LLVMIsAGetElementPtrInst(p) || LLVMIsABitCastInst(p) ||
-        LLVMIsAAddrSpaceCastInst(p))
-      p = LLVMGetOperand(p, 0);
-    else if (LLVMIsAConstantExpr(p) && (LLVMGetConstOpcode(p) == LLVMGetElementPtr ||
-                                        LLVMGetConstOpcode(p) == LLVMBitCast))
-      p = LLVMGetOperand(p, 0);
-    else
-      return p;
-  }
-}
-
 LLVMTypeRef lt_mem_elem_type(LtGen *g, LLVMValueRef call) {
-  LLVMValueRef b1 = base_of(LLVMGetOperand(call, 0));
+  LLVMValueRef b1 = lt_base_of(LLVMGetOperand(call, 0));
   LLVMValueRef b2 = LLVMGetNumArgOperands(call) > 1 &&
                             lt_is_ptr_ty(LLVMTypeOf(LLVMGetOperand(call, 1)))
-                        ? base_of(LLVMGetOperand(call, 1))
+                        ? lt_base_of(LLVMGetOperand(call, 1))
                         : b1;
   LLVMTypeRef fl = NULL, pt = NULL;
   for (unsigned bi = 0; bi < g->g.nblocks; bi++)
@@ -292,7 +280,7 @@ LLVMTypeRef lt_mem_elem_type(LtGen *g, LLVMValueRef call) {
       }
       if (!addr || !t)
         continue;
-      LLVMValueRef base = base_of(addr);
+      LLVMValueRef base = lt_base_of(addr);
       if (base != b1 && base != b2)
         continue;
       if (lt_is_float_ty(t) && !fl)

@@ -46,6 +46,8 @@ int lt_is_ptr_ty(LLVMTypeRef t);
 const char *lt_callee_name(LLVMValueRef call, size_t *len); /* "" if indirect */
 LLVMValueRef lt_called_fn(LLVMValueRef call); /* NULL if indirect */
 LLVMValueRef lt_first_non_phi(LLVMBasicBlockRef bb);
+/* The pointer a GEP/cast chain starts from. */
+LLVMValueRef lt_base_of(LLVMValueRef p);
 /* ptr malloc(i64)/calloc/free declarations, typed correctly (LLVMBuildMalloc is broken). */
 LLVMValueRef lt_decl_fn(LLVMModuleRef m, const char *name, LLVMTypeRef fty);
 LLVMValueRef lt_build_malloc(LLVMBuilderRef b, LLVMModuleRef m, LLVMValueRef size);
@@ -198,6 +200,7 @@ void lt_deriv_free(LtDeriv *d);
 typedef struct LtGen {
   LtCtx *c;
   const LtAct *act;    /* activity per parameter */
+  LLVMValueRef at;     /* the call site, for diagnostics */
   int split;           /* heap shadows, reverse frees the tape */
   LLVMValueRef P, A, R;
   LtCfg g;

@@ -32,6 +32,13 @@ static int find_cycle(LtCtx *c, LLVMValueRef fn, LtMap *state, LtVec *stack) {
        bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
          i = LLVMGetNextInstruction(i)) {
+      if (LLVMGetInstructionOpcode(i) == LLVMIndirectBr) {
+        /* Block addresses name the original's blocks; a clone cannot
+         * jump through them. */
+        lt_error(c, i, "computed goto (indirect branch) is not supported in "
+                       "differentiated code");
+        return -1;
+      }
       LLVMValueRef g = defined_callee(i);
       if (!g)
         continue;

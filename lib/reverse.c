@@ -87,6 +87,8 @@ LLVMValueRef lt_rs(LtGen *g, LLVMValueRef v) {
   LLVMValueRef m = lt_map_get(&g->rshadow, v);
   if (m)
     return m;
+  if (!lt_is_shadowed(&g->act_of, v))
+    return NULL; /* inactive memory */
   if (LLVMIsAArgument(v)) {
     int p = param_index(g, v);
     unsigned ns = 0;
@@ -99,9 +101,12 @@ LLVMValueRef lt_rs(LtGen *g, LLVMValueRef v) {
     for (unsigned k = 0; k < n && k < 64; k++)
       idx[k] = lt_rv(g, LLVMGetOperand(v, k + 1));
     LLVMValueRef base = lt_rs(g, LLVMGetOperand(v, 0));
+    if (!base)
+      return NULL;
     m = LLVMBuildGEP2(g->eb, LLVMGetGEPSourceElementType(v), base, idx,
                       n < 64 ? n : 64, "");
-  } else if (LLVMIsABitCastInst(v) || LLVMIsAAddrSpaceCastInst(v)) {
+  } else if ((LLVMIsABitCastInst(v) || LLVMIsAAddrSpaceCastInst(v)) &&
+             lt_rs(g, LLVMGetOperand(v, 0))) {
     m = LLVMBuildPointerCast(g->eb, lt_rs(g, LLVMGetOperand(v, 0)),
                              LLVMTypeOf(v), "");
   } else if (LLVMIsAInstruction(v) && lt_is_shadowed(&g->act_of, v)) {
@@ -276,8 +281,6 @@ static void gen_start(LtGen *g, LLVMBasicBlockRef start, LLVMBasicBlockRef exitb
 
 static void gen_exit(LtGen *g, LLVMBasicBlockRef exitb, LLVMTypeRef outs_ty) {
   LLVMPositionBuilderAtEnd(g->b, exitb);
-  for (size_t k = 0; k < g->rfree.n; k++)
-    lt_build_free(g->b, g->c->mod, lt_rs(g, g->rfree.v[k]));
   if (g->split)
     lt_build_free(g->b, g->c->mod, g->rtape);
   LLVMValueRef outs[256];

@@ -170,8 +170,13 @@ static int rev_call(LtGen *g, LLVMValueRef i) {
   case LT_CALL_MEMCPY:
   case LT_CALL_MEMSET:
     return rev_memcall(g, i, k);
+  case LT_CALL_MALLOC:
+    /* The shadow lives from the allocation to here, its reverse. */
+    lt_build_free(g->b, g->c->mod, lt_rs(g, i));
+    return 0;
   default:
-    return 0; /* inactive, zero-derivative, allocation (freed at exit) */
+    return 0; /* inactive, zero-derivative, free (the shadow is freed at
+                 the reverse of its allocation) */
   }
 }
 
@@ -206,6 +211,10 @@ static void rev_load(LtGen *g, LLVMValueRef i) {
 
 int lt_revinst(LtGen *g, LLVMValueRef i) {
   LLVMOpcode op = LLVMGetInstructionOpcode(i);
+  if (op == LLVMAlloca && g->split) {
+    lt_build_free(g->b, g->c->mod, lt_rs(g, i)); /* heap shadow, see forward.c */
+    return 0;
+  }
   if (op == LLVMStore) {
     rev_store(g, i);
     return 0;

@@ -214,3 +214,17 @@ void lt_erase_fn(LLVMValueRef fn) {
     LLVMReplaceAllUsesWith(fn, LLVMGetPoison(LLVMTypeOf(fn)));
   LLVMDeleteFunction(fn);
 }
+
+LLVMValueRef lt_base_of(LLVMValueRef p) {
+  for (;;) {
+    if (LLVMIsAGetElementPtrInst(p) || LLVMIsABitCastInst(p) ||
+        LLVMIsAAddrSpaceCastInst(p))
+      p = LLVMGetOperand(p, 0);
+    else if (LLVMIsAConstantExpr(p) && (LLVMGetConstOpcode(p) == LLVMGetElementPtr ||
+                                        LLVMGetConstOpcode(p) == LLVMBitCast))
+      p = LLVMGetOperand(p, 0);
+    else
+      return p;
+  }
+}
+
