@@ -101,9 +101,25 @@ static void gen_free(LtGen *g) {
   lt_map_free(&g->fmap);
   lt_map_free(&g->fshadow);
   lt_map_free(&g->fchoice);
-  lt_map_free(&g->slot_primal);
-  lt_map_free(&g->slot_shadow);
-  lt_map_free(&g->slot_choice);
+  for (int k = 0; k < 6; k++)
+    lt_map_free(&g->slot_by_kind[k]);
+  lt_map_free(&g->rloop_val);
+  lt_map_free(&g->rloop_bb);
+  lt_map_free(&g->rsloop_val);
+  lt_map_free(&g->rsloop_bb);
+  lt_map_free(&g->ivx_loop);
+  lt_vec_free(&g->slot_scope);
+  free(g->rec_size);
+  free(g->loop_iv);
+  free(g->r_m);
+  free(g->r_iv);
+  free(g->r_buf);
+  free(g->r_rs);
+  free(g->a_n);
+  free(g->a_cur);
+  free(g->a_buf);
+  if (g->loops.loop)
+    lt_loops_free(&g->loops);
   lt_map_free(&g->rprimal);
   lt_map_free(&g->rshadow);
   lt_map_free(&g->adj);
@@ -122,12 +138,9 @@ static void gen_free(LtGen *g) {
 
 static int analyse(LtGen *g, const LtRequest *r) {
   lt_cfg_build(&g->g, g->P);
-  if (g->g.has_back_edge) {
-    lt_error(g->c, lt_first_non_phi(g->g.back_edge_to),
-             "loops are not supported yet (in '%s' or a function it calls)",
-             LLVMGetValueName2(r->fn, &(size_t){0}));
+  if (lt_loopform(g, r->fn))
     return -1;
-  }
+  g->rec_size = lt_xcalloc(g->loops.nloops, sizeof *g->rec_size);
   return lt_activity_run(g->c, &g->act_of, g->P, &g->g, r->act);
 }
 
@@ -139,7 +152,9 @@ static int generate(LtGen *g, LtDeriv *d, const char *base) {
   snprintf(name, sizeof name, "%s.lt.rev", base);
   if (lt_reverse_build(g, name, d->outs_ty))
     return -1;
+  lt_forward_loop_state(g);
   lt_tape_store_all(g);
+  lt_forward_loop_headers(g);
   drop_return_values(g->A, g->c->llctx);
   d->tape_size = g->tape_size;
   if (g->failed || verify(g->c, g->A, d->fn) || verify(g->c, g->R, d->fn))

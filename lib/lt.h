@@ -194,67 +194,6 @@ typedef struct LtDeriv {
 LtDeriv *lt_derive(LtCtx *c, const LtRequest *r);
 void lt_deriv_free(LtDeriv *d);
 
-/* State shared by the generators of one derivative (derive.c, tape.c,
- * forward.c, reverse.c, revinst.c). P is the preprocessed primal, A the
- * augmented forward function, R the reverse function. */
-typedef struct LtGen {
-  LtCtx *c;
-  const LtAct *act;    /* activity per parameter */
-  LLVMValueRef at;     /* the call site, for diagnostics */
-  int split;           /* heap shadows, reverse frees the tape */
-  LLVMValueRef P, A, R;
-  LtCfg g;
-  LtActivity act_of;
-  unsigned nparams, nshadows;
-  /* forward */
-  LtMap fmap;          /* P value -> A value */
-  LtMap fshadow;       /* P pointer -> its shadow in A */
-  LtMap fchoice;       /* P block -> A's predecessor-index PHI */
-  LLVMValueRef atape;  /* A's tape parameter */
-  /* tape: slots are (offset, type, what to store) */
-  LtVec slot_val;      /* A value to store (set after R is built) */
-  LtVec slot_src;      /* P value, or P block for a branch choice */
-  LtVec slot_kind;     /* (void*) LtSlotKind */
-  LtVec slot_ty;       /* LLVMTypeRef */
-  unsigned long long *slot_off;
-  unsigned long long tape_size;
-  LtMap slot_primal, slot_shadow, slot_choice; /* key -> slot + 1 */
-  /* reverse */
-  LLVMBuilderRef eb;   /* R's entry, before its terminator */
-  LLVMBuilderRef b;    /* R's current block */
-  LLVMValueRef rtape, rdret;
-  LtMap rprimal, rshadow, adj, rblock;
-  LtVec rfree;         /* shadow allocations (P values) freed at R's exit */
-  int failed;
-} LtGen;
-
-typedef enum { LT_SLOT_PRIMAL, LT_SLOT_SHADOW, LT_SLOT_CHOICE, LT_SLOT_EXIT } LtSlotKind;
-
-/* tape.c */
-/* Load of a value from the tape at R's entry; allocates the slot. */
-LLVMValueRef lt_tape_load(LtGen *g, LtSlotKind kind, void *src, LLVMTypeRef ty);
-/* Store every slot's value in A, after its definition. */
-void lt_tape_store_all(LtGen *g);
-
-/* forward.c */
-/* A: clone of P with shadows; returns 0 on success. */
-int lt_forward_build(LtGen *g, const char *name);
-/* The A-side unique-predecessor index PHI for a merge block (choice slot). */
-LLVMValueRef lt_forward_choice(LtGen *g, LLVMBasicBlockRef pbb);
-/* Memory element type for a memcpy/memset destination: a float type, the
- * pointer type, or NULL when unknown. */
-LLVMTypeRef lt_mem_elem_type(LtGen *g, LLVMValueRef call);
-
-/* reverse.c */
-int lt_reverse_build(LtGen *g, const char *name, LLVMTypeRef outs_ty);
-LLVMValueRef lt_rv(LtGen *g, LLVMValueRef v);      /* primal value in R */
-LLVMValueRef lt_rs(LtGen *g, LLVMValueRef v);      /* shadow in R */
-LLVMValueRef lt_adj_read(LtGen *g, LLVMValueRef v);/* load and zero */
-void lt_adj_add(LtGen *g, LLVMValueRef v, LLVMValueRef d);
-
-/* revinst.c: adjoints of single instructions, at g->b */
-int lt_revinst(LtGen *g, LLVMValueRef inst);
-
 /* rewrite.c */
 /* Replace the __enzyme_* call by calls to the derivative. 0 on success. */
 int lt_rewrite(LtCtx *c, const LtRequest *r, const LtDeriv *d);
@@ -353,5 +292,97 @@ void lt_affine_free(LtAffine *a);
 LLVMValueRef lt_trip_emit(LLVMBuilderRef b, const LtTrip *t);
 /* Printer pass print<leantape-induction>: stable text on stderr. */
 void lt_print_induction(LLVMValueRef fn);
+
+/* State shared by the generators of one derivative (derive.c, tape.c,
+ * forward.c, reverse.c, revinst.c). P is the preprocessed primal, A the
+ * augmented forward function, R the reverse function. */
+typedef struct LtGen {
+  LtCtx *c;
+  const LtAct *act;    /* activity per parameter */
+  LLVMValueRef at;     /* the call site, for diagnostics */
+  int split;           /* heap shadows, reverse frees the tape */
+  LLVMValueRef P, A, R;
+  LtCfg g;
+  LtLoops loops;
+  LLVMValueRef *loop_iv; /* loop id -> canonical counter lt.iv in P */
+  LtMap ivx_loop;      /* exit-block copy lt.ivx -> loop id + 1 */
+  LtActivity act_of;
+  unsigned nparams, nshadows;
+  /* forward */
+  LtMap fmap;          /* P value -> A value */
+  LtMap fshadow;       /* P pointer -> its shadow in A */
+  LtMap fchoice;       /* P block -> A's predecessor-index PHI */
+  LLVMValueRef atape;  /* A's tape parameter */
+  /* tape: slots are (offset, type, what to store) */
+  LtVec slot_val;      /* A value to store (set after R is built) */
+  LtVec slot_src;      /* P value, or P block for a branch choice */
+  LtVec slot_kind;     /* (void*) LtSlotKind */
+  LtVec slot_ty;       /* LLVMTypeRef */
+  LtVec slot_scope;    /* (void *)(loop id + 1), 0 = the tape header */
+  unsigned long long *rec_size; /* loop id -> bytes cached per iteration */
+  unsigned long long *slot_off;
+  unsigned long long tape_size;
+  LtMap slot_by_kind[6]; /* per LtSlotKind: key -> slot + 1 */
+  /* reverse */
+  LLVMBuilderRef eb;   /* R's entry, before its terminator */
+  LLVMBuilderRef b;    /* R's current block */
+  LLVMValueRef rtape, rdret;
+  LtMap rprimal, rshadow, adj, rblock;
+  LtMap rloop_val, rloop_bb;   /* loop-scoped materialisations, per block */
+  LtMap rsloop_val, rsloop_bb; /* the same for shadows */
+  LLVMValueRef *r_m;   /* loop id -> alloca: header executions not yet reversed */
+  LLVMValueRef *r_iv;  /* loop id -> alloca: iteration being reversed */
+  LLVMValueRef *r_buf; /* loop id -> the loop's cache buffer in R */
+  LLVMValueRef *r_rs;  /* loop id -> placeholder for rec_size (freeze) */
+  /* forward loop state: allocas in A */
+  LLVMValueRef *a_n, *a_cur, *a_buf;
+  LtVec rfree;         /* shadow allocations (P values) freed at R's exit */
+  int failed;
+} LtGen;
+
+typedef enum {
+  LT_SLOT_PRIMAL,    /* a primal value (key: the P value) */
+  LT_SLOT_SHADOW,    /* a shadow pointer (key: the P pointer) */
+  LT_SLOT_CHOICE,    /* predecessor index (key: the P block) */
+  LT_SLOT_EXIT,      /* which return block (key: P) */
+  LT_SLOT_LOOPBUF,   /* a loop's cache buffer (key: its header block) */
+  LT_SLOT_LOOPCOUNT  /* a loop's header executions (key: its header block) */
+} LtSlotKind;
+
+/* loopform.c */
+/* Check loop form, add canonical counters and their exit copies to P. */
+int lt_loopform(LtGen *g, LLVMValueRef fn);
+int lt_scope_of(const LtGen *g, LLVMValueRef v); /* innermost loop, or -1 */
+int lt_scope_of_block(const LtGen *g, LLVMBasicBlockRef bb);
+
+/* loopfwd.c */
+/* A's loop state: counters and growing caches (after R fixed the layout). */
+void lt_forward_loop_state(LtGen *g);
+void lt_forward_loop_headers(LtGen *g);
+
+/* tape.c */
+/* Load of a value from the tape at R's entry; allocates the slot. */
+LLVMValueRef lt_tape_load(LtGen *g, LtSlotKind kind, void *src, LLVMTypeRef ty);
+/* Store every slot's value in A, after its definition. */
+void lt_tape_store_all(LtGen *g);
+
+/* forward.c */
+/* A: clone of P with shadows; returns 0 on success. */
+int lt_forward_build(LtGen *g, const char *name);
+/* The A-side unique-predecessor index PHI for a merge block (choice slot). */
+LLVMValueRef lt_forward_choice(LtGen *g, LLVMBasicBlockRef pbb);
+/* Memory element type for a memcpy/memset destination: a float type, the
+ * pointer type, or NULL when unknown. */
+LLVMTypeRef lt_mem_elem_type(LtGen *g, LLVMValueRef call);
+
+/* reverse.c */
+int lt_reverse_build(LtGen *g, const char *name, LLVMTypeRef outs_ty);
+LLVMValueRef lt_rv(LtGen *g, LLVMValueRef v);      /* primal value in R */
+LLVMValueRef lt_rs(LtGen *g, LLVMValueRef v);      /* shadow in R */
+LLVMValueRef lt_adj_read(LtGen *g, LLVMValueRef v);/* load and zero */
+void lt_adj_add(LtGen *g, LLVMValueRef v, LLVMValueRef d);
+
+/* revinst.c: adjoints of single instructions, at g->b */
+int lt_revinst(LtGen *g, LLVMValueRef inst);
 
 #endif

@@ -42,7 +42,8 @@ static int param_index(LtGen *g, LLVMValueRef arg) {
   return -1;
 }
 
-static LLVMValueRef recompute(LtGen *g, LLVMValueRef i, int depth) {
+static LLVMValueRef recompute(LtGen *g, LLVMBuilderRef at, LLVMValueRef i,
+                              int depth) {
   int n = LLVMGetNumOperands(i);
   LLVMValueRef ops[n + 1];
   for (int k = 0; k < n; k++) {
@@ -55,7 +56,7 @@ static LLVMValueRef recompute(LtGen *g, LLVMValueRef i, int depth) {
   }
   /* Operands first, so that they precede the clone in R's entry. */
   LLVMValueRef ni = LLVMInstructionClone(i);
-  LLVMInsertIntoBuilderWithName(g->eb, ni, "");
+  LLVMInsertIntoBuilderWithName(at, ni, "");
   LLVMInstructionSetDebugLoc(ni, NULL);
   for (int k = 0; k < n; k++)
     if (ops[k])
@@ -63,19 +64,50 @@ static LLVMValueRef recompute(LtGen *g, LLVMValueRef i, int depth) {
   return ni;
 }
 
+/* Memo of values materialised in R: once in R's entry for values outside
+ * loops; per reverse block for values inside loops (they change with the
+ * iteration, and a value made in one block must dominate its uses). */
+static LLVMValueRef memo_get(LtGen *g, LtMap *val, LtMap *bb, LLVMValueRef v,
+                             int scope) {
+  if (scope < 0)
+    return lt_map_get(val, v);
+  if (lt_map_get(bb, v) != LLVMGetInsertBlock(g->b))
+    return NULL;
+  return lt_map_get(val, v);
+}
+
+static void memo_put(LtGen *g, LtMap *val, LtMap *bb, LLVMValueRef v,
+                     int scope, LLVMValueRef m) {
+  lt_map_put(val, v, m);
+  if (scope >= 0)
+    lt_map_put(bb, v, LLVMGetInsertBlock(g->b));
+}
+
+static int loop_of_counter(LtGen *g, LLVMValueRef v) {
+  for (unsigned l = 0; l < g->loops.nloops; l++)
+    if (g->loop_iv[l] == v)
+      return (int)l;
+  return -1;
+}
+
 static LLVMValueRef rv_depth(LtGen *g, LLVMValueRef v, int depth) {
   if (LLVMIsAConstant(v) || LLVMIsAInlineAsm(v))
     return v;
   if (LLVMIsAArgument(v))
     return LLVMGetParam(g->R, (unsigned)param_index(g, v));
-  LLVMValueRef m = lt_map_get(&g->rprimal, v);
+  int s = lt_scope_of(g, v);
+  LtMap *val = s < 0 ? &g->rprimal : &g->rloop_val;
+  LLVMValueRef m = memo_get(g, val, &g->rloop_bb, v, s);
   if (m)
     return m;
-  if (pure_op(LLVMGetInstructionOpcode(v)) && depth < MAX_RECOMPUTE_DEPTH)
-    m = recompute(g, v, depth);
+  int l = loop_of_counter(g, v);
+  if (l >= 0)
+    m = LLVMBuildLoad2(g->b, g->c->i64, g->r_iv[l], "lt.iv");
+  else if (pure_op(LLVMGetInstructionOpcode(v)) && depth < MAX_RECOMPUTE_DEPTH)
+    m = recompute(g, s < 0 ? g->eb : g->b, v, depth);
   else
     m = lt_tape_load(g, LT_SLOT_PRIMAL, v, LLVMTypeOf(v));
-  lt_map_put(&g->rprimal, v, m);
+  memo_put(g, val, &g->rloop_bb, v, s, m);
   return m;
 }
 
@@ -84,7 +116,10 @@ LLVMValueRef lt_rv(LtGen *g, LLVMValueRef v) { return rv_depth(g, v, 0); }
 LLVMValueRef lt_rs(LtGen *g, LLVMValueRef v) {
   if (LLVMIsAConstantPointerNull(v) || LLVMIsAUndefValue(v))
     return v;
-  LLVMValueRef m = lt_map_get(&g->rshadow, v);
+  int s = lt_scope_of(g, v);
+  LtMap *val = s < 0 ? &g->rshadow : &g->rsloop_val;
+  LLVMBuilderRef at = s < 0 ? g->eb : g->b;
+  LLVMValueRef m = memo_get(g, val, &g->rsloop_bb, v, s);
   if (m)
     return m;
   if (!lt_is_shadowed(&g->act_of, v))
@@ -103,18 +138,18 @@ LLVMValueRef lt_rs(LtGen *g, LLVMValueRef v) {
     LLVMValueRef base = lt_rs(g, LLVMGetOperand(v, 0));
     if (!base)
       return NULL;
-    m = LLVMBuildGEP2(g->eb, LLVMGetGEPSourceElementType(v), base, idx,
+    m = LLVMBuildGEP2(at, LLVMGetGEPSourceElementType(v), base, idx,
                       n < 64 ? n : 64, "");
   } else if ((LLVMIsABitCastInst(v) || LLVMIsAAddrSpaceCastInst(v)) &&
              lt_rs(g, LLVMGetOperand(v, 0))) {
-    m = LLVMBuildPointerCast(g->eb, lt_rs(g, LLVMGetOperand(v, 0)),
+    m = LLVMBuildPointerCast(at, lt_rs(g, LLVMGetOperand(v, 0)),
                              LLVMTypeOf(v), "");
   } else if (LLVMIsAInstruction(v) && lt_is_shadowed(&g->act_of, v)) {
     m = lt_tape_load(g, LT_SLOT_SHADOW, v, g->c->ptr);
   } else {
     return NULL; /* no shadow: inactive memory */
   }
-  lt_map_put(&g->rshadow, v, m);
+  memo_put(g, val, &g->rsloop_bb, v, s, m);
   return m;
 }
 
@@ -198,6 +233,8 @@ static LLVMValueRef recompute_choice(LtGen *g, unsigned id, const unsigned *up,
   if (n != 2 || id == 0)
     return NULL;
   unsigned d = g->g.idom[id];
+  if (g->loops.innermost[d] != g->loops.innermost[id])
+    return NULL; /* the condition belongs to another iteration space */
   LLVMValueRef t = LLVMGetBasicBlockTerminator(g->g.block[d]);
   if (!LLVMIsABranchInst(t) || !LLVMIsConditional(t))
     return NULL;
@@ -209,6 +246,50 @@ static LLVMValueRef recompute_choice(LtGen *g, unsigned id, const unsigned *up,
   LLVMValueRef cond = lt_rv(g, LLVMGetCondition(t));
   return LLVMBuildSelect(g->b, cond, LLVMConstInt(g->c->i32, s0 == 0 ? 0 : 1, 0),
                          LLVMConstInt(g->c->i32, s0 == 0 ? 1 : 0, 0), "lt.from");
+}
+
+/* Leaving loops forward is entering them in reverse: start each exited
+ * loop's reverse counter at the iteration that left (lt.ivx). */
+static void enter_loops(LtGen *g, LLVMBasicBlockRef bb) {
+  for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && LLVMIsAPHINode(i);
+       i = LLVMGetNextInstruction(i)) {
+    size_t l = (size_t)lt_map_get(&g->ivx_loop, i);
+    if (l)
+      LLVMBuildStore(g->b, lt_rv(g, i), g->r_iv[l - 1]);
+  }
+}
+
+static int header_of(LtGen *g, unsigned id) {
+  for (unsigned l = 0; l < g->loops.nloops; l++)
+    if (g->loops.loop[l].header == id)
+      return (int)l;
+  return -1;
+}
+
+/* The reverse of a loop header ends a reverse iteration: back to the
+ * latch while iterations remain, else to the preheader. */
+static void header_edges(LtGen *g, unsigned l, LLVMValueRef *dphi,
+                         unsigned nphi) {
+  const LtLoop *L = &g->loops.loop[l];
+  LLVMBasicBlockRef bb = g->g.block[L->header];
+  LLVMValueRef one = LLVMConstInt(g->c->i64, 1, 0);
+  LLVMValueRef iv = LLVMBuildLoad2(g->b, g->c->i64, g->r_iv[l], "");
+  LLVMValueRef m = LLVMBuildLoad2(g->b, g->c->i64, g->r_m[l], "");
+  LLVMBuildStore(g->b, LLVMBuildSub(g->b, m, one, ""), g->r_m[l]);
+  LLVMValueRef first = LLVMBuildICmp(g->b, LLVMIntEQ, iv,
+                                     LLVMConstInt(g->c->i64, 0, 0), "lt.first");
+  LLVMBasicBlockRef here = LLVMGetInsertBlock(g->b);
+  LLVMBasicBlockRef to_ph = LLVMAppendBasicBlockInContext(g->c->llctx, g->R, "rev.enter");
+  LLVMBasicBlockRef to_lt = LLVMAppendBasicBlockInContext(g->c->llctx, g->R, "rev.back");
+  LLVMPositionBuilderAtEnd(g->b, to_ph);
+  phi_edge(g, bb, dphi, nphi, g->g.block[L->preheader]);
+  LLVMBuildBr(g->b, rblock(g, (unsigned)L->preheader));
+  LLVMPositionBuilderAtEnd(g->b, to_lt);
+  LLVMBuildStore(g->b, LLVMBuildSub(g->b, iv, one, ""), g->r_iv[l]);
+  phi_edge(g, bb, dphi, nphi, g->g.block[L->latch]);
+  LLVMBuildBr(g->b, rblock(g, (unsigned)L->latch));
+  LLVMPositionBuilderAtEnd(g->b, here);
+  LLVMBuildCondBr(g->b, first, to_ph, to_lt);
 }
 
 static int gen_block(LtGen *g, unsigned id, LLVMBasicBlockRef exitb) {
@@ -231,6 +312,12 @@ static int gen_block(LtGen *g, unsigned id, LLVMBasicBlockRef exitb) {
        i = LLVMGetNextInstruction(i))
     if (lt_is_varied(&g->act_of, i))
       dphi[k++] = lt_adj_read(g, i);
+  enter_loops(g, bb);
+  int hl = header_of(g, id);
+  if (hl >= 0) {
+    header_edges(g, (unsigned)hl, dphi, nphi);
+    return 0;
+  }
   unsigned up[g->g.npred[id] + 1];
   unsigned n = lt_cfg_unique_preds(&g->g, id, up);
   if (n == 0) {
@@ -279,8 +366,30 @@ static void gen_start(LtGen *g, LLVMBasicBlockRef start, LLVMBasicBlockRef exitb
   }
 }
 
+/* Per loop: its cache and header count from the tape, the reverse
+ * counters, and a placeholder for the record size (known once R is built). */
+static void init_loops(LtGen *g) {
+  LtCtx *c = g->c;
+  unsigned n = g->loops.nloops;
+  g->r_m = lt_xcalloc(n, sizeof *g->r_m);
+  g->r_iv = lt_xcalloc(n, sizeof *g->r_iv);
+  g->r_buf = lt_xcalloc(n, sizeof *g->r_buf);
+  g->r_rs = lt_xcalloc(n, sizeof *g->r_rs);
+  for (unsigned l = 0; l < n; l++) {
+    g->r_m[l] = LLVMBuildAlloca(g->eb, c->i64, "lt.m");
+    LLVMBuildStore(g->eb, lt_tape_load(g, LT_SLOT_LOOPCOUNT, g->loop_iv[l], c->i64),
+                   g->r_m[l]);
+    g->r_iv[l] = LLVMBuildAlloca(g->eb, c->i64, "lt.riv");
+    LLVMBuildStore(g->eb, LLVMConstInt(c->i64, 0, 0), g->r_iv[l]);
+    g->r_buf[l] = lt_tape_load(g, LT_SLOT_LOOPBUF, g->loop_iv[l], c->ptr);
+    g->r_rs[l] = LLVMBuildFreeze(g->eb, LLVMGetPoison(c->i64), "lt.recsize");
+  }
+}
+
 static void gen_exit(LtGen *g, LLVMBasicBlockRef exitb, LLVMTypeRef outs_ty) {
   LLVMPositionBuilderAtEnd(g->b, exitb);
+  for (unsigned l = 0; l < g->loops.nloops; l++)
+    lt_build_free(g->b, g->c->mod, g->r_buf[l]);
   if (g->split)
     lt_build_free(g->b, g->c->mod, g->rtape);
   LLVMValueRef outs[256];
@@ -338,10 +447,15 @@ int lt_reverse_build(LtGen *g, const char *name, LLVMTypeRef outs_ty) {
                LLVMBasicBlockAsValue(rb));
   }
   LLVMBasicBlockRef exitb = LLVMAppendBasicBlockInContext(c->llctx, g->R, "rev.exit");
+  init_loops(g);
   gen_start(g, start, exitb);
   for (unsigned b = g->g.nblocks; b-- > 0;)
     if (gen_block(g, b, exitb))
       return -1;
   gen_exit(g, exitb, outs_ty);
+  for (unsigned l = 0; l < g->loops.nloops; l++) {
+    LLVMReplaceAllUsesWith(g->r_rs[l], LLVMConstInt(c->i64, g->rec_size[l], 0));
+    LLVMInstructionEraseFromParent(g->r_rs[l]);
+  }
   return g->failed ? -1 : 0;
 }

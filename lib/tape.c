@@ -1,25 +1,29 @@
 /* tape.c: the tape that joins the augmented forward and reverse functions.
  *
- * The tape is a byte buffer with one slot per value the reverse pass needs
- * and cannot recompute: primal values, shadows, branch choices. Slots are
- * allocated lazily while the reverse function is generated (so only what the
- * reverse pass really reads is kept), each at its ABI alignment; once the
- * reverse function is complete, the forward function stores every slot
- * right after the value is defined. In combined mode the tape is an alloca
- * that SROA dissolves into registers.
+ * The tape holds what the reverse pass needs and cannot recompute: primal
+ * values, shadows, branch choices. A slot belongs to a scope: the tape
+ * header (values outside loops, the loop caches' buffers and counts) or a
+ * loop, whose cache holds one record per header execution, indexed by a
+ * running count (the forward pass counts up, the reverse pass counts down,
+ * so nested and data-dependent loops need no index arithmetic). Slots are
+ * allocated lazily while the reverse function is built, so only what it
+ * reads is kept; the forward function then stores every slot right after
+ * the value is defined. In combined mode the header is an alloca that SROA
+ * dissolves into registers.
  */
 #include "lt.h"
 
 #include <stdlib.h>
 
-static LtMap *slot_map(LtGen *g, LtSlotKind kind) {
+static int slot_scope(LtGen *g, LtSlotKind kind, void *src) {
   switch (kind) {
   case LT_SLOT_PRIMAL:
-    return &g->slot_primal;
   case LT_SLOT_SHADOW:
-    return &g->slot_shadow;
+    return lt_scope_of(g, src);
+  case LT_SLOT_CHOICE:
+    return lt_scope_of_block(g, src);
   default:
-    return &g->slot_choice;
+    return -1;
   }
 }
 
@@ -27,7 +31,10 @@ static unsigned new_slot(LtGen *g, LtSlotKind kind, void *src,
                          LLVMTypeRef ty) {
   unsigned long long size = LLVMABISizeOfType(g->c->td, ty);
   unsigned long long align = LLVMABIAlignmentOfType(g->c->td, ty);
-  unsigned long long off = (g->tape_size + align - 1) / align * align;
+  int s = slot_scope(g, kind, src);
+  unsigned long long *end = s < 0 ? &g->tape_size : &g->rec_size[s];
+  unsigned long long off = (*end + align - 1) / align * align;
+  *end = off + size;
   unsigned idx = (unsigned)g->slot_ty.n;
   unsigned long long *offs = lt_xcalloc(idx + 1, sizeof *offs);
   for (unsigned i = 0; i < idx; i++)
@@ -35,30 +42,39 @@ static unsigned new_slot(LtGen *g, LtSlotKind kind, void *src,
   offs[idx] = off;
   free(g->slot_off);
   g->slot_off = offs;
-  g->tape_size = off + size;
   lt_vec_push(&g->slot_ty, ty);
   lt_vec_push(&g->slot_src, src);
   lt_vec_push(&g->slot_kind, (void *)(size_t)kind);
-  lt_map_put(slot_map(g, kind), src, (void *)(size_t)(idx + 1));
+  lt_vec_push(&g->slot_scope, (void *)(size_t)(s + 1));
+  lt_map_put(&g->slot_by_kind[kind], src, (void *)(size_t)(idx + 1));
   return idx;
 }
 
-static LLVMValueRef slot_addr(LtGen *g, LLVMBuilderRef b, LLVMValueRef base,
-                              unsigned idx) {
-  LLVMValueRef off = LLVMConstInt(g->c->i64, g->slot_off[idx], 0);
+static int scope_of_slot(LtGen *g, unsigned idx) {
+  return (int)(size_t)g->slot_scope.v[idx] - 1;
+}
+
+static LLVMValueRef byte_gep(LtGen *g, LLVMBuilderRef b, LLVMValueRef base,
+                             LLVMValueRef off) {
   return LLVMBuildGEP2(b, g->c->i8, base, &off, 1, "lt.slot");
 }
 
 LLVMValueRef lt_tape_load(LtGen *g, LtSlotKind kind, void *src,
                           LLVMTypeRef ty) {
-  size_t s = (size_t)lt_map_get(slot_map(g, kind), src);
-  unsigned idx = s ? (unsigned)(s - 1) : new_slot(g, kind, src, ty);
-  LLVMValueRef p = slot_addr(g, g->eb, g->rtape, idx);
-  return LLVMBuildLoad2(g->eb, ty, p, "lt.tape");
+  size_t found = (size_t)lt_map_get(&g->slot_by_kind[kind], src);
+  unsigned idx = found ? (unsigned)(found - 1) : new_slot(g, kind, src, ty);
+  int s = scope_of_slot(g, idx);
+  LLVMValueRef off = LLVMConstInt(g->c->i64, g->slot_off[idx], 0);
+  if (s < 0)
+    return LLVMBuildLoad2(g->eb, ty, byte_gep(g, g->eb, g->rtape, off), "lt.tape");
+  /* Record m - 1 of the loop's cache: the iteration being reversed. */
+  LLVMValueRef m = LLVMBuildLoad2(g->b, g->c->i64, g->r_m[s], "");
+  LLVMValueRef i = LLVMBuildSub(g->b, m, LLVMConstInt(g->c->i64, 1, 0), "");
+  LLVMValueRef at = LLVMBuildAdd(g->b, LLVMBuildMul(g->b, i, g->r_rs[s], ""), off, "");
+  return LLVMBuildLoad2(g->b, ty, byte_gep(g, g->b, g->r_buf[s], at), "lt.cache");
 }
 
-static void position_after(LLVMBuilderRef b, LLVMValueRef v,
-                           LLVMValueRef fn) {
+static void position_after(LLVMBuilderRef b, LLVMValueRef v, LLVMValueRef fn) {
   if (LLVMIsAArgument(v)) {
     LLVMBasicBlockRef e = LLVMGetEntryBasicBlock(fn);
     LLVMPositionBuilderBefore(b, lt_first_non_phi(e));
@@ -69,23 +85,43 @@ static void position_after(LLVMBuilderRef b, LLVMValueRef v,
   }
 }
 
+static int loop_of_iv(LtGen *g, void *iv) {
+  for (unsigned l = 0; l < g->loops.nloops; l++)
+    if (g->loop_iv[l] == iv)
+      return (int)l;
+  return -1;
+}
+
+/* Slots stored when A returns: the exit index, the loop caches. */
+static void store_at_returns(LtGen *g, LLVMBuilderRef b, unsigned i) {
+  LtSlotKind kind = (LtSlotKind)(size_t)g->slot_kind.v[i];
+  unsigned k = 0;
+  int l = kind == LT_SLOT_EXIT ? -1 : loop_of_iv(g, g->slot_src.v[i]);
+  for (unsigned bi = 0; bi < g->g.nblocks; bi++) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(g->g.block[bi]);
+    if (!LLVMIsAReturnInst(t))
+      continue;
+    LLVMPositionBuilderBefore(b, lt_map_get(&g->fmap, t));
+    LLVMValueRef v;
+    if (kind == LT_SLOT_EXIT)
+      v = LLVMConstInt(g->c->i32, k++, 0);
+    else if (kind == LT_SLOT_LOOPBUF)
+      v = LLVMBuildLoad2(b, g->c->ptr, g->a_buf[l], "");
+    else
+      v = LLVMBuildLoad2(b, g->c->i64, g->a_n[l], "");
+    LLVMValueRef off = LLVMConstInt(g->c->i64, g->slot_off[i], 0);
+    LLVMBuildStore(b, v, byte_gep(g, b, g->atape, off));
+  }
+}
+
 void lt_tape_store_all(LtGen *g) {
   LLVMBuilderRef b = LLVMCreateBuilderInContext(g->c->llctx);
   for (unsigned i = 0; i < g->slot_ty.n; i++) {
     LtSlotKind kind = (LtSlotKind)(size_t)g->slot_kind.v[i];
     void *src = g->slot_src.v[i];
-    if (kind == LT_SLOT_EXIT) {
-      /* src is unused; every returning block stores its index. */
-      unsigned k = 0;
-      for (unsigned bi = 0; bi < g->g.nblocks; bi++) {
-        LLVMValueRef t = LLVMGetBasicBlockTerminator(g->g.block[bi]);
-        if (!LLVMIsAReturnInst(t))
-          continue;
-        LLVMValueRef at = lt_map_get(&g->fmap, t);
-        LLVMPositionBuilderBefore(b, at);
-        LLVMBuildStore(b, LLVMConstInt(g->c->i32, k++, 0),
-                       slot_addr(g, b, g->atape, i));
-      }
+    if (kind == LT_SLOT_EXIT || kind == LT_SLOT_LOOPBUF ||
+        kind == LT_SLOT_LOOPCOUNT) {
+      store_at_returns(g, b, i);
       continue;
     }
     LLVMValueRef v;
@@ -100,7 +136,15 @@ void lt_tape_store_all(LtGen *g) {
       continue;
     }
     position_after(b, v, g->A);
-    LLVMBuildStore(b, v, slot_addr(g, b, g->atape, i));
+    int s = scope_of_slot(g, i);
+    LLVMValueRef off = LLVMConstInt(g->c->i64, g->slot_off[i], 0), base = g->atape;
+    if (s >= 0) {
+      LLVMValueRef cur = LLVMBuildLoad2(b, g->c->i64, g->a_cur[s], "");
+      LLVMValueRef rs = LLVMConstInt(g->c->i64, g->rec_size[s], 0);
+      off = LLVMBuildAdd(b, LLVMBuildMul(b, cur, rs, ""), off, "");
+      base = LLVMBuildLoad2(b, g->c->ptr, g->a_buf[s], "");
+    }
+    LLVMBuildStore(b, v, byte_gep(g, b, base, off));
   }
   LLVMDisposeBuilder(b);
 }

@@ -1,0 +1,88 @@
+/* loopfwd.c: loop state of the augmented forward function A.
+ *
+ * Every loop L gets three allocas in A (promoted by the cleanup pipeline):
+ * n_L, the header executions so far (this is the running index into L's
+ * cache, across all executions of the enclosing loops), cur_L, the index of
+ * the current iteration, and buf_L, the cache. At each header execution
+ * cur = n++, and the cache grows geometrically (a call to lt.tape.grow that
+ * reallocates only when cur is 0 or a power of two >= 16), so allocation
+ * calls grow with the log of the work. The tape header receives buf_L and
+ * n_L when A returns; the reverse function counts n_L back down.
+ */
+#include "lt.h"
+
+static LLVMValueRef grow_fn(LtCtx *c) {
+  LLVMValueRef f = LLVMGetNamedFunction(c->mod, "lt.tape.grow");
+  if (f)
+    return f;
+  LLVMTypeRef pt[3] = {c->ptr, c->i64, c->i64};
+  f = LLVMAddFunction(c->mod, "lt.tape.grow", LLVMFunctionType(c->ptr, pt, 3, 0));
+  LLVMSetLinkage(f, LLVMInternalLinkage);
+  LLVMBasicBlockRef e = LLVMAppendBasicBlockInContext(c->llctx, f, "entry");
+  LLVMBasicBlockRef g = LLVMAppendBasicBlockInContext(c->llctx, f, "grow");
+  LLVMBasicBlockRef k = LLVMAppendBasicBlockInContext(c->llctx, f, "keep");
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
+  LLVMValueRef buf = LLVMGetParam(f, 0), idx = LLVMGetParam(f, 1),
+               rs = LLVMGetParam(f, 2);
+  LLVMValueRef zero = LLVMConstInt(c->i64, 0, 0), one = LLVMConstInt(c->i64, 1, 0);
+  LLVMPositionBuilderAtEnd(b, e);
+  LLVMValueRef first = LLVMBuildICmp(b, LLVMIntEQ, idx, zero, "");
+  LLVMValueRef big = LLVMBuildICmp(b, LLVMIntUGE, idx, LLVMConstInt(c->i64, 16, 0), "");
+  LLVMValueRef pow2 = LLVMBuildICmp(
+      b, LLVMIntEQ, LLVMBuildAnd(b, idx, LLVMBuildSub(b, idx, one, ""), ""), zero, "");
+  LLVMValueRef need = LLVMBuildOr(b, first, LLVMBuildAnd(b, big, pow2, ""), "");
+  LLVMBuildCondBr(b, need, g, k);
+  LLVMPositionBuilderAtEnd(b, g);
+  LLVMValueRef cap = LLVMBuildSelect(b, first, LLVMConstInt(c->i64, 16, 0),
+                                     LLVMBuildShl(b, idx, one, ""), "");
+  LLVMTypeRef rt[2] = {c->ptr, c->i64};
+  LLVMTypeRef rfty = LLVMFunctionType(c->ptr, rt, 2, 0);
+  LLVMValueRef args[2] = {buf, LLVMBuildMul(b, cap, rs, "")};
+  LLVMBuildRet(b, LLVMBuildCall2(b, rfty, lt_decl_fn(c->mod, "realloc", rfty),
+                                 args, 2, ""));
+  LLVMPositionBuilderAtEnd(b, k);
+  LLVMBuildRet(b, buf);
+  LLVMDisposeBuilder(b);
+  return f;
+}
+
+void lt_forward_loop_state(LtGen *g) {
+  LtCtx *c = g->c;
+  unsigned n = g->loops.nloops;
+  g->a_n = lt_xcalloc(n, sizeof *g->a_n);
+  g->a_cur = lt_xcalloc(n, sizeof *g->a_cur);
+  g->a_buf = lt_xcalloc(n, sizeof *g->a_buf);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
+  LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(g->A)));
+  for (unsigned l = 0; l < n; l++) {
+    g->a_n[l] = LLVMBuildAlloca(b, c->i64, "lt.n");
+    g->a_cur[l] = LLVMBuildAlloca(b, c->i64, "lt.cur");
+    g->a_buf[l] = LLVMBuildAlloca(b, c->ptr, "lt.buf");
+    LLVMBuildStore(b, LLVMConstInt(c->i64, 0, 0), g->a_n[l]);
+    LLVMBuildStore(b, LLVMConstInt(c->i64, 0, 0), g->a_cur[l]);
+    LLVMBuildStore(b, LLVMConstNull(c->ptr), g->a_buf[l]);
+  }
+  LLVMDisposeBuilder(b);
+}
+
+void lt_forward_loop_headers(LtGen *g) {
+  LtCtx *c = g->c;
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
+  for (unsigned l = 0; l < g->loops.nloops; l++) {
+    LLVMBasicBlockRef ph = g->g.block[g->loops.loop[l].header];
+    LLVMBasicBlockRef ah =
+        LLVMValueAsBasicBlock(lt_map_get(&g->fmap, LLVMBasicBlockAsValue(ph)));
+    LLVMPositionBuilderBefore(b, lt_first_non_phi(ah));
+    LLVMValueRef cur = LLVMBuildLoad2(b, c->i64, g->a_n[l], "lt.cur");
+    LLVMBuildStore(b, cur, g->a_cur[l]);
+    LLVMBuildStore(b, LLVMBuildAdd(b, cur, LLVMConstInt(c->i64, 1, 0), ""), g->a_n[l]);
+    if (!g->rec_size[l])
+      continue;
+    LLVMValueRef gf = grow_fn(c);
+    LLVMValueRef args[3] = {LLVMBuildLoad2(b, c->ptr, g->a_buf[l], ""), cur,
+                            LLVMConstInt(c->i64, g->rec_size[l], 0)};
+    LLVMBuildStore(b, LLVMBuildCall2(b, LLVMGlobalGetValueType(gf), gf, args, 3, ""),
+                   g->a_buf[l]);
+  }
+  LLVMDisposeBuilder(b);
+}
