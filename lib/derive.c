@@ -118,6 +118,9 @@ static void gen_free(LtGen *g) {
   free(g->a_n);
   free(g->a_cur);
   free(g->a_buf);
+  if (g->ind.ls)
+    lt_induction_free(&g->ind);
+  lt_overwrite_free(&g->ow);
   if (g->loops.loop)
     lt_loops_free(&g->loops);
   lt_map_free(&g->rprimal);
@@ -141,6 +144,8 @@ static int analyse(LtGen *g, const LtRequest *r) {
   if (lt_loopform(g, r->fn))
     return -1;
   g->rec_size = lt_xcalloc(g->loops.nloops, sizeof *g->rec_size);
+  lt_induction_build(&g->ind, &g->loops);
+  lt_overwrite_build(&g->ow, &g->g);
   return lt_activity_run(g->c, &g->act_of, g->P, &g->g, r->act);
 }
 

@@ -65,6 +65,57 @@ void lt_forward_loop_state(LtGen *g) {
   LLVMDisposeBuilder(b);
 }
 
+static LLVMValueRef amap(LtGen *g, LLVMValueRef v) {
+  LLVMValueRef m = lt_map_get(&g->fmap, v);
+  return m ? m : v;
+}
+
+static int defined_outside(LtGen *g, LLVMValueRef v, unsigned top) {
+  if (!LLVMIsAInstruction(v))
+    return 1;
+  int id = lt_cfg_id(&g->g, LLVMGetInstructionParent(v));
+  return id >= 0 && !lt_loop_contains(&g->loops, top, (unsigned)id);
+}
+
+/* Header executions of loop l per entry, emitted at b (in the preheader of
+ * the outermost loop top), or NULL when not computable there. */
+static LLVMValueRef trip_at(LtGen *g, unsigned l, unsigned top, LLVMBuilderRef b) {
+  const LtTrip *t = &g->ind.trip[l];
+  if (!t->known || !defined_outside(g, t->start, top) ||
+      !defined_outside(g, t->bound, top))
+    return NULL;
+  if (t->pred == LLVMIntNE && t->step != 1 && t->step != -1)
+    return NULL; /* exact only if the step divides the distance */
+  LtTrip m = *t;
+  m.start = amap(g, t->start);
+  m.bound = amap(g, t->bound);
+  return lt_trip_emit(b, &m);
+}
+
+/* A loop whose own and enclosing trip counts are known before the nest
+ * starts gets its whole cache in one allocation there: no call, check or
+ * branch in the loop. Returns 1 when done. */
+static int preallocate(LtGen *g, unsigned l, LLVMBuilderRef b) {
+  unsigned top = l;
+  while (g->loops.loop[top].parent >= 0)
+    top = (unsigned)g->loops.loop[top].parent;
+  LLVMBasicBlockRef ph = g->g.block[g->loops.loop[top].preheader];
+  LLVMValueRef t = LLVMGetBasicBlockTerminator(
+      LLVMValueAsBasicBlock(amap(g, LLVMBasicBlockAsValue(ph))));
+  LLVMPositionBuilderBefore(b, t);
+  LLVMValueRef cap = NULL;
+  for (int k = (int)l; k >= 0; k = g->loops.loop[k].parent) {
+    LLVMValueRef n = trip_at(g, (unsigned)k, top, b);
+    if (!n)
+      return 0; /* the instructions emitted so far are dead; cleanup drops them */
+    cap = cap ? LLVMBuildMul(b, cap, n, "") : n;
+  }
+  LLVMValueRef size = LLVMBuildMul(b, cap, LLVMConstInt(g->c->i64, g->rec_size[l], 0),
+                                   "lt.cachesize");
+  LLVMBuildStore(b, lt_build_malloc(b, g->c->mod, size), g->a_buf[l]);
+  return 1;
+}
+
 void lt_forward_loop_headers(LtGen *g) {
   LtCtx *c = g->c;
   LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
@@ -75,9 +126,11 @@ void lt_forward_loop_headers(LtGen *g) {
     LLVMPositionBuilderBefore(b, lt_first_non_phi(ah));
     LLVMValueRef cur = LLVMBuildLoad2(b, c->i64, g->a_n[l], "lt.cur");
     LLVMBuildStore(b, cur, g->a_cur[l]);
-    LLVMBuildStore(b, LLVMBuildAdd(b, cur, LLVMConstInt(c->i64, 1, 0), ""), g->a_n[l]);
-    if (!g->rec_size[l])
+    LLVMValueRef st = LLVMBuildStore(
+        b, LLVMBuildAdd(b, cur, LLVMConstInt(c->i64, 1, 0), ""), g->a_n[l]);
+    if (!g->rec_size[l] || preallocate(g, l, b))
       continue;
+    LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(st));
     LLVMValueRef gf = grow_fn(c);
     LLVMValueRef args[3] = {LLVMBuildLoad2(b, c->ptr, g->a_buf[l], ""), cur,
                             LLVMConstInt(c->i64, g->rec_size[l], 0)};

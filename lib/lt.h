@@ -293,6 +293,16 @@ LLVMValueRef lt_trip_emit(LLVMBuilderRef b, const LtTrip *t);
 /* Printer pass print<leantape-induction>: stable text on stderr. */
 void lt_print_induction(LLVMValueRef fn);
 
+/* overwrite.c */
+typedef struct LtOverwrite {
+  LtVec written;    /* underlying objects the primal may write */
+  int clobber_all;  /* a call that may write anything */
+} LtOverwrite;
+void lt_overwrite_build(LtOverwrite *o, const LtCfg *g);
+/* The load's memory is certainly unchanged by the primal. */
+int lt_overwrite_reloadable(const LtOverwrite *o, LLVMValueRef load);
+void lt_overwrite_free(LtOverwrite *o);
+
 /* State shared by the generators of one derivative (derive.c, tape.c,
  * forward.c, reverse.c, revinst.c). P is the preprocessed primal, A the
  * augmented forward function, R the reverse function. */
@@ -306,6 +316,8 @@ typedef struct LtGen {
   LtLoops loops;
   LLVMValueRef *loop_iv; /* loop id -> canonical counter lt.iv in P */
   LtMap ivx_loop;      /* exit-block copy lt.ivx -> loop id + 1 */
+  LtInduction ind;     /* counters, affine forms, trip counts */
+  LtOverwrite ow;      /* which loads may be re-read (combined mode) */
   LtActivity act_of;
   unsigned nparams, nshadows;
   /* forward */

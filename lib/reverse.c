@@ -35,6 +35,16 @@ static int pure_op(LLVMOpcode op) {
 
 static LLVMValueRef rv_depth(LtGen *g, LLVMValueRef v, int depth);
 
+/* Scalar math (sin, exp, ...) is recomputed from its operands rather than
+ * taped: a loop-carried recurrence then tapes only the carried value. */
+static int pure_call(LLVMValueRef v) {
+  const LtRule *rule;
+  if (!LLVMIsACallInst(v) || LLVMGetNumArgOperands(v) > LT_RULE_MAXARGS)
+    return 0;
+  LtCallKind k = lt_call_kind(v, &rule);
+  return k == LT_CALL_RULE || k == LT_CALL_ZERO;
+}
+
 static int param_index(LtGen *g, LLVMValueRef arg) {
   for (unsigned p = 0; p < g->nparams; p++)
     if (LLVMGetParam(g->P, p) == arg)
@@ -90,6 +100,44 @@ static int loop_of_counter(LtGen *g, LLVMValueRef v) {
   return -1;
 }
 
+/* An integer induction value from the reverse counters: never taped. */
+static LLVMValueRef affine(LtGen *g, LLVMValueRef v, int s) {
+  LLVMTypeRef t = LLVMTypeOf(v);
+  if (!LLVMIsAPHINode(v) || LLVMGetTypeKind(t) != LLVMIntegerTypeKind ||
+      LLVMGetIntTypeWidth(t) > 64)
+    return NULL;
+  LtAffine a;
+  if (lt_affine_of(&g->ind, g->c->td, v, s, &a))
+    return NULL;
+  LLVMTypeRef i64 = g->c->i64;
+  LLVMValueRef acc = LLVMConstInt(i64, (unsigned long long)a.off, 1);
+  for (unsigned k = 0; k < a.nterm; k++) {
+    LLVMValueRef it = LLVMBuildLoad2(g->b, i64, g->r_iv[a.loop[k]], "");
+    acc = LLVMBuildAdd(g->b, acc,
+                       LLVMBuildMul(g->b, it, LLVMConstInt(i64, (unsigned long long)a.coef[k], 1), ""), "");
+  }
+  for (unsigned k = 0; k < a.ninv; k++) {
+    LLVMValueRef x = lt_rv(g, a.inv[k]);
+    if (LLVMGetTypeKind(LLVMTypeOf(x)) != LLVMIntegerTypeKind) {
+      lt_affine_free(&a);
+      return NULL;
+    }
+    x = LLVMBuildSExtOrBitCast(g->b, x, i64, "");
+    acc = LLVMBuildAdd(g->b, acc,
+                       LLVMBuildMul(g->b, x, LLVMConstInt(i64, (unsigned long long)a.icoef[k], 1), ""), "");
+  }
+  lt_affine_free(&a);
+  return LLVMBuildTruncOrBitCast(g->b, acc, t, "lt.affine");
+}
+
+/* A load whose memory the primal never overwrites is read again. */
+static LLVMValueRef reload(LtGen *g, LLVMBuilderRef at, LLVMValueRef v) {
+  LLVMValueRef p = lt_rv(g, LLVMGetOperand(v, 0));
+  LLVMValueRef m = LLVMBuildLoad2(at, LLVMTypeOf(v), p, "lt.reload");
+  LLVMSetAlignment(m, LLVMGetAlignment(v));
+  return m;
+}
+
 static LLVMValueRef rv_depth(LtGen *g, LLVMValueRef v, int depth) {
   if (LLVMIsAConstant(v) || LLVMIsAInlineAsm(v))
     return v;
@@ -103,7 +151,12 @@ static LLVMValueRef rv_depth(LtGen *g, LLVMValueRef v, int depth) {
   int l = loop_of_counter(g, v);
   if (l >= 0)
     m = LLVMBuildLoad2(g->b, g->c->i64, g->r_iv[l], "lt.iv");
-  else if (pure_op(LLVMGetInstructionOpcode(v)) && depth < MAX_RECOMPUTE_DEPTH)
+  else if (s >= 0 && (m = affine(g, v, s)))
+    ;
+  else if (!g->split && LLVMIsALoadInst(v) && lt_overwrite_reloadable(&g->ow, v))
+    m = reload(g, s < 0 ? g->eb : g->b, v);
+  else if ((pure_op(LLVMGetInstructionOpcode(v)) || pure_call(v)) &&
+           depth < MAX_RECOMPUTE_DEPTH)
     m = recompute(g, s < 0 ? g->eb : g->b, v, depth);
   else
     m = lt_tape_load(g, LT_SLOT_PRIMAL, v, LLVMTypeOf(v));
@@ -389,7 +442,8 @@ static void init_loops(LtGen *g) {
 static void gen_exit(LtGen *g, LLVMBasicBlockRef exitb, LLVMTypeRef outs_ty) {
   LLVMPositionBuilderAtEnd(g->b, exitb);
   for (unsigned l = 0; l < g->loops.nloops; l++)
-    lt_build_free(g->b, g->c->mod, g->r_buf[l]);
+    if (g->rec_size[l])
+      lt_build_free(g->b, g->c->mod, g->r_buf[l]);
   if (g->split)
     lt_build_free(g->b, g->c->mod, g->rtape);
   LLVMValueRef outs[256];
