@@ -110,6 +110,10 @@ static void gen_free(LtGen *g) {
   lt_map_free(&g->ivx_loop);
   lt_vec_free(&g->slot_scope);
   free(g->rec_size);
+  free(g->prealloc);
+  free(g->st_recompute);
+  free(g->st_reload);
+  free(g->st_affine);
   free(g->loop_iv);
   free(g->r_m);
   free(g->r_iv);
@@ -144,6 +148,10 @@ static int analyse(LtGen *g, const LtRequest *r) {
   if (lt_loopform(g, r->fn))
     return -1;
   g->rec_size = lt_xcalloc(g->loops.nloops, sizeof *g->rec_size);
+  g->prealloc = lt_xcalloc(g->loops.nloops, 1);
+  g->st_recompute = lt_xcalloc(g->loops.nloops + 1, sizeof(unsigned));
+  g->st_reload = lt_xcalloc(g->loops.nloops + 1, sizeof(unsigned));
+  g->st_affine = lt_xcalloc(g->loops.nloops + 1, sizeof(unsigned));
   lt_induction_build(&g->ind, &g->loops);
   lt_overwrite_build(&g->ow, &g->g);
   return lt_activity_run(g->c, &g->act_of, g->P, &g->g, r->act);
@@ -164,6 +172,7 @@ static int generate(LtGen *g, LtDeriv *d, const char *base) {
   d->tape_size = g->tape_size;
   if (g->failed || verify(g->c, g->A, d->fn) || verify(g->c, g->R, d->fn))
     return -1;
+  lt_report(g, base, d->fn);
   if (g->split) {
     d->aug = g->A;
     d->rev = g->R;

@@ -113,6 +113,7 @@ static int preallocate(LtGen *g, unsigned l, LLVMBuilderRef b) {
   LLVMValueRef size = LLVMBuildMul(b, cap, LLVMConstInt(g->c->i64, g->rec_size[l], 0),
                                    "lt.cachesize");
   LLVMBuildStore(b, lt_build_malloc(b, g->c->mod, size), g->a_buf[l]);
+  g->prealloc[l] = 1;
   return 1;
 }
 

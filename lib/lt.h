@@ -71,6 +71,9 @@ void lt_bury(LtCtx *c, LLVMValueRef fn);
 
 /* plugin.cpp */
 void lt_diag_emit(LLVMValueRef at, const char *msg, int is_error);
+/* An optimisation analysis remark (-Rpass-analysis=leantape). */
+void lt_remark_emit(LLVMValueRef at, const char *pass_name,
+                    const char *remark_name, const char *msg);
 
 /* The per-module context: no globals, everything hangs off this. */
 struct LtCtx {
@@ -346,6 +349,9 @@ typedef struct LtGen {
   LLVMValueRef *r_iv;  /* loop id -> alloca: iteration being reversed */
   LLVMValueRef *r_buf; /* loop id -> the loop's cache buffer in R */
   LLVMValueRef *r_rs;  /* loop id -> placeholder for rec_size (freeze) */
+  /* what the reverse pass did per scope (index: loop id + 1) */
+  unsigned *st_recompute, *st_reload, *st_affine;
+  unsigned char *prealloc; /* loop id -> cache allocated once up front */
   /* forward loop state: allocas in A */
   LLVMValueRef *a_n, *a_cur, *a_buf;
   LtVec rfree;         /* shadow allocations (P values) freed at R's exit */
@@ -393,6 +399,9 @@ LLVMValueRef lt_rv(LtGen *g, LLVMValueRef v);      /* primal value in R */
 LLVMValueRef lt_rs(LtGen *g, LLVMValueRef v);      /* shadow in R */
 LLVMValueRef lt_adj_read(LtGen *g, LLVMValueRef v);/* load and zero */
 void lt_adj_add(LtGen *g, LLVMValueRef v, LLVMValueRef d);
+
+/* report.c: the tape report, as optimisation remarks */
+void lt_report(LtGen *g, const char *fname, LLVMValueRef call);
 
 /* revinst.c: adjoints of single instructions, at g->b */
 int lt_revinst(LtGen *g, LLVMValueRef inst);

@@ -11,6 +11,7 @@
 #include "lt.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define MAX_RECOMPUTE_DEPTH 24
@@ -52,6 +53,21 @@ static int param_index(LtGen *g, LLVMValueRef arg) {
   return -1;
 }
 
+/* Values outside loops are materialised in R's entry, for every path; a
+ * load may only be repeated there if it ran on every path that returns
+ * (else its address may be garbage). Inside loops, values are made in the
+ * reverse block that uses them, which the load dominates. */
+static int always_runs(LtGen *g, LLVMValueRef v, int s) {
+  if (s >= 0)
+    return 1;
+  int id = lt_cfg_id(&g->g, LLVMGetInstructionParent(v));
+  for (unsigned b = 0; b < g->g.nblocks; b++)
+    if (LLVMIsAReturnInst(LLVMGetBasicBlockTerminator(g->g.block[b])) &&
+        !lt_cfg_dominates(&g->g, (unsigned)id, b))
+      return 0;
+  return 1;
+}
+
 static LLVMValueRef recompute(LtGen *g, LLVMBuilderRef at, LLVMValueRef i,
                               int depth) {
   int n = LLVMGetNumOperands(i);
@@ -64,6 +80,15 @@ static LLVMValueRef recompute(LtGen *g, LLVMBuilderRef at, LLVMValueRef i,
                  ? rv_depth(g, op, depth + 1)
                  : NULL;
   }
+  /* R's entry recomputes values of every primal path; on a path not taken
+   * the operands are undefined, and a call with noundef parameters (libm
+   * declarations have them) would make that UB: freeze them. */
+  if (LLVMIsACallInst(i) && at == g->eb)
+    for (int k = 0; k < n; k++) {
+      LLVMValueRef op = LLVMGetOperand(i, (unsigned)k);
+      if (ops[k] && LLVMIsAInstruction(op) && !always_runs(g, op, -1))
+        ops[k] = LLVMBuildFreeze(at, ops[k], "");
+    }
   /* Operands first, so that they precede the clone in R's entry. */
   LLVMValueRef ni = LLVMInstructionClone(i);
   LLVMInsertIntoBuilderWithName(at, ni, "");
@@ -130,6 +155,23 @@ static LLVMValueRef affine(LtGen *g, LLVMValueRef v, int s) {
   return LLVMBuildTruncOrBitCast(g->b, acc, t, "lt.affine");
 }
 
+/* The iteration in which a loop with a known trip count T was left is
+ * T - 1 (there is one exiting block, so every exit is the last one). */
+static LLVMValueRef exit_iteration(LtGen *g, LLVMValueRef v) {
+  size_t l = (size_t)lt_map_get(&g->ivx_loop, v);
+  if (!l || !g->ind.trip[l - 1].known)
+    return NULL;
+  LtTrip t = g->ind.trip[l - 1];
+  if (t.pred == LLVMIntNE && t.step != 1 && t.step != -1)
+    return NULL;
+  t.start = lt_rv(g, t.start);
+  t.bound = lt_rv(g, t.bound);
+  int s = lt_scope_of(g, v);
+  LLVMBuilderRef at = s < 0 ? g->eb : g->b;
+  return LLVMBuildSub(at, lt_trip_emit(at, &t), LLVMConstInt(g->c->i64, 1, 0),
+                      "lt.last");
+}
+
 /* A load whose memory the primal never overwrites is read again. */
 static LLVMValueRef reload(LtGen *g, LLVMBuilderRef at, LLVMValueRef v) {
   LLVMValueRef p = lt_rv(g, LLVMGetOperand(v, 0));
@@ -148,17 +190,22 @@ static LLVMValueRef rv_depth(LtGen *g, LLVMValueRef v, int depth) {
   LLVMValueRef m = memo_get(g, val, &g->rloop_bb, v, s);
   if (m)
     return m;
-  int l = loop_of_counter(g, v);
-  if (l >= 0)
+  int l = loop_of_counter(g, v), seen = lt_map_get(val, v) != NULL;
+  if (l >= 0) {
     m = LLVMBuildLoad2(g->b, g->c->i64, g->r_iv[l], "lt.iv");
-  else if (s >= 0 && (m = affine(g, v, s)))
-    ;
-  else if (!g->split && LLVMIsALoadInst(v) && lt_overwrite_reloadable(&g->ow, v))
+  } else if ((m = exit_iteration(g, v))) {
+    g->st_affine[s + 1] += !seen;
+  } else if (s >= 0 && (m = affine(g, v, s))) {
+    g->st_affine[s + 1] += !seen;
+  } else if (!g->split && LLVMIsALoadInst(v) && always_runs(g, v, s) &&
+             lt_overwrite_reloadable(&g->ow, v)) {
     m = reload(g, s < 0 ? g->eb : g->b, v);
-  else if ((pure_op(LLVMGetInstructionOpcode(v)) || pure_call(v)) &&
-           depth < MAX_RECOMPUTE_DEPTH)
+    g->st_reload[s + 1] += !seen;
+  } else if ((pure_op(LLVMGetInstructionOpcode(v)) || pure_call(v)) &&
+             depth < MAX_RECOMPUTE_DEPTH) {
     m = recompute(g, s < 0 ? g->eb : g->b, v, depth);
-  else
+    g->st_recompute[s + 1] += !seen;
+  } else
     m = lt_tape_load(g, LT_SLOT_PRIMAL, v, LLVMTypeOf(v));
   memo_put(g, val, &g->rloop_bb, v, s, m);
   return m;

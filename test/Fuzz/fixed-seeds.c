@@ -10,4 +10,4 @@
 // and consider making SKIPs fail for the loop run.
 //
 // RUN: bash %S/../../tools/fuzz/run.sh -n 20 -s 1 -O "0 2" -j 2
-// RUN: bash %S/../../tools/fuzz/run.sh -n 10 -s 1001 -O "0 2" -j 2 -g --no-loops
+// RUN: bash %S/../../tools/fuzz/run.sh -n 5 -s 1001 -O "0 2" -j 2 -g --no-loops

@@ -23,7 +23,8 @@ set -u
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-build="$repo/${LEANTAPE_BUILD_DIR:-build}"
+build=${LEANTAPE_BUILD_DIR:-build}
+case $build in /*) ;; *) build="$repo/$build" ;; esac
 plugin="$build/lib/LLVMLeantape.so"
 clang=${CLANG:-clang-22}
 tmo=${FUZZ_TIMEOUT:-20}

@@ -1,0 +1,126 @@
+/* report.c: the tape report.
+ *
+ * After a derivative is built, says per function and per loop what the
+ * reverse pass reads from where: which values are cached (with their bytes
+ * per iteration), how many are recomputed, re-loaded or rebuilt from the
+ * loop counters, and whether each loop cache is allocated once from the
+ * trip count or grows. Delivered as optimisation analysis remarks under
+ * the pass name "leantape" (clang -Rpass-analysis=leantape, opt
+ * -pass-remarks-analysis=leantape), located at the loop header.
+ */
+#include "lt.h"
+
+#include <stdio.h>
+#include <string.h>
+
+typedef struct Buf {
+  char s[2048];
+  size_t n;
+} Buf;
+
+static void put(Buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#include <stdarg.h>
+static void put(Buf *b, const char *fmt, ...) {
+  if (b->n >= sizeof b->s - 1)
+    return;
+  va_list ap;
+  va_start(ap, fmt);
+  int k = vsnprintf(b->s + b->n, sizeof b->s - b->n, fmt, ap);
+  va_end(ap);
+  if (k > 0)
+    b->n += (size_t)k < sizeof b->s - b->n ? (size_t)k : sizeof b->s - b->n - 1;
+}
+
+/* "%name (double, line 7)" for a slot. */
+static void describe(Buf *b, LtGen *g, unsigned i) {
+  LtSlotKind kind = (LtSlotKind)(size_t)g->slot_kind.v[i];
+  void *src = g->slot_src.v[i];
+  char *ty = LLVMPrintTypeToString(g->slot_ty.v[i]);
+  size_t len = 0;
+  switch (kind) {
+  case LT_SLOT_CHOICE:
+    put(b, "branch choice into %%%s", LLVMGetBasicBlockName(src));
+    break;
+  case LT_SLOT_EXIT:
+    put(b, "which return");
+    break;
+  case LT_SLOT_LOOPBUF:
+  case LT_SLOT_LOOPCOUNT:
+    put(b, "%s of a loop", kind == LT_SLOT_LOOPBUF ? "cache" : "count");
+    break;
+  default: {
+    const char *nm = LLVMGetValueName2(src, &len);
+    unsigned line = LLVMIsAInstruction(src) ? LLVMGetDebugLocLine(src) : 0;
+    const char *what = LLVMIsAPHINode(src)    ? "phi"
+                       : LLVMIsALoadInst(src) ? "load"
+                       : LLVMIsACallInst(src) ? "call"
+                                              : "value";
+    put(b, "%s", kind == LT_SLOT_SHADOW ? "shadow of " : "");
+    if (len)
+      put(b, "%%%.*s (%s", (int)len, nm, ty);
+    else
+      put(b, "%s (%s", what, ty);
+    if (line)
+      put(b, ", line %u", line);
+    put(b, ")");
+  }
+  }
+  LLVMDisposeMessage(ty);
+}
+
+static void list_slots(Buf *b, LtGen *g, int scope) {
+  int first = 1;
+  for (unsigned i = 0; i < g->slot_ty.n; i++) {
+    if ((int)(size_t)g->slot_scope.v[i] - 1 != scope)
+      continue;
+    LtSlotKind kind = (LtSlotKind)(size_t)g->slot_kind.v[i];
+    if (scope < 0 && (kind == LT_SLOT_LOOPBUF || kind == LT_SLOT_LOOPCOUNT))
+      continue;
+    put(b, first ? ": " : ", ");
+    describe(b, g, i);
+    first = 0;
+  }
+}
+
+static void stats(Buf *b, LtGen *g, int scope) {
+  put(b, "; %u recomputed, %u re-loaded, %u from loop counters",
+      g->st_recompute[scope + 1], g->st_reload[scope + 1],
+      g->st_affine[scope + 1]);
+}
+
+void lt_report(LtGen *g, const char *fname, LLVMValueRef at) {
+  Buf b = {{0}, 0};
+  unsigned long long hdr = 0;
+  for (unsigned i = 0; i < g->slot_ty.n; i++) {
+    LtSlotKind kind = (LtSlotKind)(size_t)g->slot_kind.v[i];
+    if ((size_t)g->slot_scope.v[i] == 0 && kind != LT_SLOT_LOOPBUF &&
+        kind != LT_SLOT_LOOPCOUNT)
+      hdr += LLVMABISizeOfType(g->c->td, g->slot_ty.v[i]);
+  }
+  put(&b, "derivative of '%s' (%s mode): %llu bytes of values outside loops",
+      fname, g->split ? "split" : "combined", hdr);
+  list_slots(&b, g, -1);
+  stats(&b, g, -1);
+  put(&b, "; %u loop(s)", g->loops.nloops);
+  lt_remark_emit(at, "leantape", "TapeFunction", b.s);
+  for (unsigned l = 0; l < g->loops.nloops; l++) {
+    const LtLoop *L = &g->loops.loop[l];
+    LLVMBasicBlockRef h = g->g.block[L->header];
+    b.n = 0;
+    b.s[0] = 0;
+    const char *hn = LLVMGetBasicBlockName(h);
+    put(&b, "loop%s%s (depth %u) in '%s': ", *hn ? " %" : "", hn, L->depth, fname);
+    if (!g->rec_size[l])
+      put(&b, "caches nothing per iteration");
+    else
+      put(&b, "caches %llu bytes per iteration", g->rec_size[l]);
+    list_slots(&b, g, (int)l);
+    stats(&b, g, (int)l);
+    if (g->rec_size[l])
+      put(&b, g->prealloc[l] ? "; cache preallocated once from the trip count"
+                             : "; cache grows geometrically (trip count not "
+                               "known before the loop nest)");
+    lt_remark_emit(lt_first_non_phi(h), "leantape", "TapeLoop", b.s);
+  }
+}

@@ -1,0 +1,27 @@
+/* bench.h: the interface between the differentiated kernels (kernels.c,
+ * compiled with the Leantape plugin) and the measuring driver (driver.c,
+ * compiled without it). Every kernel keeps its active inputs in one flat
+ * parameter vector P[0..nparam) with the shadow dP, so the driver can
+ * check any kernel's gradient by central finite differences. */
+#ifndef LT_BENCH_H
+#define LT_BENCH_H
+
+enum { TGT_GENERAL = 0, TGT_NOTAPE = 1, TGT_NORMALIZE = 2 };
+
+typedef struct {
+  const char *name;
+  int target;                  /* which issue-4 targets apply (TGT_*) */
+  int extra;                   /* run only with BENCH_EXTRA=1 or --only */
+  int nparam;                  /* active parameters */
+  double *(*param)(void);      /* the parameter vector P */
+  void (*setup)(void);         /* deterministic inputs */
+  void (*primal)(void);        /* one primal evaluation (timed) */
+  void (*grad)(void);          /* one gradient evaluation (timed) */
+  double (*loss)(void);        /* scalar objective at the current P (FD) */
+  void (*grad_fresh)(double *g); /* d loss / d P from zeroed shadows */
+} kernel_t;
+
+extern const kernel_t kernels[];
+extern const int nkernels;
+
+#endif

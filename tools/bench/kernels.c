@@ -1,0 +1,411 @@
+/* kernels.c: the benchmark kernels, differentiated with __enzyme_autodiff.
+ * Compiled with clang-22 -O2 -fpass-plugin=build/lib/LLVMLeantape.so.
+ *
+ * Seed 001's suite (written in C), seed 000's in-place add (n = 4096) and
+ * seed 002's normalize/mag (n = 16000). Kernel functions are external and
+ * noinline so the timed primal is the same function the plugin
+ * differentiates (no constant propagation of sizes into the primal only).
+ * Helpers called from kernels (mag, the per-element map function) are
+ * left to the optimiser unless stated otherwise. */
+#include <leantape.h>
+#include <math.h>
+#include <string.h>
+
+#include "bench.h"
+
+#define KERNEL __attribute__((noinline))
+
+static volatile double sink;
+
+/* deterministic uniform data in [lo, hi) */
+static void fill(double *p, int n, double lo, double hi, unsigned seed) {
+  unsigned long long s = 0x9E3779B97F4A7C15ULL * (seed + 1);
+  for (int i = 0; i < n; i++) {
+    s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+    p[i] = lo + (hi - lo) * (double)(s >> 11) * 0x1.0p-53;
+  }
+}
+
+/* ---- sum_1000, _sum_1000, sum_sin_1000 --------------------------------- */
+#define NSUM 1000
+static double S_P[NSUM], S_dP[NSUM];
+static int n_sum = NSUM;
+
+KERNEL double sum_k(const double *x, int n) {
+  double s = 0;
+  for (int i = 0; i < n; i++)
+    s += x[i];
+  return s;
+}
+
+/* hand-written while loop with 1-based index, as Julia's _sum */
+KERNEL double _sum_k(const double *x, int n) {
+  double s = 0;
+  int i = 1;
+  while (i <= n) {
+    s += x[i - 1];
+    i += 1;
+  }
+  return s;
+}
+
+KERNEL double sum_sin_k(const double *x, int n) {
+  double s = 0;
+  for (int i = 0; i < n; i++)
+    s += sin(x[i]);
+  return s;
+}
+
+static double *sum_param(void) { return S_P; }
+static void sum_setup(void) { fill(S_P, NSUM, -2, 2, 1); }
+
+#define SCALAR_KERNEL(tag, P, dP, N, CALLARGS, ...)                         \
+  static void tag##_primal(void) { sink = tag##_k CALLARGS; }                 \
+  static double tag##_loss(void) { return tag##_k CALLARGS; }                 \
+  static void tag##_grad(void) { __enzyme_autodiff((void *)tag##_k, __VA_ARGS__); } \
+  static void tag##_grad_fresh(double *g) {                                   \
+    memset(dP, 0, (N) * sizeof(double));                                      \
+    tag##_grad();                                                             \
+    memcpy(g, dP, (N) * sizeof(double));                                      \
+  }
+
+SCALAR_KERNEL(sum, S_P, S_dP, NSUM, (S_P, n_sum),
+              enzyme_dup, S_P, S_dP, enzyme_const, n_sum)
+SCALAR_KERNEL(_sum, S_P, S_dP, NSUM, (S_P, n_sum),
+              enzyme_dup, S_P, S_dP, enzyme_const, n_sum)
+SCALAR_KERNEL(sum_sin, S_P, S_dP, NSUM, (S_P, n_sum),
+              enzyme_dup, S_P, S_dP, enzyme_const, n_sum)
+
+/* ---- kron_sum, kron_view_sum (20x20 each) ------------------------------ */
+#define KM 20
+/* P = [A (KM*KM), B (KM*2KM)]: kron_sum uses B's first KM*KM entries as a
+ * dense row-major matrix; kron_view_sum views A transposed (strides 1, KM)
+ * and B as every other column of a KM x 2KM matrix (strides 2KM, 2). */
+#define KNP (KM * KM + KM * 2 * KM)
+static double K_P[KNP], K_dP[KNP];
+static int k_m = KM;
+static long k_as0 = 1, k_as1 = KM, k_bs0 = 2 * KM, k_bs1 = 2;
+
+/* sum over all entries of kron(A, B): entry (i*p+k, j*q+l) = A[i,j]*B[k,l],
+ * traversed row by row of the Kronecker product */
+KERNEL double kron_k(const double *A, const double *B, int m, int n, int p,
+                     int q) {
+  double s = 0;
+  for (int i = 0; i < m; i++)
+    for (int k = 0; k < p; k++)
+      for (int j = 0; j < n; j++)
+        for (int l = 0; l < q; l++)
+          s += A[i * n + j] * B[k * q + l];
+  return s;
+}
+
+KERNEL double kron_view_k(const double *A, long as0, long as1, const double *B,
+                          long bs0, long bs1, int m, int n, int p, int q) {
+  double s = 0;
+  for (int i = 0; i < m; i++)
+    for (int k = 0; k < p; k++)
+      for (int j = 0; j < n; j++)
+        for (int l = 0; l < q; l++)
+          s += A[i * as0 + j * as1] * B[k * bs0 + l * bs1];
+  return s;
+}
+
+static double *kron_param(void) { return K_P; }
+static void kron_setup(void) { fill(K_P, KNP, -1, 1, 2); }
+SCALAR_KERNEL(kron, K_P, K_dP, KNP, (K_P, K_P + KM * KM, k_m, k_m, k_m, k_m),
+              enzyme_dup, K_P, K_dP, enzyme_dup, K_P + KM * KM,
+              K_dP + KM * KM, enzyme_const, k_m, enzyme_const, k_m,
+              enzyme_const, k_m, enzyme_const, k_m)
+SCALAR_KERNEL(kron_view, K_P, K_dP, KNP,
+              (K_P, k_as0, k_as1, K_P + KM * KM, k_bs0, k_bs1, k_m, k_m, k_m,
+               k_m),
+              enzyme_dup, K_P, K_dP, enzyme_const, k_as0, enzyme_const, k_as1,
+              enzyme_dup, K_P + KM * KM, K_dP + KM * KM, enzyme_const, k_bs0,
+              enzyme_const, k_bs1, enzyme_const, k_m, enzyme_const, k_m,
+              enzyme_const, k_m, enzyme_const, k_m)
+
+/* ---- sum(sin(cos(exp(x)))) on a 10x10 array, three styles -------------- */
+#define SC 10
+static double C_P[SC * SC], C_dP[SC * SC];
+static int c_n = SC;
+
+/* plain nested loops */
+KERNEL double naive_sce_k(const double *x, int n) {
+  double s = 0;
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++)
+      s += sin(cos(exp(x[i * n + j])));
+  return s;
+}
+
+/* a helper function called per element (kept a real call) */
+__attribute__((noinline)) double sce(double x) { return sin(cos(exp(x))); }
+KERNEL double map_sce_k(const double *x, int n) {
+  double s = 0;
+  for (int i = 0; i < n * n; i++)
+    s += sce(x[i]);
+  return s;
+}
+
+/* broadcast into an output array, then sum it */
+KERNEL double bcast_sce_k(const double *x, int n) {
+  double tmp[SC * SC];
+  for (int i = 0; i < n * n; i++)
+    tmp[i] = sin(cos(exp(x[i])));
+  double s = 0;
+  for (int i = 0; i < n * n; i++)
+    s += tmp[i];
+  return s;
+}
+
+static double *sce_param(void) { return C_P; }
+static void sce_setup(void) { fill(C_P, SC * SC, -1.5, 1.5, 3); }
+SCALAR_KERNEL(naive_sce, C_P, C_dP, SC *SC, (C_P, c_n),
+              enzyme_dup, C_P, C_dP, enzyme_const, c_n)
+SCALAR_KERNEL(map_sce, C_P, C_dP, SC *SC, (C_P, c_n),
+              enzyme_dup, C_P, C_dP, enzyme_const, c_n)
+SCALAR_KERNEL(bcast_sce, C_P, C_dP, SC *SC, (C_P, c_n),
+              enzyme_dup, C_P, C_dP, enzyme_const, c_n)
+
+/* ---- simple_mlp: L = sum (Y - W2 tanh(W1 X))^2, d = 20, batch 10 ------- */
+#define MD 20
+#define MB 10
+static double M_P[2 * MD * MD], M_dP[2 * MD * MD];
+static double M_X[MD * MB], M_Y[MD * MB];
+static int m_d = MD, m_b = MB;
+
+KERNEL double mlp_k(const double *W1, const double *W2, const double *X,
+                    const double *Y, int d, int b) {
+  double H[MD * MB];
+  for (int i = 0; i < d; i++)
+    for (int k = 0; k < b; k++) {
+      double a = 0;
+      for (int j = 0; j < d; j++)
+        a += W1[i * d + j] * X[j * b + k];
+      H[i * b + k] = tanh(a);
+    }
+  double L = 0;
+  for (int i = 0; i < d; i++)
+    for (int k = 0; k < b; k++) {
+      double z = 0;
+      for (int j = 0; j < d; j++)
+        z += W2[i * d + j] * H[j * b + k];
+      double r = Y[i * b + k] - z;
+      L += r * r;
+    }
+  return L;
+}
+
+static double *mlp_param(void) { return M_P; }
+static void mlp_setup(void) {
+  fill(M_P, 2 * MD * MD, -0.3, 0.3, 4);
+  fill(M_X, MD * MB, -1, 1, 5);
+  fill(M_Y, MD * MB, -1, 1, 6);
+}
+SCALAR_KERNEL(mlp, M_P, M_dP, 2 * MD * MD,
+              (M_P, M_P + MD * MD, M_X, M_Y, m_d, m_b),
+              enzyme_dup, M_P, M_dP, enzyme_dup, M_P + MD * MD,
+              M_dP + MD * MD, enzyme_const, M_X, enzyme_const, M_Y,
+              enzyme_const, m_d, enzyme_const, m_b)
+
+/* ---- gp_lml: GP log marginal likelihood, RBF kernel, n = 20 ------------ */
+#define GN 20
+static double G_P[3], G_dP[3]; /* log lengthscale, log variance, log noise */
+static double G_x[GN], G_y[GN];
+static int g_n = GN;
+
+KERNEL double gp_lml_k(const double *theta, const double *x, const double *y,
+                       int n) {
+  double ell = exp(theta[0]), s2 = exp(theta[1]), sn2 = exp(theta[2]);
+  double L[GN * GN], z[GN], alpha[GN];
+  /* lower triangle of K = s2 exp(-(xi-xj)^2 / (2 ell^2)) + sn2 I */
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j <= i; j++) {
+      double d = x[i] - x[j];
+      double k = s2 * exp(-0.5 * d * d / (ell * ell));
+      if (i == j)
+        k += sn2;
+      L[i * n + j] = k;
+    }
+  /* in-place Cholesky (Cholesky-Banachiewicz), K = L L^T */
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j <= i; j++) {
+      double s = L[i * n + j];
+      for (int k = 0; k < j; k++)
+        s -= L[i * n + k] * L[j * n + k];
+      if (i == j)
+        L[i * n + i] = sqrt(s);
+      else
+        L[i * n + j] = s / L[j * n + j];
+    }
+  /* solve L z = y, then L^T alpha = z */
+  for (int i = 0; i < n; i++) {
+    double s = y[i];
+    for (int k = 0; k < i; k++)
+      s -= L[i * n + k] * z[k];
+    z[i] = s / L[i * n + i];
+  }
+  for (int i = n - 1; i >= 0; i--) {
+    double s = z[i];
+    for (int k = i + 1; k < n; k++)
+      s -= L[k * n + i] * alpha[k];
+    alpha[i] = s / L[i * n + i];
+  }
+  double quad = 0, logdet = 0;
+  for (int i = 0; i < n; i++) {
+    quad += y[i] * alpha[i];
+    logdet += log(L[i * n + i]);
+  }
+  return -0.5 * quad - logdet - 0.5 * n * log(2 * M_PI);
+}
+
+static double *gp_param(void) { return G_P; }
+static void gp_setup(void) {
+  G_P[0] = log(0.8);
+  G_P[1] = log(1.3);
+  G_P[2] = log(0.1);
+  for (int i = 0; i < GN; i++)
+    G_x[i] = 5.0 * i / GN;
+  fill(G_y, GN, -0.2, 0.2, 7);
+  for (int i = 0; i < GN; i++)
+    G_y[i] += sin(G_x[i]);
+}
+SCALAR_KERNEL(gp_lml, G_P, G_dP, 3, (G_P, G_x, G_y, g_n),
+              enzyme_dup, G_P, G_dP, enzyme_const, G_x, enzyme_const, G_y,
+              enzyme_const, g_n)
+
+/* ---- large_single_block: ~100 scalar operations, no loop --------------- */
+static double B_P[4], B_dP[4];
+#define STEP(c0)                                                               \
+  a = sin(a * b + 0.1 * c);                                                    \
+  b = cos(b + a * d) * (c0);                                                   \
+  c = tanh(c * a - 0.3 * d);                                                   \
+  d = 0.5 * d + a * b - 0.2 * c;
+KERNEL double block_k(const double *x) {
+  double a = x[0], b = x[1], c = x[2], d = x[3];
+  STEP(0.9) STEP(1.1) STEP(0.8) STEP(1.2) STEP(0.95)
+  STEP(1.05) STEP(0.85) STEP(1.15)
+  return a * b + c * d + a + b + c + d;
+}
+static double *block_param(void) { return B_P; }
+static void block_setup(void) { fill(B_P, 4, -1, 1, 8); }
+SCALAR_KERNEL(block, B_P, B_dP, 4, (B_P), enzyme_dup, B_P, B_dP)
+
+/* ---- seed 000: in-place add y[i] = y[i] + x[i], n = 4096 ---------------- */
+#define NADD 4096
+static double A_P[2 * NADD], A_dP[2 * NADD], A_w[NADD], A_save[NADD];
+static int a_n = NADD;
+
+KERNEL void add_k(double *y, const double *x, int n) {
+  for (int i = 0; i < n; i++)
+    y[i] = y[i] + x[i];
+}
+static double *add_param(void) { return A_P; }
+static void add_setup(void) {
+  fill(A_P, 2 * NADD, -1, 1, 9);
+  fill(A_w, NADD, -1, 1, 10);
+  for (int i = 0; i < NADD; i++)
+    A_dP[i] = A_w[i];
+}
+static void add_primal(void) { add_k(A_P, A_P + NADD, a_n); }
+static void add_grad(void) {
+  __enzyme_autodiff((void *)add_k, enzyme_dup, A_P, A_dP, enzyme_dup,
+                    A_P + NADD, A_dP + NADD, enzyme_const, a_n);
+}
+/* objective: sum_j w_j y_j after the call (y restored afterwards) */
+static double add_loss(void) {
+  memcpy(A_save, A_P, sizeof A_save);
+  add_k(A_P, A_P + NADD, a_n);
+  double L = 0;
+  for (int j = 0; j < NADD; j++)
+    L += A_w[j] * A_P[j];
+  memcpy(A_P, A_save, sizeof A_save);
+  return L;
+}
+static void add_grad_fresh(double *g) {
+  memcpy(A_dP, A_w, NADD * sizeof(double));
+  memset(A_dP + NADD, 0, NADD * sizeof(double));
+  memcpy(A_save, A_P, sizeof A_save);
+  add_grad();
+  memcpy(A_P, A_save, sizeof A_save);
+  memcpy(g, A_dP, 2 * NADD * sizeof(double));
+}
+
+/* ---- seed 002: out[j] = x[j] / mag(x, n), n = 16000 (O(n^2)) ----------- */
+#define NN 16000
+static double N_P[NN], N_dP[NN], N_out[NN], N_dout[NN], N_w[NN];
+static int n_n = NN;
+
+double mag(const double *x, int n) {
+  double s = 0;
+  for (int i = 0; i < n; i++)
+    s += x[i] * x[i];
+  return sqrt(s);
+}
+__attribute__((noinline)) double mag_ni(const double *x, int n) {
+  double s = 0;
+  for (int i = 0; i < n; i++)
+    s += x[i] * x[i];
+  return sqrt(s);
+}
+KERNEL void normalize_k(double *out, const double *x, int n) {
+  for (int j = 0; j < n; j++)
+    out[j] = x[j] / mag(x, n);
+}
+KERNEL void normalize_ni_k(double *out, const double *x, int n) {
+  for (int j = 0; j < n; j++)
+    out[j] = x[j] / mag_ni(x, n);
+}
+static double *norm_param(void) { return N_P; }
+static void norm_setup(void) {
+  fill(N_P, NN, -1, 1, 11);
+  fill(N_w, NN, -1, 1, 12);
+}
+#define NORM_KERNEL(tag)                                                       \
+  static void tag##_primal(void) { tag##_k(N_out, N_P, n_n); }                \
+  /* dout is consumed: reseed it (memcpy of 128 KB << one gradient) */        \
+  static void tag##_grad(void) {                                              \
+    memcpy(N_dout, N_w, sizeof N_w);                                          \
+    __enzyme_autodiff((void *)tag##_k, enzyme_dup, N_out, N_dout, enzyme_dup, \
+                      N_P, N_dP, enzyme_const, n_n);                          \
+  }                                                                           \
+  static double tag##_loss(void) {                                            \
+    tag##_k(N_out, N_P, n_n);                                                 \
+    double L = 0;                                                             \
+    for (int j = 0; j < NN; j++)                                              \
+      L += N_w[j] * N_out[j];                                                 \
+    return L;                                                                 \
+  }                                                                           \
+  static void tag##_grad_fresh(double *g) {                                   \
+    memset(N_dP, 0, sizeof N_dP);                                             \
+    tag##_grad();                                                             \
+    memcpy(g, N_dP, sizeof N_dP);                                             \
+  }
+NORM_KERNEL(normalize)
+NORM_KERNEL(normalize_ni)
+
+/* ---- the table ---------------------------------------------------------- */
+#define ENTRY(label, tgt, np, fam, tag) ENTRYX(label, tgt, 0, np, fam, tag)
+#define ENTRYX(label, tgt, extra, np, fam, tag)                                \
+  {label,       tgt,        extra,       np,          fam##_param, fam##_setup,             \
+   tag##_primal, tag##_grad, tag##_loss, tag##_grad_fresh}
+
+const kernel_t kernels[] = {
+    ENTRY("sum_1000", TGT_NOTAPE, NSUM, sum, sum),
+    ENTRY("_sum_1000", TGT_NOTAPE, NSUM, sum, _sum),
+    ENTRY("sum_sin_1000", TGT_NOTAPE, NSUM, sum, sum_sin),
+    ENTRY("kron_sum", TGT_GENERAL, KNP, kron, kron),
+    ENTRY("kron_view_sum", TGT_GENERAL, KNP, kron, kron_view),
+    ENTRY("naive_map_sin_cos_exp", TGT_GENERAL, SC * SC, sce, naive_sce),
+    ENTRY("map_sin_cos_exp", TGT_GENERAL, SC * SC, sce, map_sce),
+    ENTRY("broadcast_sin_cos_exp", TGT_GENERAL, SC * SC, sce, bcast_sce),
+    ENTRY("simple_mlp", TGT_GENERAL, 2 * MD * MD, mlp, mlp),
+    ENTRY("gp_lml", TGT_GENERAL, 3, gp, gp_lml),
+    ENTRY("large_single_block", TGT_GENERAL, 4, block, block),
+    ENTRY("inplace_add_4096", TGT_NOTAPE, 2 * NADD, add, add),
+    ENTRY("normalize_16000", TGT_NORMALIZE, NN, norm, normalize),
+    /* ~35 s per gradient at the time of writing: opt-in (BENCH_EXTRA=1) */
+    ENTRYX("normalize_16000_noinline_mag", TGT_NORMALIZE, 1, NN, norm,
+           normalize_ni),
+};
+const int nkernels = sizeof kernels / sizeof kernels[0];
