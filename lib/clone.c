@@ -55,6 +55,8 @@ LLVMValueRef lt_clone_decl(LLVMValueRef src, const char *name,
     size_t len;
     const char *nm = LLVMGetValueName2(LLVMGetParam(src, i), &len);
     LLVMSetValueName2(LLVMGetParam(f, i), nm, len);
+    if (fty == want) /* a faithful clone keeps noalias, nonnull, ... */
+      copy_attrs(src, f, i + 1, i + 1);
   }
   return f;
 }

@@ -77,18 +77,65 @@ static int defined_outside(LtGen *g, LLVMValueRef v, unsigned top) {
   return id >= 0 && !lt_loop_contains(&g->loops, top, (unsigned)id);
 }
 
-/* Header executions of loop l per entry, emitted at b (in the preheader of
- * the outermost loop top), or NULL when not computable there. */
+static LLVMValueRef trip_at(LtGen *g, unsigned l, unsigned top, LLVMBuilderRef b);
+
+/* v at top's preheader, or, when v varies with enclosing counters (a
+ * triangular bound), its largest (hi) or smallest value over their ranges:
+ * an affine form takes its extremes at the ends. NULL when unknown. */
+static LLVMValueRef extreme(LtGen *g, LLVMValueRef v, unsigned top, int hi,
+                            LLVMBuilderRef b) {
+  if (defined_outside(g, v, top))
+    return amap(g, v);
+  LtAffine a;
+  if (LLVMGetTypeKind(LLVMTypeOf(v)) != LLVMIntegerTypeKind ||
+      lt_affine_of(&g->ind, g->c->td, v, (int)top, &a))
+    return NULL;
+  LLVMTypeRef i64 = g->c->i64;
+  LLVMValueRef acc = LLVMConstInt(i64, (unsigned long long)a.off, 1);
+  for (unsigned k = 0; k < a.ninv && acc; k++) {
+    LLVMValueRef x = amap(g, a.inv[k]);
+    if (!defined_outside(g, a.inv[k], top) ||
+        LLVMGetTypeKind(LLVMTypeOf(x)) != LLVMIntegerTypeKind) {
+      acc = NULL;
+      break;
+    }
+    x = LLVMBuildSExtOrBitCast(b, x, i64, "");
+    acc = LLVMBuildAdd(b, acc, LLVMBuildMul(b, x, LLVMConstInt(i64, (unsigned long long)a.icoef[k], 1), ""), "");
+  }
+  for (unsigned k = 0; k < a.nterm && acc; k++) {
+    if ((a.coef[k] > 0) != (hi != 0))
+      continue; /* this term is smallest at iteration 0 */
+    LLVMValueRef n = trip_at(g, a.loop[k], top, b);
+    if (!n) {
+      acc = NULL;
+      break;
+    }
+    LLVMValueRef last = LLVMBuildSub(b, n, LLVMConstInt(i64, 1, 0), "");
+    acc = LLVMBuildAdd(b, acc, LLVMBuildMul(b, last, LLVMConstInt(i64, (unsigned long long)a.coef[k], 1), ""), "");
+  }
+  lt_affine_free(&a);
+  return acc;
+}
+
+/* Header executions of loop l per entry (an upper bound when its bounds
+ * depend on enclosing counters), emitted at b in the preheader of the
+ * outermost loop top; NULL when not computable there. */
 static LLVMValueRef trip_at(LtGen *g, unsigned l, unsigned top, LLVMBuilderRef b) {
   const LtTrip *t = &g->ind.trip[l];
-  if (!t->known || !defined_outside(g, t->start, top) ||
-      !defined_outside(g, t->bound, top))
+  if (!t->known)
     return NULL;
-  if (t->pred == LLVMIntNE && t->step != 1 && t->step != -1)
-    return NULL; /* exact only if the step divides the distance */
+  /* The count grows with bound - start (step > 0) or start - bound. */
+  int up = t->step > 0;
   LtTrip m = *t;
-  m.start = amap(g, t->start);
-  m.bound = amap(g, t->bound);
+  /* A loop that ends on iv != bound reaches the bound exactly, so counting
+   * while iv < bound (rounding up) gives the same count, and stays an upper
+   * bound when the bounds vary. */
+  if (m.pred == LLVMIntNE)
+    m.pred = up ? LLVMIntSLT : LLVMIntSGT;
+  m.start = extreme(g, t->start, top, !up, b);
+  m.bound = extreme(g, t->bound, top, up, b);
+  if (!m.start || !m.bound)
+    return NULL;
   return lt_trip_emit(b, &m);
 }
 

@@ -348,11 +348,11 @@ __attribute__((noinline)) double mag_ni(const double *x, int n) {
     s += x[i] * x[i];
   return sqrt(s);
 }
-KERNEL void normalize_k(double *out, const double *x, int n) {
+KERNEL void normalize_k(double *restrict out, const double *restrict x, int n) {
   for (int j = 0; j < n; j++)
     out[j] = x[j] / mag(x, n);
 }
-KERNEL void normalize_ni_k(double *out, const double *x, int n) {
+KERNEL void normalize_ni_k(double *restrict out, const double *restrict x, int n) {
   for (int j = 0; j < n; j++)
     out[j] = x[j] / mag_ni(x, n);
 }

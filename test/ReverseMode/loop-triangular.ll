@@ -1,0 +1,68 @@
+; Tape shape of a triangular nest (inner trip count i + 1 depends on the outer
+; counter) with a value cached per inner iteration (the carried t of
+; t = sin(t) * x[j]): the inner cache is allocated ONCE in the outermost
+; preheader, sized from the outer trip count and the inner count's bound
+; (n * n records of 8 bytes), with no lt.tape.grow, no allocation and no
+; bounds check in either loop.
+; RUN: %ltopt -passes=leantape -S %s | FileCheck %s
+; RUN: %ltopt -passes=leantape -S %s | %opt -passes=verify -disable-output
+
+define double @tri(ptr noalias %x, i64 %n) {
+entry:
+  br label %outer
+outer:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %outer.latch ]
+  %acc = phi double [ 0.0, %entry ], [ %acc.next, %outer.latch ]
+  %pi = getelementptr inbounds double, ptr %x, i64 %i
+  %xi = load double, ptr %pi, align 8
+  %i.next = add nuw nsw i64 %i, 1
+  br label %inner
+inner:
+  %j = phi i64 [ 0, %outer ], [ %j.next, %inner ]
+  %t = phi double [ %xi, %outer ], [ %tn, %inner ]
+  %pj = getelementptr inbounds double, ptr %x, i64 %j
+  %xj = load double, ptr %pj, align 8
+  %st = call double @sin(double %t)
+  %tn = fmul double %st, %xj
+  %j.next = add nuw nsw i64 %j, 1
+  %cj = icmp ult i64 %j.next, %i.next
+  br i1 %cj, label %inner, label %outer.latch
+outer.latch:
+  %acc.next = fadd double %acc, %tn
+  %ci = icmp ult i64 %i.next, %n
+  br i1 %ci, label %outer, label %exit
+exit:
+  ret double %acc.next
+}
+declare double @sin(double)
+declare void @__enzyme_autodiff(ptr, ...)
+
+define void @g_tri(ptr %x, ptr %dx, i64 %n) {
+  call void (ptr, ...) @__enzyme_autodiff(ptr @tri, metadata !"enzyme_dup", ptr %x, ptr %dx, i64 %n)
+  ret void
+}
+
+; CHECK-LABEL: define internal void @tri.lt.grad(
+; CHECK-NEXT:  lt.pre:
+; CHECK:         [[BUF:%.+]] = call ptr @malloc(i64 %lt.cachesize)
+; CHECK-NOT:     @malloc
+; CHECK:         br label %outer
+; CHECK:       outer:
+; CHECK-NOT:     call
+; CHECK:       inner:
+; CHECK:         [[SLOT:%.+]] = getelementptr i8, ptr [[BUF]], i64
+; CHECK-NEXT:    store double %t, ptr [[SLOT]]
+; CHECK-NOT:     store
+; CHECK-NOT:     @malloc
+; CHECK-NOT:     @lt.tape.grow
+; CHECK:         call double @sin(double %t)
+; CHECK-NOT:     call
+; CHECK:       outer.latch:
+; CHECK-NOT:     call
+; CHECK:       rev.outer.latch:
+; CHECK-NOT:     @malloc
+; CHECK-NOT:     @lt.tape.grow
+; CHECK:         call void @free(ptr [[BUF]])
+; CHECK-NOT:     @malloc
+; CHECK:       }
+; CHECK-NOT: @lt.tape.grow
