@@ -71,12 +71,33 @@ static int rev_rule(LtGen *g, LLVMValueRef i, const LtRule *rule) {
   in.nargs = LLVMGetNumArgOperands(i);
   if (in.nargs > LT_RULE_MAXARGS)
     return -1;
-  for (unsigned k = 0; k < in.nargs; k++)
-    in.x[k] = lt_rv(g, LLVMGetOperand(i, k));
-  in.y = rule->needs_result ? lt_rv(g, i) : NULL;
+  /* Placeholders first: only the primal values the rule really uses are
+   * materialised (and so taped), e.g. not fmuladd's addend. */
+  LLVMValueRef ph[LT_RULE_MAXARGS + 1], src[LT_RULE_MAXARGS + 1];
+  unsigned nph = 0;
+  for (unsigned k = 0; k < in.nargs; k++, nph++) {
+    src[nph] = LLVMGetOperand(i, k);
+    ph[nph] = LLVMBuildFreeze(g->b, LLVMGetPoison(LLVMTypeOf(src[nph])), "");
+    in.x[k] = ph[nph];
+  }
+  if (rule->needs_result) {
+    src[nph] = i;
+    ph[nph] = LLVMBuildFreeze(g->b, LLVMGetPoison(LLVMTypeOf(i)), "");
+    in.y = ph[nph++];
+  }
   in.dy = lt_adj_read(g, i);
   LLVMValueRef dx[LT_RULE_MAXARGS] = {0};
-  if (rule->adjoint(&in, dx))
+  int rc = rule->adjoint(&in, dx);
+  LLVMBasicBlockRef here = LLVMGetInsertBlock(g->b);
+  for (unsigned k = 0; k < nph; k++) {
+    if (LLVMGetFirstUse(ph[k])) {
+      LLVMPositionBuilderBefore(g->b, ph[k]);
+      LLVMReplaceAllUsesWith(ph[k], lt_rv(g, src[k]));
+    }
+    LLVMInstructionEraseFromParent(ph[k]);
+  }
+  LLVMPositionBuilderAtEnd(g->b, here);
+  if (rc)
     return -1;
   for (unsigned k = 0; k < in.nargs; k++)
     if (rule->active_mask >> k & 1)

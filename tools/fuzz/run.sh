@@ -16,7 +16,7 @@
 #          compile error, runtime crash or timeout
 # Failing programs are kept in build/fuzz-failures/seed-N[-noloops].c with a
 # reproduce command. Ends with "fuzz: N passed, N failed, N skipped, N unstable";
-# exit status 1 on any failure. -k keeps the temp dir. -j JOBS runs seeds in
+# exit status 1 on any failure (and on any SKIP with -S). -k keeps the temp dir. -j JOBS runs seeds in
 # parallel (default 1). Environment: LEANTAPE_BUILD_DIR (default build),
 # CLANG (default clang-22), FUZZ_TIMEOUT seconds per run (default 20).
 set -u
@@ -29,8 +29,8 @@ plugin="$build/lib/LLVMLeantape.so"
 clang=${CLANG:-clang-22}
 tmo=${FUZZ_TIMEOUT:-20}
 
-count=20 start=1 levels="0 2" genargs="" keep=0 jobs=1
-while getopts "n:s:O:g:kj:h" opt; do
+count=20 start=1 levels="0 2" genargs="" keep=0 jobs=1 strict=0
+while getopts "n:s:O:g:kj:Sh" opt; do
   case $opt in
     n) count=$OPTARG ;;
     s) start=$OPTARG ;;
@@ -38,6 +38,7 @@ while getopts "n:s:O:g:kj:h" opt; do
     g) genargs=$OPTARG ;;
     k) keep=1 ;;
     j) jobs=$OPTARG ;;
+    S) strict=1 ;; # a clean rejection (SKIP) counts as a failure
     *) sed -n '2,22p' "$0"; exit 2 ;;
   esac
 done
@@ -120,4 +121,4 @@ if [ "$fail" -gt 0 ]; then
   done
 fi
 echo "fuzz: $pass passed, $fail failed, $skip skipped, $unst unstable"
-[ "$fail" -eq 0 ]
+[ "$fail" -eq 0 ] && { [ "$strict" -eq 0 ] || [ "$skip" -eq 0 ]; }
