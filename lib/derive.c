@@ -135,7 +135,6 @@ static void gen_free(LtGen *g) {
   lt_vec_free(&g->slot_src);
   lt_vec_free(&g->slot_kind);
   lt_vec_free(&g->slot_ty);
-  lt_vec_free(&g->rfree);
   free(g->slot_off);
   if (g->eb)
     LLVMDisposeBuilder(g->eb);

@@ -70,7 +70,6 @@ static LLVMValueRef shadow_alloc(LtGen *g, LLVMBuilderRef b, LLVMValueRef i) {
           b, size,
           LLVMBuildZExtOrBitCast(b, LLVMGetOperand(ai, 1), g->c->i64, ""), "");
   }
-  lt_vec_push(&g->rfree, i);
   return lt_build_calloc(b, g->c->mod, size);
 }
 

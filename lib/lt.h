@@ -354,7 +354,6 @@ typedef struct LtGen {
   unsigned char *prealloc; /* loop id -> cache allocated once up front */
   /* forward loop state: allocas in A */
   LLVMValueRef *a_n, *a_cur, *a_buf;
-  LtVec rfree;         /* shadow allocations (P values) freed at R's exit */
   int failed;
 } LtGen;
 
@@ -393,10 +392,12 @@ LLVMValueRef lt_forward_choice(LtGen *g, LLVMBasicBlockRef pbb);
  * pointer type, or NULL when unknown. */
 LLVMTypeRef lt_mem_elem_type(LtGen *g, LLVMValueRef call);
 
+/* materialize.c: primal values and shadows in R, at g->b or R's entry */
+LLVMValueRef lt_rv(LtGen *g, LLVMValueRef v);      /* primal value in R */
+LLVMValueRef lt_rs(LtGen *g, LLVMValueRef v);      /* shadow in R (NULL: none) */
+
 /* reverse.c */
 int lt_reverse_build(LtGen *g, const char *name, LLVMTypeRef outs_ty);
-LLVMValueRef lt_rv(LtGen *g, LLVMValueRef v);      /* primal value in R */
-LLVMValueRef lt_rs(LtGen *g, LLVMValueRef v);      /* shadow in R */
 LLVMValueRef lt_adj_read(LtGen *g, LLVMValueRef v);/* load and zero */
 void lt_adj_add(LtGen *g, LLVMValueRef v, LLVMValueRef d);
 
