@@ -112,12 +112,13 @@ static LLVMValueRef recompute_choice(LtGen *g, unsigned id, const unsigned *up,
 /* Leaving loops forward is entering them in reverse: start each exited
  * loop's reverse counter at the iteration that left (lt.ivx). */
 static void enter_loops(LtGen *g, LLVMBasicBlockRef bb) {
-  for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && LLVMIsAPHINode(i);
-       i = LLVMGetNextInstruction(i)) {
-    size_t l = (size_t)lt_map_get(&g->ivx_loop, i);
-    if (l)
-      LLVMBuildStore(g->b, lt_rv(g, i), g->r_iv[l - 1]);
-  }
+  /* Outer loops first (lower ids): an inner loop's exit iteration may be
+   * computed from the outer counter. */
+  for (unsigned l = 0; l < g->loops.nloops; l++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && LLVMIsAPHINode(i);
+         i = LLVMGetNextInstruction(i))
+      if ((size_t)lt_map_get(&g->ivx_loop, i) == l + 1)
+        LLVMBuildStore(g->b, lt_rv(g, i), g->r_iv[l]);
 }
 
 static int header_of(LtGen *g, unsigned id) {
