@@ -122,6 +122,29 @@ static LLVMValueRef shadow_of_inst(LtGen *g, LLVMBuilderRef b, LLVMValueRef i) {
   return LLVMGetPoison(g->c->ptr);
 }
 
+/* Scalar math only sets errno, which a gradient need not preserve: marked
+ * memory(none) willreturn nounwind, an unused result is deleted (combined
+ * mode computes sin(x) for nothing otherwise). */
+static void mark_math_pure(LtGen *g) {
+  static const char *const attrs[] = {"memory", "willreturn", "nounwind"};
+  const LtRule *rule;
+  for (unsigned bi = 0; bi < g->g.nblocks; bi++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(g->g.block[bi]); i;
+         i = LLVMGetNextInstruction(i)) {
+      if (!LLVMIsACallInst(i))
+        continue;
+      LtCallKind k = lt_call_kind(i, &rule);
+      if (k != LT_CALL_RULE && k != LT_CALL_ZERO)
+        continue;
+      LLVMValueRef ai = amap(g, i);
+      for (unsigned a = 0; a < 3; a++) {
+        unsigned kind = LLVMGetEnumAttributeKindForName(attrs[a], strlen(attrs[a]));
+        LLVMAddCallSiteAttribute(ai, LLVMAttributeFunctionIndex,
+                                 LLVMCreateEnumAttribute(g->c->llctx, kind, 0));
+      }
+    }
+}
+
 static void fill_phis(LtGen *g) {
   for (unsigned bi = 0; bi < g->g.nblocks; bi++)
     for (LLVMValueRef i = LLVMGetFirstInstruction(g->g.block[bi]);
@@ -216,6 +239,7 @@ int lt_forward_build(LtGen *g, const char *name) {
         lt_map_put(&g->fshadow, i, shadow_of_inst(g, b, i));
     }
   fill_phis(g);
+  mark_math_pure(g);
   for (unsigned bi = 0; bi < g->g.nblocks; bi++)
     for (LLVMValueRef i = LLVMGetFirstInstruction(g->g.block[bi]); i;
          i = LLVMGetNextInstruction(i))

@@ -54,6 +54,9 @@ LLVMValueRef lt_build_malloc(LLVMBuilderRef b, LLVMModuleRef m, LLVMValueRef siz
 LLVMValueRef lt_build_calloc(LLVMBuilderRef b, LLVMModuleRef m, LLVMValueRef size);
 void lt_build_free(LLVMBuilderRef b, LLVMModuleRef m, LLVMValueRef p);
 int lt_run_pipeline(LLVMValueRef fn, const char *pipeline); /* 0 on success */
+/* acc + d for adjoint accumulation: nsz, so that adding to a freshly zeroed
+ * shadow folds away (the sign of a zero gradient carries no meaning). */
+LLVMValueRef lt_build_accum(LLVMBuilderRef b, LLVMValueRef acc, LLVMValueRef d);
 /* Delete a generated function even if its body or callers still refer to it. */
 void lt_erase_fn(LLVMValueRef fn);
 

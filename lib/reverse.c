@@ -40,7 +40,7 @@ void lt_adj_add(LtGen *g, LLVMValueRef v, LLVMValueRef d) {
     return;
   LLVMValueRef s = adj_slot(g, v);
   LLVMValueRef old = LLVMBuildLoad2(g->b, LLVMTypeOf(v), s, "");
-  LLVMBuildStore(g->b, LLVMBuildFAdd(g->b, old, d, ""), s);
+  LLVMBuildStore(g->b, lt_build_accum(g->b, old, d), s);
 }
 
 static LLVMBasicBlockRef rblock(LtGen *g, unsigned id) {

@@ -138,7 +138,7 @@ static LLVMValueRef mem_helper(LtGen *g, LLVMTypeRef et) {
   LLVMValueRef ps = LLVMBuildGEP2(b, et, ds, &idx, 1, "");
   LLVMValueRef v = LLVMBuildLoad2(b, et, pd, "");
   LLVMBuildStore(b, LLVMConstNull(et), pd);
-  LLVMBuildStore(b, LLVMBuildFAdd(b, LLVMBuildLoad2(b, et, ps, ""), v, ""), ps);
+  LLVMBuildStore(b, lt_build_accum(b, LLVMBuildLoad2(b, et, ps, ""), v), ps);
   LLVMValueRef k1 = LLVMBuildAdd(b, k, one, "");
   LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, k1, n, ""), x, l);
   LLVMValueRef inc[2] = {zero, k1};
@@ -226,7 +226,7 @@ static void rev_load(LtGen *g, LLVMValueRef i) {
   LLVMTypeRef t = LLVMTypeOf(i);
   LLVMValueRef old = LLVMBuildLoad2(g->b, t, sp, "");
   LLVMSetAlignment(old, LLVMGetAlignment(i));
-  LLVMValueRef s = LLVMBuildStore(g->b, LLVMBuildFAdd(g->b, old, d, ""), sp);
+  LLVMValueRef s = LLVMBuildStore(g->b, lt_build_accum(g->b, old, d), sp);
   LLVMSetAlignment(s, LLVMGetAlignment(i));
 }
 

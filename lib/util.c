@@ -228,3 +228,10 @@ LLVMValueRef lt_base_of(LLVMValueRef p) {
   }
 }
 
+
+LLVMValueRef lt_build_accum(LLVMBuilderRef b, LLVMValueRef acc, LLVMValueRef d) {
+  LLVMValueRef s = LLVMBuildFAdd(b, acc, d, "");
+  if (LLVMIsAInstruction(s) && LLVMCanValueUseFastMathFlags(s))
+    LLVMSetFastMathFlags(s, LLVMFastMathNoSignedZeros);
+  return s;
+}

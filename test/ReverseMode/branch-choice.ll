@@ -96,10 +96,11 @@ declare double @__enzyme_reverse(ptr, ...)
 ; CHECK:         select i1 %c,
 ; CHECK:         call void @free(ptr %tape)
 
+; The unused sin of the default case is deleted from the forward half, so
+; the switch folds to selects computing the taped i32 choice.
 ; CHECK-LABEL: define internal void @sw.lt.aug{{.*}}(double %x, i32 %k, ptr %tape)
-; CHECK:       j:
-; CHECK-NEXT:    %lt.from = phi i32
-; CHECK-NEXT:    store i32 %lt.from, ptr %tape, align 4
+; CHECK-NOT:     call
+; CHECK:         store i32 %{{.*}}, ptr %tape, align 4
 ; CHECK-NEXT:    ret void
 ; CHECK-LABEL: define internal double @sw.lt.rev{{.*}}(double %x, i32 %k, double %0, ptr %tape)
 ; CHECK-NEXT:  entry:
