@@ -258,7 +258,9 @@ LLVMValueRef lt_forward_choice(LtGen *g, LLVMBasicBlockRef pbb) {
   LLVMBasicBlockRef abb = LLVMValueAsBasicBlock(amap(g, LLVMBasicBlockAsValue(pbb)));
   LLVMBuilderRef b = LLVMCreateBuilderInContext(g->c->llctx);
   LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(abb));
-  phi = LLVMBuildPhi(b, g->c->i32, "lt.from");
+  /* One byte per execution: a block has at most 256 distinct predecessors
+   * here (checked by the caller). */
+  phi = LLVMBuildPhi(b, g->c->i8, "lt.from");
   LLVMDisposeBuilder(b);
   /* One incoming per CFG edge, unreachable predecessors included. */
   for (LLVMBasicBlockRef pb = LLVMGetFirstBasicBlock(g->P); pb;
@@ -268,7 +270,7 @@ LLVMValueRef lt_forward_choice(LtGen *g, LLVMBasicBlockRef pbb) {
     unsigned idx = 0;
     while (p >= 0 && idx < n && up[idx] != (unsigned)p)
       idx++;
-    LLVMValueRef v = LLVMConstInt(g->c->i32, p >= 0 ? idx : 0, 0);
+    LLVMValueRef v = LLVMConstInt(g->c->i8, p >= 0 ? idx : 0, 0);
     LLVMBasicBlockRef ib =
         LLVMValueAsBasicBlock(amap(g, LLVMBasicBlockAsValue(pb)));
     for (unsigned k = 0, ns = t ? LLVMGetNumSuccessors(t) : 0; k < ns; k++)

@@ -191,9 +191,15 @@ static int gen_block(LtGen *g, unsigned id, LLVMBasicBlockRef exitb) {
     LLVMBuildBr(g->b, rblock(g, up[0]));
     return 0;
   }
+  if (n > 256) {
+    lt_error(g->c, lt_first_non_phi(bb), "a block with more than 256 "
+                                         "predecessors is not supported");
+    return -1;
+  }
   LLVMValueRef choice = recompute_choice(g, id, up, n);
   if (!choice)
-    choice = lt_tape_load(g, LT_SLOT_CHOICE, bb, g->c->i32);
+    choice = LLVMBuildZExt(g->b, lt_tape_load(g, LT_SLOT_CHOICE, bb, g->c->i8),
+                           g->c->i32, "");
   LLVMBasicBlockRef here = LLVMGetInsertBlock(g->b);
   LLVMBasicBlockRef edges[n];
   for (unsigned e = 0; e < n; e++) {

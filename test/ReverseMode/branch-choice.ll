@@ -1,6 +1,6 @@
 ; Branch choices in split mode. An if/else on an argument condition needs no
-; choice slot (the reverse recomputes the edge from %c); a switch tapes one
-; i32 choice; an if/else on a loaded value tapes the loaded value (needed by
+; choice slot (the reverse recomputes the edge from %c); a switch tapes a
+; one-byte choice; an if/else on a loaded value tapes the loaded value (needed by
 ; the derivative anyway) and recomputes the fcmp from it.
 ; RUN: %ltopt -passes=leantape -S %s | FileCheck %s
 ; RUN: %ltopt -passes=leantape -S %s | %opt -passes=verify -disable-output
@@ -8,7 +8,7 @@
 ; CHECK-LABEL: define ptr @t1(
 ; CHECK-NEXT:    call ptr @malloc(i64 1)
 ; CHECK-LABEL: define ptr @t2(
-; CHECK-NEXT:    call ptr @malloc(i64 4)
+; CHECK-NEXT:    call ptr @malloc(i64 1)
 ; CHECK-LABEL: define ptr @t3(
 ; CHECK-NEXT:    call ptr @malloc(i64 8)
 ; diamond on an argument condition
@@ -97,15 +97,15 @@ declare double @__enzyme_reverse(ptr, ...)
 ; CHECK:         call void @free(ptr %tape)
 
 ; The unused sin of the default case is deleted from the forward half, so
-; the switch folds to selects computing the taped i32 choice.
+; the switch folds to selects computing the taped one-byte choice.
 ; CHECK-LABEL: define internal void @sw.lt.aug{{.*}}(double %x, i32 %k, ptr %tape)
 ; CHECK-NOT:     call
-; CHECK:         store i32 %{{.*}}, ptr %tape, align 4
+; CHECK:         store i8 %{{.*}}, ptr %tape, align 1
 ; CHECK-NEXT:    ret void
 ; CHECK-LABEL: define internal double @sw.lt.rev{{.*}}(double %x, i32 %k, double %0, ptr %tape)
 ; CHECK-NEXT:  entry:
-; CHECK-NEXT:    %lt.tape = load i32, ptr %tape, align 4
-; CHECK-NEXT:    switch i32 %lt.tape
+; CHECK-NEXT:    %lt.tape = load i8, ptr %tape, align 1
+; CHECK-NEXT:    switch i8 %lt.tape
 ; CHECK:         call void @free(ptr {{.*}}%tape)
 
 ; CHECK-LABEL: define internal void @loadcond.lt.aug{{.*}}(ptr %x, ptr %shadow, ptr %tape)
