@@ -154,16 +154,65 @@ static void header_edges(LtGen *g, unsigned l, LLVMValueRef *dphi,
   LLVMBuildCondBr(g->b, first, to_ph, to_lt);
 }
 
+/* No adjoint and no memory effect: address arithmetic between loads. */
+static int inert(LLVMValueRef i) {
+  switch (LLVMGetInstructionOpcode(i)) {
+  case LLVMGetElementPtr: case LLVMBitCast: case LLVMSExt: case LLVMZExt:
+  case LLVMTrunc: case LLVMAdd: case LLVMSub: case LLVMMul: case LLVMShl:
+  case LLVMOr: case LLVMAnd: case LLVMICmp:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+/* The first instruction of a run of loads (and address arithmetic) ending
+ * at `last`, or last itself when it is not such a run of two loads. */
+static LLVMValueRef load_run(LLVMValueRef last) {
+  if (!LLVMIsALoadInst(last))
+    return last;
+  LLVMValueRef first = last;
+  unsigned nloads = 1;
+  for (LLVMValueRef p = LLVMGetPreviousInstruction(last);
+       p && (LLVMIsALoadInst(p) || inert(p)); p = LLVMGetPreviousInstruction(p))
+    if (LLVMIsALoadInst(p)) {
+      first = p;
+      nloads++;
+    }
+  return nloads > 1 ? first : last;
+}
+
+/* Load adjoints are independent shadow accumulations, so a run of them is
+ * emitted in program order: the load right after a store to the same
+ * place (y[i] = y[i] + x[i]) then meets its zeroing store, and LLVM folds
+ * the pair instead of keeping both stores around the other accumulations. */
+static int reverse_loads(LtGen *g, LLVMValueRef first, LLVMValueRef last) {
+  for (LLVMValueRef i = first;; i = LLVMGetNextInstruction(i)) {
+    if (LLVMIsALoadInst(i) && lt_revinst(g, i))
+      return -1;
+    if (i == last)
+      return 0;
+  }
+}
+
 static int gen_block(LtGen *g, unsigned id, LLVMBasicBlockRef exitb) {
   LLVMBasicBlockRef bb = g->g.block[id];
   LLVMPositionBuilderAtEnd(g->b, rblock(g, id));
   LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
   if (LLVMIsAReturnInst(t) && LLVMGetNumOperands(t) == 1)
     lt_adj_add(g, LLVMGetOperand(t, 0), g->rdret);
-  for (LLVMValueRef i = LLVMGetPreviousInstruction(t); i && !LLVMIsAPHINode(i);
-       i = LLVMGetPreviousInstruction(i))
+  for (LLVMValueRef i = LLVMGetPreviousInstruction(t); i && !LLVMIsAPHINode(i);) {
+    LLVMValueRef first = load_run(i);
+    if (first != i) {
+      if (reverse_loads(g, first, i))
+        return -1;
+      i = LLVMGetPreviousInstruction(first);
+      continue;
+    }
     if (lt_revinst(g, i))
       return -1;
+    i = LLVMGetPreviousInstruction(i);
+  }
   unsigned nphi = 0;
   for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && LLVMIsAPHINode(i);
        i = LLVMGetNextInstruction(i))
