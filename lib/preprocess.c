@@ -13,7 +13,7 @@
 #include <string.h>
 
 static const char *pipeline =
-    "mem2reg,sroa,early-cse,simplifycfg,loop-simplify,lcssa";
+    "mem2reg,sroa,early-cse,simplifycfg,loop-mssa(licm),loop-simplify,lcssa";
 
 static LLVMValueRef defined_callee(LLVMValueRef i) {
   if (!LLVMIsACallInst(i) && !LLVMIsAInvokeInst(i))
