@@ -102,6 +102,7 @@ int lt_run_module(LLVMModuleRef m, int opt_level) {
     if (handle(&c, calls.v[i]))
       lt_vec_push(&failed, calls.v[i]);
   lt_vec_free(&calls);
+  lt_rewrite_check_tapes(&c);
   report_stray_uses(&c);
   lt_diag_flush(&c);
   for (size_t i = 0; i < failed.n; i++)
@@ -111,5 +112,7 @@ int lt_run_module(LLVMModuleRef m, int opt_level) {
   for (size_t i = 0; i < c.derivs.n; i++)
     lt_deriv_free(c.derivs.v[i]);
   lt_vec_free(&c.derivs);
+  lt_map_free(&c.tape_owner);
+  lt_vec_free(&c.rev_calls);
   return 1;
 }

@@ -89,6 +89,8 @@ struct LtCtx {
   int nerrors;   /* errors in the current request */
   LtVec derivs;  /* generated derivatives (LtDeriv *), reused per request key */
   LtVec graveyard; /* functions to delete after the diagnostics are out */
+  LtMap tape_owner;  /* tape made by an __enzyme_augmentfwd -> its LtDeriv */
+  LtVec rev_calls;   /* rewritten reverse calls: (call, LtDeriv *) pairs */
   unsigned serial;
 };
 
@@ -203,6 +205,9 @@ void lt_deriv_free(LtDeriv *d);
 /* rewrite.c */
 /* Replace the __enzyme_* call by calls to the derivative. 0 on success. */
 int lt_rewrite(LtCtx *c, const LtRequest *r, const LtDeriv *d);
+/* After all calls are rewritten: a tape visibly made by __enzyme_augmentfwd
+ * must reach a reverse call of the same function and activity. */
+void lt_rewrite_check_tapes(LtCtx *c);
 /* Replace a call that could not be differentiated by a harmless value. */
 void lt_rewrite_failed(LtCtx *c, LLVMValueRef call);
 

@@ -138,6 +138,23 @@ static void erase_call(LLVMValueRef call) {
   erase_dead_markers(ops, n);
 }
 
+/* Where a tape value comes from: through a local variable at -O0 (an
+ * alloca stored once) back to the value stored. */
+static LLVMValueRef tape_source(LLVMValueRef v) {
+  if (!LLVMIsALoadInst(v) || !LLVMIsAAllocaInst(LLVMGetOperand(v, 0)))
+    return v;
+  LLVMValueRef slot = LLVMGetOperand(v, 0), stored = NULL;
+  for (LLVMUseRef u = LLVMGetFirstUse(slot); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == slot) {
+      if (stored)
+        return v; /* stored more than once: unknown */
+      stored = LLVMGetOperand(user, 0);
+    }
+  }
+  return stored ? stored : v;
+}
+
 int lt_rewrite(LtCtx *c, const LtRequest *r, const LtDeriv *d) {
   LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
   LLVMPositionBuilderBefore(b, r->call);
@@ -154,6 +171,7 @@ int lt_rewrite(LtCtx *c, const LtRequest *r, const LtDeriv *d) {
     unsigned long long sz = d->tape_size ? d->tape_size : 1;
     LLVMValueRef tape = lt_build_malloc(b, c->mod, LLVMConstInt(c->i64, sz, 0));
     args[n++] = tape;
+    lt_map_put(&c->tape_owner, tape, (void *)d);
     nc = LLVMBuildCall2(b, LLVMGlobalGetValueType(d->aug), d->aug, args, n, "");
     if (LLVMGetFirstUse(r->call)) {
       if (!lt_is_ptr_ty(LLVMTypeOf(r->call))) {
@@ -166,12 +184,15 @@ int lt_rewrite(LtCtx *c, const LtRequest *r, const LtDeriv *d) {
     }
     break;
   }
-  case LT_REVERSE:
+  case LT_REVERSE: {
     n = (unsigned)add_dret(c, b, r, args, n);
     args[n++] = r->tape;
     nc = res = LLVMBuildCall2(b, LLVMGlobalGetValueType(d->rev), d->rev, args, n, "");
+    lt_vec_push(&c->rev_calls, nc);
+    lt_vec_push(&c->rev_calls, (void *)d);
     rc = deliver(c, b, r, d, res);
     break;
+  }
   case LT_AUGSIZE:
     if (LLVMGetTypeKind(LLVMTypeOf(r->call)) == LLVMIntegerTypeKind)
       LLVMReplaceAllUsesWith(r->call, LLVMConstInt(LLVMTypeOf(r->call), d->tape_size, 0));
@@ -184,6 +205,21 @@ int lt_rewrite(LtCtx *c, const LtRequest *r, const LtDeriv *d) {
     return rc;
   erase_call(r->call);
   return 0;
+}
+
+void lt_rewrite_check_tapes(LtCtx *c) {
+  for (size_t i = 0; i + 1 < c->rev_calls.n; i += 2) {
+    LLVMValueRef call = c->rev_calls.v[i];
+    const LtDeriv *d = c->rev_calls.v[i + 1];
+    LLVMValueRef tape = LLVMGetOperand(call, LLVMGetNumArgOperands(call) - 1);
+    const LtDeriv *owner = lt_map_get(&c->tape_owner, tape_source(tape));
+    if (owner && owner != d)
+      lt_error(c, call, "this tape was made by __enzyme_augmentfwd of '%s' "
+                        "with a different function or different activity "
+                        "markers; pass the same function and markers to "
+                        "both calls",
+               LLVMGetValueName2(owner->fn, &(size_t){0}));
+  }
 }
 
 void lt_rewrite_failed(LtCtx *c, LLVMValueRef call) {
