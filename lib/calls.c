@@ -43,6 +43,62 @@ static const char *const inactive_intrinsics[] = {
     "llvm.var.annotation.", "llvm.ptr.annotation.", "llvm.objectsize.",
 };
 
+/* Allocation functions: where their size, element count and alignment
+ * are. C++'s operator new/new[] in every form (nothrow, aligned; m is
+ * size_t on LP64, j on 32-bit targets) behaves as malloc, as in Enzyme's
+ * isAllocationName. */
+static const LtAllocFn alloc_fns[] = {
+    {"malloc", 0, -1, -1, 0},
+    {"calloc", 1, 0, -1, 1},
+    {"aligned_alloc", 1, -1, 0, 0},
+    {"_Znwm", 0, -1, -1, 0},
+    {"_Znam", 0, -1, -1, 0},
+    {"_Znwj", 0, -1, -1, 0},
+    {"_Znaj", 0, -1, -1, 0},
+    {"_ZnwmRKSt9nothrow_t", 0, -1, -1, 0},
+    {"_ZnamRKSt9nothrow_t", 0, -1, -1, 0},
+    {"_ZnwjRKSt9nothrow_t", 0, -1, -1, 0},
+    {"_ZnajRKSt9nothrow_t", 0, -1, -1, 0},
+    {"_ZnwmSt11align_val_t", 0, -1, 1, 0},
+    {"_ZnamSt11align_val_t", 0, -1, 1, 0},
+    {"_ZnwjSt11align_val_t", 0, -1, 1, 0},
+    {"_ZnajSt11align_val_t", 0, -1, 1, 0},
+    {"_ZnwmSt11align_val_tRKSt9nothrow_t", 0, -1, 1, 0},
+    {"_ZnamSt11align_val_tRKSt9nothrow_t", 0, -1, 1, 0},
+    {"_ZnwjSt11align_val_tRKSt9nothrow_t", 0, -1, 1, 0},
+    {"_ZnajSt11align_val_tRKSt9nothrow_t", 0, -1, 1, 0},
+};
+
+/* free and operator delete/delete[] (sized, aligned, nothrow): the
+ * pointer is always the first argument. */
+static const char *const free_fns[] = {
+    "free",
+    "_ZdlPv", "_ZdaPv", "_ZdlPvm", "_ZdaPvm", "_ZdlPvj", "_ZdaPvj",
+    "_ZdlPvSt11align_val_t", "_ZdaPvSt11align_val_t",
+    "_ZdlPvmSt11align_val_t", "_ZdaPvmSt11align_val_t",
+    "_ZdlPvjSt11align_val_t", "_ZdaPvjSt11align_val_t",
+    "_ZdlPvRKSt9nothrow_t", "_ZdaPvRKSt9nothrow_t",
+    "_ZdlPvSt11align_val_tRKSt9nothrow_t",
+    "_ZdaPvSt11align_val_tRKSt9nothrow_t",
+};
+
+const LtAllocFn *lt_alloc_fn(LLVMValueRef call) {
+  size_t len;
+  const char *n = lt_callee_name(call, &len);
+  for (size_t i = 0; i < sizeof alloc_fns / sizeof *alloc_fns; i++)
+    if (name_is(n, len, alloc_fns[i].name) &&
+        LLVMGetNumArgOperands(call) > (unsigned)alloc_fns[i].size_arg)
+      return &alloc_fns[i];
+  return NULL;
+}
+
+static int is_free_fn(const char *n, size_t len) {
+  for (size_t i = 0; i < sizeof free_fns / sizeof *free_fns; i++)
+    if (name_is(n, len, free_fns[i]))
+      return 1;
+  return 0;
+}
+
 LtCallKind lt_call_kind(LLVMValueRef call, const LtRule **rule) {
   size_t len;
   const char *n = lt_callee_name(call, &len);
@@ -58,9 +114,9 @@ LtCallKind lt_call_kind(LLVMValueRef call, const LtRule **rule) {
     return LT_CALL_MEMSET;
   if (has_prefix(n, len, "__ubsan_handle_") || has_prefix(n, len, "__asan_"))
     return LT_CALL_INACTIVE;
-  if (name_is(n, len, "malloc") || name_is(n, len, "calloc"))
+  if (lt_alloc_fn(call))
     return LT_CALL_MALLOC;
-  if (name_is(n, len, "free"))
+  if (is_free_fn(n, len))
     return LT_CALL_FREE;
   if ((*rule = lt_rules_find(n, len)))
     return LT_CALL_RULE;

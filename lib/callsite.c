@@ -12,8 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Enzyme recognises an entry point by a callee name that *contains* the
+ * entry's name (enzyme/Enzyme/Enzyme.cpp, adMode and the lowering loop), so
+ * C++ declarations work however they are mangled: _Z17__enzyme_autodiffz,
+ * template instances _Z17__enzyme_autodiffIdJPFddEdEET_DpT0_, suffixed
+ * variants __enzyme_autodiff2 declared for another return type. */
 static const struct {
-  const char *prefix;
+  const char *name;
   LtMode mode;
 } entries[] = {
     {"__enzyme_autodiff", LT_AUTODIFF},
@@ -22,44 +27,199 @@ static const struct {
     {"__enzyme_augmentsize", LT_AUGSIZE},
 };
 
+/* Entry points of Enzyme's interface that Leantape does not implement:
+ * a call to one is an error naming it, never left for the linker. */
+static const struct {
+  const char *name;
+  const char *what;
+} unsupported[] = {
+    {"__enzyme_fwddiff", "forward mode"},
+    {"__enzyme_fwdsplit", "split forward mode"},
+    {"__enzyme_batch", "batched evaluation"},
+    {"__enzyme_truncate", "floating-point truncation"},
+    {"__enzyme_error_estimate", "error estimation"},
+    {"__enzyme_trace", "probabilistic tracing"},
+    {"__enzyme_condition", "probabilistic conditioning"},
+    {"__enzyme_sample", "probabilistic sampling"},
+    {"__enzyme_observe", "probabilistic observation"},
+    {"__enzyme_todense", "sparse-to-dense lowering"},
+    {"__enzyme_virtualreverse", "virtual reverse functions"},
+    {"__enzyme_call_inactive", "inactive calls"},
+    {"__enzyme_iter", "iteration hints"},
+};
+
+static int name_has(const char *name, size_t len, const char *want) {
+  size_t wl = strlen(want);
+  for (size_t i = 0; i + wl <= len; i++)
+    if (!memcmp(name + i, want, wl))
+      return 1;
+  return 0;
+}
+
+int lt_is_enzyme_name(const char *name, size_t len) {
+  return name_has(name, len, "__enzyme_");
+}
+
 int lt_callsite_mode(LLVMValueRef call, LtMode *mode) {
+  if (!LLVMIsACallInst(call) && !LLVMIsAInvokeInst(call))
+    return 0;
   size_t len;
   const char *name = lt_callee_name(call, &len);
   for (size_t i = 0; i < sizeof entries / sizeof *entries; i++)
-    if (!strncmp(name, entries[i].prefix, strlen(entries[i].prefix))) {
+    if (name_has(name, len, entries[i].name)) {
       *mode = entries[i].mode;
       return 1;
     }
   return 0;
 }
 
-/* -1: not a marker; -2: unknown enzyme_* marker (name in *bad). */
+int lt_callsite_is_hint(LLVMValueRef call) {
+  static const char *const hints[] = {"__enzyme_float", "__enzyme_double",
+                                      "__enzyme_integer", "__enzyme_pointer"};
+  size_t len;
+  const char *name = lt_callee_name(call, &len);
+  LLVMValueRef f = lt_called_fn(call);
+  if (!f || !LLVMIsDeclaration(f) || LLVMIsAInvokeInst(call))
+    return 0;
+  for (size_t i = 0; i < sizeof hints / sizeof *hints; i++)
+    if (name_has(name, len, hints[i]))
+      return 1;
+  return 0;
+}
+
+const char *lt_callsite_unsupported(LLVMValueRef call, const char **what) {
+  size_t len;
+  const char *name = lt_callee_name(call, &len);
+  if (!lt_is_enzyme_name(name, len) || !LLVMIsDeclaration(lt_called_fn(call)))
+    return NULL;
+  for (size_t i = 0; i < sizeof unsupported / sizeof *unsupported; i++)
+    if (name_has(name, len, unsupported[i].name)) {
+      *what = unsupported[i].what;
+      return unsupported[i].name;
+    }
+  *what = NULL;
+  return "";
+}
+
+/* What an argument operand is as a marker. */
+enum {
+  M_NONE = -1,      /* an ordinary value */
+  M_UNKNOWN = -2,   /* an enzyme_* name nobody knows */
+  M_UNSUPPORTED = -3, /* Enzyme's, not implemented here */
+  M_MODIFIER = -4,  /* modifies the next parameter; no effect here */
+  M_FLAG = -5,      /* stands alone; no effect here */
+};
+
+/* The marker's name: an IR metadata string, or the global a load reads.
+ * At -O0 a marker may first be copied into a local variable (an alloca
+ * stored once); Enzyme follows such loads too (getMetadataName). */
+static const char *marker_name(LLVMValueRef v, size_t *len) {
+  *len = 0;
+  if (LLVMIsAMDString(v)) {
+    unsigned n = 0;
+    const char *s = LLVMGetMDString(v, &n);
+    *len = n;
+    return s;
+  }
+  for (int hops = 0; hops < 4 && v && LLVMIsALoadInst(v); hops++) {
+    LLVMValueRef p = LLVMGetOperand(v, 0);
+    if (LLVMIsAGlobalVariable(p))
+      return LLVMGetValueName2(p, len);
+    if (!LLVMIsAAllocaInst(p))
+      return NULL;
+    LLVMValueRef stored = NULL;
+    for (LLVMUseRef u = LLVMGetFirstUse(p); u; u = LLVMGetNextUse(u)) {
+      LLVMValueRef user = LLVMGetUser(u);
+      if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == p) {
+        if (stored)
+          return NULL;
+        stored = LLVMGetOperand(user, 0);
+      }
+    }
+    v = stored;
+  }
+  return NULL;
+}
+
 static int marker_of(LLVMValueRef v, const char **bad) {
   static const struct {
     const char *name;
-    LtAct act;
-  } markers[] = {{"enzyme_dup", LT_DUP},
-                 {"enzyme_dupnoneed", LT_DUPNONEED},
-                 {"enzyme_const", LT_CONST},
-                 {"enzyme_out", LT_OUT}};
-  const char *name = NULL;
-  size_t len = 0;
-  if (LLVMIsAMDString(v)) {
-    unsigned n = 0;
-    name = LLVMGetMDString(v, &n);
-    len = n;
-  } else if (LLVMIsALoadInst(v)) {
-    LLVMValueRef g = LLVMIsAGlobalVariable(LLVMGetOperand(v, 0));
-    if (g)
-      name = LLVMGetValueName2(g, &len);
-  }
+    int kind;
+  } markers[] = {
+      {"enzyme_dup", LT_DUP},
+      {"enzyme_dupnoneed", LT_DUPNONEED},
+      {"enzyme_const", LT_CONST},
+      {"enzyme_out", LT_OUT},
+      /* Leantape never assumes an argument unchanged in split mode, which
+       * is always correct; the hint only permits less caching. */
+      {"enzyme_not_overwritten", M_MODIFIER},
+      /* Mixed activity (pointers that may or may not have a shadow) is
+       * always checked at run time here. */
+      {"enzyme_runtime_activity", M_FLAG},
+      /* Enzyme's (Enzyme.cpp, handleArguments), not implemented yet. */
+      {"enzyme_width", M_UNSUPPORTED},
+      {"enzyme_dupv", M_UNSUPPORTED},
+      {"enzyme_dupnoneedv", M_UNSUPPORTED},
+      {"enzyme_tape", M_UNSUPPORTED},
+      {"enzyme_allocated", M_UNSUPPORTED},
+      {"enzyme_nofree", M_UNSUPPORTED},
+      {"enzyme_primal_return", M_UNSUPPORTED},
+      {"enzyme_const_return", M_UNSUPPORTED},
+      {"enzyme_active_return", M_UNSUPPORTED},
+      {"enzyme_dup_return", M_UNSUPPORTED},
+      {"enzyme_noret", M_UNSUPPORTED},
+      {"enzyme_byref", M_UNSUPPORTED},
+      {"enzyme_interleave", M_UNSUPPORTED},
+      {"enzyme_interface", M_UNSUPPORTED},
+      {"enzyme_trace", M_UNSUPPORTED},
+      {"enzyme_duptrace", M_UNSUPPORTED},
+      {"enzyme_likelihood", M_UNSUPPORTED},
+      {"enzyme_duplikelihood", M_UNSUPPORTED},
+      {"enzyme_observations", M_UNSUPPORTED},
+      {"enzyme_active_rand_var", M_UNSUPPORTED},
+  };
+  size_t len;
+  const char *name = marker_name(v, &len);
   if (!name || len < 7 || strncmp(name, "enzyme_", 7))
-    return -1;
+    return M_NONE;
+  *bad = name;
   for (size_t i = 0; i < sizeof markers / sizeof *markers; i++)
     if (strlen(markers[i].name) == len && !strncmp(name, markers[i].name, len))
-      return (int)markers[i].act;
-  *bad = name;
-  return -2;
+      return markers[i].kind;
+  return M_UNKNOWN;
+}
+
+/* Read the markers in front of operand *pi: the last activity marker, or
+ * M_NONE; skips modifiers and flags. -1 after reporting a bad marker. */
+static int read_markers(LtCtx *c, LLVMValueRef call, unsigned *pi,
+                        unsigned nops, int *act) {
+  *act = M_NONE;
+  for (; *pi < nops; ++*pi) {
+    const char *bad = NULL;
+    int m = marker_of(LLVMGetOperand(call, *pi), &bad);
+    if (m == M_NONE)
+      return 0;
+    if (m == M_UNKNOWN) {
+      lt_error(c, call, "unknown marker '%s'; the markers are enzyme_dup, "
+                        "enzyme_dupnoneed, enzyme_const and enzyme_out", bad);
+      return -1;
+    }
+    if (m == M_UNSUPPORTED) {
+      lt_error(c, call, "marker '%s' is not supported by Leantape yet; "
+                        "the supported markers are enzyme_dup, "
+                        "enzyme_dupnoneed, enzyme_const and enzyme_out", bad);
+      return -1;
+    }
+    if (m >= 0) {
+      if (*act >= 0) {
+        lt_error(c, call, "two activity markers in a row ('%s' follows "
+                          "another); give one marker per argument", bad);
+        return -1;
+      }
+      *act = m;
+    }
+  }
+  return 0;
 }
 
 static const char *act_name(LtAct a) {
@@ -113,15 +273,9 @@ static int parse_params(LtCtx *c, LLVMValueRef call, LtRequest *r,
   const char *fname = LLVMGetValueName2(r->fn, &fl);
   for (unsigned p = 0; p < r->nparams; p++) {
     LLVMTypeRef pty = LLVMTypeOf(LLVMGetParam(r->fn, p));
-    const char *bad = NULL;
-    int m = i < nops ? marker_of(LLVMGetOperand(call, i), &bad) : -1;
-    if (m == -2) {
-      lt_error(c, call, "unknown marker '%s'; the markers are enzyme_dup, "
-                        "enzyme_dupnoneed, enzyme_const and enzyme_out", bad);
+    int m;
+    if (read_markers(c, call, &i, nops, &m))
       return -1;
-    }
-    if (m >= 0)
-      i++;
     if (i >= nops) {
       lt_error(c, call, "too few arguments: '%s' has %u parameters and "
                         "parameter %u has no value", fname, r->nparams, p + 1);
@@ -129,7 +283,7 @@ static int parse_params(LtCtx *c, LLVMValueRef call, LtRequest *r,
     }
     LLVMValueRef v = LLVMGetOperand(call, i++);
     const char *bad2 = NULL;
-    if (marker_of(v, &bad2) != -1) {
+    if (marker_of(v, &bad2) != M_NONE) {
       lt_error(c, call, "too few arguments: a marker stands where the value "
                         "of parameter %u of '%s' belongs", p + 1, fname);
       return -1;
@@ -167,7 +321,7 @@ static int parse_params(LtCtx *c, LLVMValueRef call, LtRequest *r,
     r->act[p] = a;
     r->arg[p] = v;
     if (a == LT_DUP || a == LT_DUPNONEED) {
-      if (i >= nops || marker_of(LLVMGetOperand(call, i), &bad2) != -1) {
+      if (i >= nops || marker_of(LLVMGetOperand(call, i), &bad2) != M_NONE) {
         lt_error(c, call, "too few arguments: %s parameter %u of '%s' needs "
                           "a shadow pointer after its value",
                  act_name(a), p + 1, fname);
@@ -188,6 +342,15 @@ static int parse_params(LtCtx *c, LLVMValueRef call, LtRequest *r,
 static int parse_tail(LtCtx *c, LLVMValueRef call, LtRequest *r, unsigned i,
                       unsigned nops) {
   LLVMTypeRef rty = LLVMGetReturnType(LLVMGlobalGetValueType(r->fn));
+  int m;
+  if (read_markers(c, call, &i, nops, &m))
+    return -1;
+  if (m != M_NONE) {
+    lt_error(c, call, "too many arguments: '%s' takes %u parameters, and "
+                      "an activity marker follows the last one",
+             LLVMGetValueName2(r->fn, &(size_t){0}), r->nparams);
+    return -1;
+  }
   if (r->mode == LT_REVERSE) {
     if (i >= nops) {
       lt_error(c, call, "too few arguments: __enzyme_reverse needs the tape "

@@ -25,15 +25,44 @@ static void init_ctx(LtCtx *c, LLVMModuleRef m, int opt_level) {
   c->f64 = LLVMDoubleTypeInContext(c->llctx);
 }
 
-static void find_calls(LLVMModuleRef m, LtVec *calls) {
+/* Calls (and invokes) of entry points; calls of Enzyme entry points that
+ * Leantape does not implement are reported and removed. */
+static void find_calls(LtCtx *c, LtVec *calls, LtVec *failed, LtVec *hints) {
   LtMode mode;
-  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+  const char *what;
+  for (LLVMValueRef f = LLVMGetFirstFunction(c->mod); f; f = LLVMGetNextFunction(f))
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb;
          bb = LLVMGetNextBasicBlock(bb))
       for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
-           i = LLVMGetNextInstruction(i))
-        if (LLVMIsACallInst(i) && lt_callsite_mode(i, &mode))
+           i = LLVMGetNextInstruction(i)) {
+        if (lt_callsite_mode(i, &mode)) {
           lt_vec_push(calls, i);
+          continue;
+        }
+        if (!LLVMIsACallInst(i) && !LLVMIsAInvokeInst(i))
+          continue;
+        if (lt_callsite_is_hint(i)) {
+          lt_vec_push(hints, i);
+          continue;
+        }
+        const char *name = lt_callsite_unsupported(i, &what);
+        if (!name)
+          continue;
+        size_t len;
+        const char *callee = lt_callee_name(i, &len);
+        if (what)
+          lt_error(c, i, "'%s' (%s) is not supported by Leantape yet; "
+                         "reverse mode is: __enzyme_autodiff, or "
+                         "__enzyme_augmentfwd with __enzyme_reverse",
+                   name, what);
+        else
+          lt_error(c, i, "'%.*s' is not an entry point Leantape knows; the "
+                         "entry points are __enzyme_autodiff, "
+                         "__enzyme_augmentfwd, __enzyme_reverse and "
+                         "__enzyme_augmentsize",
+                   (int)len, callee);
+        lt_vec_push(failed, i);
+      }
 }
 
 /* Returns 0 when the call was rewritten; a failed call stays until its
@@ -55,12 +84,12 @@ static void report_stray_uses(LtCtx *c) {
        f = LLVMGetNextFunction(f)) {
     size_t len;
     const char *n = LLVMGetValueName2(f, &len);
-    if (!LLVMIsDeclaration(f) || strncmp(n, "__enzyme_", 9))
+    if (!LLVMIsDeclaration(f) || !lt_is_enzyme_name(n, len))
       continue;
     for (LLVMUseRef u = LLVMGetFirstUse(f); u; u = LLVMGetNextUse(u)) {
       LLVMValueRef user = LLVMGetUser(u);
-      LtMode mode;
-      if (LLVMIsACallInst(user) && lt_callsite_mode(user, &mode))
+      if ((LLVMIsACallInst(user) || LLVMIsAInvokeInst(user)) &&
+          lt_called_fn(user) == f)
         continue; /* a failed call: already reported */
       lt_error(c, LLVMIsAInstruction(user) ? user : NULL,
                "'%s' must be called directly (its address is taken here)", n);
@@ -71,16 +100,13 @@ static void report_stray_uses(LtCtx *c) {
 
 /* Entry-point declarations and marker globals nobody uses any more. */
 static void drop_unused_decls(LLVMModuleRef m) {
-  LtMode mode;
   for (LLVMValueRef f = LLVMGetFirstFunction(m), next; f; f = next) {
     next = LLVMGetNextFunction(f);
     size_t len;
     const char *n = LLVMGetValueName2(f, &len);
-    if (LLVMIsDeclaration(f) && !LLVMGetFirstUse(f) &&
-        !strncmp(n, "__enzyme_", 9))
+    if (LLVMIsDeclaration(f) && !LLVMGetFirstUse(f) && lt_is_enzyme_name(n, len))
       LLVMDeleteFunction(f);
   }
-  (void)mode;
   for (LLVMValueRef g = LLVMGetFirstGlobal(m), next; g; g = next) {
     next = LLVMGetNextGlobal(g);
     size_t len;
@@ -91,13 +117,15 @@ static void drop_unused_decls(LLVMModuleRef m) {
 }
 
 int lt_run_module(LLVMModuleRef m, int opt_level) {
-  LtVec calls = {0};
-  find_calls(m, &calls);
-  if (!calls.n)
-    return 0;
   LtCtx c;
   init_ctx(&c, m, opt_level);
-  LtVec failed = {0};
+  LtVec calls = {0}, failed = {0}, hints = {0};
+  find_calls(&c, &calls, &failed, &hints);
+  if (!calls.n && !failed.n && !hints.n)
+    return 0;
+  for (size_t i = 0; i < hints.n; i++)
+    lt_rewrite_failed(&c, hints.v[i]);
+  lt_vec_free(&hints);
   for (size_t i = 0; i < calls.n; i++)
     if (handle(&c, calls.v[i]))
       lt_vec_push(&failed, calls.v[i]);

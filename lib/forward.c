@@ -60,17 +60,32 @@ static LLVMValueRef shadow_alloc(LtGen *g, LLVMBuilderRef b, LLVMValueRef i) {
     return s;
   }
   LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(ai));
-  LLVMValueRef size;
-  if (LLVMIsAAllocaInst(i)) {
-    size = byte_size(g, b, i);
-  } else {
-    size = LLVMBuildZExtOrBitCast(b, LLVMGetOperand(ai, 0), g->c->i64, "");
-    if (LLVMGetNumArgOperands(ai) == 2)
-      size = LLVMBuildMul(
-          b, size,
-          LLVMBuildZExtOrBitCast(b, LLVMGetOperand(ai, 1), g->c->i64, ""), "");
-  }
-  return lt_build_calloc(b, g->c->mod, size);
+  if (LLVMIsAAllocaInst(i))
+    return lt_build_calloc(b, g->c->mod, byte_size(g, b, i));
+  const LtAllocFn *af = lt_alloc_fn(i);
+  LLVMValueRef size = LLVMBuildZExtOrBitCast(
+      b, LLVMGetOperand(ai, (unsigned)af->size_arg), g->c->i64, "");
+  if (af->count_arg >= 0)
+    size = LLVMBuildMul(b, size,
+                        LLVMBuildZExtOrBitCast(b, LLVMGetOperand(ai, (unsigned)af->count_arg),
+                                               g->c->i64, ""),
+                        "");
+  if (af->align_arg < 0)
+    return lt_build_calloc(b, g->c->mod, size);
+  /* Over-aligned: aligned_alloc wants a multiple of the alignment. */
+  LLVMValueRef al = LLVMBuildZExtOrBitCast(
+      b, LLVMGetOperand(ai, (unsigned)af->align_arg), g->c->i64, "");
+  LLVMValueRef one = LLVMConstInt(g->c->i64, 1, 0);
+  LLVMValueRef mask = LLVMBuildSub(b, al, one, "");
+  size = LLVMBuildAnd(b, LLVMBuildAdd(b, size, mask, ""),
+                      LLVMBuildNot(b, mask, ""), "");
+  LLVMTypeRef pt[2] = {g->c->i64, g->c->i64};
+  LLVMTypeRef fty = LLVMFunctionType(g->c->ptr, pt, 2, 0);
+  LLVMValueRef args[2] = {al, size};
+  LLVMValueRef s = LLVMBuildCall2(
+      b, fty, lt_decl_fn(g->c->mod, "aligned_alloc", fty), args, 2, "");
+  LLVMBuildMemSet(b, s, LLVMConstInt(g->c->i8, 0, 0), size, 1);
+  return s;
 }
 
 static LLVMValueRef shadow_of_inst(LtGen *g, LLVMBuilderRef b, LLVMValueRef i) {

@@ -57,6 +57,16 @@ int lt_run_pipeline(LLVMValueRef fn, const char *pipeline); /* 0 on success */
 /* acc + d for adjoint accumulation: nsz, so that adding to a freshly zeroed
  * shadow folds away (the sign of a zero gradient carries no meaning). */
 LLVMValueRef lt_build_accum(LLVMBuilderRef b, LLVMValueRef acc, LLVMValueRef d);
+/* PHIs of bb forget one incoming edge from pred. */
+void lt_phi_drop_edge(LLVMBasicBlockRef bb, LLVMBasicBlockRef pred);
+/* Put a branch to the invoke's normal destination before it and drop its
+ * unwind edge; the caller replaces the invoke's uses and erases it. */
+void lt_invoke_to_branch(LLVMValueRef inv);
+/* Replace an invoke by a call of the same callee, arguments, attributes and
+ * bundles, followed by a branch to the normal destination. */
+LLVMValueRef lt_invoke_to_call(LLVMValueRef inv);
+/* Delete the blocks of fn that the entry does not reach. */
+void lt_delete_unreachable(LLVMValueRef fn);
 /* Delete a generated function even if its body or callers still refer to it. */
 void lt_erase_fn(LLVMValueRef fn);
 
@@ -112,7 +122,16 @@ typedef struct LtRequest {
   LLVMValueRef sret;   /* the call's sret pointer, or NULL */
 } LtRequest;
 
-int lt_callsite_mode(LLVMValueRef call, LtMode *mode); /* 1 if an __enzyme_* call */
+/* 1 if a call or invoke of an entry point (the callee's name contains it). */
+int lt_callsite_mode(LLVMValueRef call, LtMode *mode);
+/* A call of an undefined __enzyme_* function that is not an entry point:
+ * the Enzyme name it contains and what it is (*what NULL: not Enzyme's);
+ * NULL for other calls. */
+const char *lt_callsite_unsupported(LLVMValueRef call, const char **what);
+/* Enzyme's type hints (__enzyme_float, __enzyme_double, __enzyme_integer,
+ * __enzyme_pointer): no effect on the derivative; their calls are removed. */
+int lt_callsite_is_hint(LLVMValueRef call);
+int lt_is_enzyme_name(const char *name, size_t len); /* contains __enzyme_ */
 /* Parse the call's arguments; 0 on success, else reports and returns -1. */
 int lt_callsite_parse(LtCtx *c, LLVMValueRef call, LtMode mode, LtRequest *r);
 void lt_callsite_free(LtRequest *r);
@@ -135,6 +154,11 @@ int lt_inline_call(LtCtx *c, LLVMValueRef call, int keep_dbg);
 /* A canonical clone of fn: user calls inlined, SSA form, simplified.
  * NULL (after reporting) when fn uses something unsupported. */
 LLVMValueRef lt_preprocess(LtCtx *c, LLVMValueRef fn, LLVMValueRef at);
+
+/* eh.c */
+/* Invokes whose unwind path only cleans up become calls; a catch that
+ * resumes normal code is reported (-1). */
+int lt_eh_lower(LtCtx *c, LLVMValueRef fn);
 
 /* cfg.c: dense block ids, predecessors, RPO, dominators */
 
@@ -182,6 +206,17 @@ typedef enum {
 } LtCallKind;
 
 LtCallKind lt_call_kind(LLVMValueRef call, const LtRule **rule);
+
+typedef struct LtAllocFn {
+  const char *name;
+  int size_arg;   /* bytes (per element when count_arg >= 0) */
+  int count_arg;  /* element count, or -1 */
+  int align_arg;  /* alignment, or -1 */
+  int zeroed;     /* the memory starts zeroed (calloc) */
+} LtAllocFn;
+/* The allocation function a call calls (malloc, calloc, aligned_alloc,
+ * operator new in all forms), or NULL. */
+const LtAllocFn *lt_alloc_fn(LLVMValueRef call);
 
 /* derive.c: one derivative (augmented forward + reverse + tape) */
 

@@ -60,17 +60,14 @@ static int find_cycle(LtCtx *c, LLVMValueRef fn, LtMap *state, LtVec *stack) {
 static int inline_all(LtCtx *c, LLVMValueRef f) {
   for (int changed = 1; changed;) {
     changed = 0;
+    if (lt_eh_lower(c, f))
+      return -1;
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb && !changed;
          bb = LLVMGetNextBasicBlock(bb))
       for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
            i = LLVMGetNextInstruction(i)) {
-        if (!defined_callee(i))
+        if (!defined_callee(i) || !LLVMIsACallInst(i))
           continue;
-        if (LLVMIsAInvokeInst(i)) {
-          lt_error(c, i, "exception handling (invoke) is not supported in "
-                         "differentiated code");
-          return -1;
-        }
         if (lt_inline_call(c, i, 1)) {
           lt_error(c, i, "cannot inline this call into the differentiated "
                          "function");

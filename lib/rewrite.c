@@ -134,6 +134,8 @@ static void erase_call(LLVMValueRef call) {
     ops[i] = LLVMGetOperand(call, i);
   if (LLVMGetFirstUse(call))
     LLVMReplaceAllUsesWith(call, LLVMGetPoison(LLVMTypeOf(call)));
+  if (LLVMIsAInvokeInst(call))
+    lt_invoke_to_branch(call);
   LLVMInstructionEraseFromParent(call);
   erase_dead_markers(ops, n);
 }

@@ -235,3 +235,148 @@ LLVMValueRef lt_build_accum(LLVMBuilderRef b, LLVMValueRef acc, LLVMValueRef d) 
     LLVMSetFastMathFlags(s, LLVMFastMathNoSignedZeros);
   return s;
 }
+
+/* PHIs of bb lose their incoming values from pred (one edge of it); the C
+ * API cannot remove an incoming value, so each PHI is rebuilt. */
+void lt_phi_drop_edge(LLVMBasicBlockRef bb, LLVMBasicBlockRef pred) {
+  LLVMContextRef c = LLVMGetModuleContext(
+      LLVMGetGlobalParent(LLVMGetBasicBlockParent(bb)));
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+  for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i && LLVMIsAPHINode(i);
+       i = next) {
+    next = LLVMGetNextInstruction(i);
+    LLVMPositionBuilderBefore(b, i);
+    LLVMValueRef np = LLVMBuildPhi(b, LLVMTypeOf(i), "");
+    int dropped = 0;
+    for (unsigned k = 0, n = LLVMCountIncoming(i); k < n; k++) {
+      LLVMBasicBlockRef ib = LLVMGetIncomingBlock(i, k);
+      LLVMValueRef v = LLVMGetIncomingValue(i, k);
+      if (ib == pred && !dropped) {
+        dropped = 1;
+        continue;
+      }
+      LLVMAddIncoming(np, &v, &ib, 1);
+    }
+    size_t len;
+    char *nm = lt_strdup(LLVMGetValueName2(i, &len));
+    LLVMReplaceAllUsesWith(i, np);
+    LLVMInstructionEraseFromParent(i);
+    LLVMSetValueName2(np, nm, strlen(nm));
+    free(nm);
+  }
+  LLVMDisposeBuilder(b);
+}
+
+/* An invoke becomes a branch to its normal destination (the instructions
+ * that replace it go before it); its unwind edge disappears. */
+void lt_invoke_to_branch(LLVMValueRef inv) {
+  LLVMBasicBlockRef bb = LLVMGetInstructionParent(inv);
+  LLVMBasicBlockRef normal = LLVMGetNormalDest(inv);
+  LLVMBasicBlockRef unwind = LLVMGetUnwindDest(inv);
+  LLVMContextRef c = LLVMGetModuleContext(
+      LLVMGetGlobalParent(LLVMGetBasicBlockParent(bb)));
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+  LLVMPositionBuilderBefore(b, inv);
+  LLVMBuildBr(b, normal);
+  LLVMDisposeBuilder(b);
+  if (unwind != normal)
+    lt_phi_drop_edge(unwind, bb);
+}
+
+static void copy_call_attrs(LLVMValueRef from, LLVMValueRef to, unsigned nargs) {
+  LLVMAttributeIndex idx[] = {LLVMAttributeFunctionIndex, LLVMAttributeReturnIndex};
+  for (unsigned k = 0; k < nargs + 2; k++) {
+    LLVMAttributeIndex at = k < 2 ? idx[k] : k - 1;
+    unsigned n = LLVMGetCallSiteAttributeCount(from, at);
+    if (!n)
+      continue;
+    LLVMAttributeRef *a = lt_xcalloc(n, sizeof *a);
+    LLVMGetCallSiteAttributes(from, at, a);
+    for (unsigned i = 0; i < n; i++)
+      LLVMAddCallSiteAttribute(to, at, a[i]);
+    free(a);
+  }
+}
+
+LLVMValueRef lt_invoke_to_call(LLVMValueRef inv) {
+  LLVMBasicBlockRef bb = LLVMGetInstructionParent(inv);
+  LLVMContextRef c = LLVMGetModuleContext(
+      LLVMGetGlobalParent(LLVMGetBasicBlockParent(bb)));
+  unsigned nargs = LLVMGetNumArgOperands(inv);
+  LLVMValueRef *args = lt_xcalloc(nargs + 1, sizeof *args);
+  for (unsigned k = 0; k < nargs; k++)
+    args[k] = LLVMGetOperand(inv, k);
+  unsigned nb = LLVMGetNumOperandBundles(inv);
+  LLVMOperandBundleRef *bundles = lt_xcalloc(nb + 1, sizeof *bundles);
+  for (unsigned k = 0; k < nb; k++)
+    bundles[k] = LLVMGetOperandBundleAtIndex(inv, k);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+  LLVMPositionBuilderBefore(b, inv);
+  size_t len;
+  char *nm = lt_strdup(LLVMGetValueName2(inv, &len));
+  LLVMValueRef call = LLVMBuildCallWithOperandBundles(
+      b, LLVMGetCalledFunctionType(inv), LLVMGetCalledValue(inv), args, nargs,
+      bundles, nb, "");
+  LLVMSetInstructionCallConv(call, LLVMGetInstructionCallConv(inv));
+  copy_call_attrs(inv, call, nargs);
+  LLVMInstructionSetDebugLoc(call, LLVMInstructionGetDebugLoc(inv));
+  for (unsigned k = 0; k < nb; k++)
+    LLVMDisposeOperandBundle(bundles[k]);
+  free(bundles);
+  free(args);
+  LLVMDisposeBuilder(b);
+  if (LLVMGetTypeKind(LLVMTypeOf(inv)) != LLVMVoidTypeKind)
+    LLVMReplaceAllUsesWith(inv, call);
+  lt_invoke_to_branch(inv);
+  LLVMInstructionEraseFromParent(inv);
+  if (LLVMGetTypeKind(LLVMTypeOf(call)) != LLVMVoidTypeKind)
+    LLVMSetValueName2(call, nm, strlen(nm));
+  free(nm);
+  return call;
+}
+
+/* Blocks no path from the entry reaches are deleted (after invokes became
+ * calls, landing pads are left behind without predecessors). */
+void lt_delete_unreachable(LLVMValueRef fn) {
+  LtMap seen;
+  LtVec stack = {0}, dead = {0};
+  lt_map_init(&seen, 64);
+  LLVMBasicBlockRef e = LLVMGetEntryBasicBlock(fn);
+  lt_map_put(&seen, e, (void *)1);
+  lt_vec_push(&stack, e);
+  while (stack.n) {
+    LLVMBasicBlockRef bb = stack.v[--stack.n];
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+    for (unsigned k = 0, n = t ? LLVMGetNumSuccessors(t) : 0; k < n; k++) {
+      LLVMBasicBlockRef s = LLVMGetSuccessor(t, k);
+      if (!lt_map_get(&seen, s)) {
+        lt_map_put(&seen, s, (void *)1);
+        lt_vec_push(&stack, s);
+      }
+    }
+  }
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    if (!lt_map_get(&seen, bb))
+      lt_vec_push(&dead, bb);
+  for (size_t i = 0; i < dead.n; i++) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(dead.v[i]);
+    for (unsigned k = 0, n = t ? LLVMGetNumSuccessors(t) : 0; k < n; k++) {
+      LLVMBasicBlockRef s = LLVMGetSuccessor(t, k);
+      if (lt_map_get(&seen, s))
+        lt_phi_drop_edge(s, dead.v[i]);
+    }
+    for (LLVMValueRef in = LLVMGetFirstInstruction(dead.v[i]); in;
+         in = LLVMGetNextInstruction(in))
+      if (LLVMGetTypeKind(LLVMTypeOf(in)) != LLVMVoidTypeKind)
+        LLVMReplaceAllUsesWith(in, LLVMGetPoison(LLVMTypeOf(in)));
+  }
+  for (size_t i = 0; i < dead.n; i++)
+    while (LLVMGetLastInstruction(dead.v[i]))
+      LLVMInstructionEraseFromParent(LLVMGetLastInstruction(dead.v[i]));
+  for (size_t i = 0; i < dead.n; i++)
+    LLVMDeleteBasicBlock(dead.v[i]);
+  lt_map_free(&seen);
+  lt_vec_free(&stack);
+  lt_vec_free(&dead);
+}
