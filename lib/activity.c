@@ -1,11 +1,13 @@
 /* activity.c: which values carry derivatives.
  *
  * A float value is varied when it depends on an active input: an enzyme_out
- * argument, or a load through a pointer that has a shadow. A pointer is
- * shadowed when it derives from a dup argument, a local allocation or a
- * load through a shadowed pointer. Both are forward fixpoints over the
- * blocks in RPO. A second walk rejects what the reverse pass cannot handle
- * (unknown external calls, inline asm, aggregates on varied values).
+ * argument, or a load from active memory. Which memory is active, and so
+ * which pointers have shadows, comes from the points-to sets (points.c):
+ * both are forward fixpoints over the blocks in RPO, run together because
+ * each feeds the other (an allocation becomes active when a varied value
+ * is stored in it). A second walk rejects what the reverse pass cannot
+ * handle (unknown external calls, inline asm, aggregates on varied values,
+ * active data left in memory that has no shadow and read back).
  */
 #include "lt.h"
 
@@ -15,19 +17,25 @@ int lt_is_varied(const LtActivity *a, LLVMValueRef v) {
   return lt_map_get(&a->varied, v) != NULL;
 }
 
-int lt_is_shadowed(const LtActivity *a, LLVMValueRef v) {
-  return lt_map_get(&a->shadowed, v) != NULL;
+int lt_is_shadowed(LtActivity *a, LLVMValueRef v) {
+  return lt_is_ptr_ty(LLVMTypeOf(v)) && lt_points_any_active(&a->pts, v);
 }
 
-static int any_operand(const LtActivity *a, LLVMValueRef i, unsigned nops,
-                       int (*pred)(const LtActivity *, LLVMValueRef)) {
+int lt_shadow_maynull(LtActivity *a, LLVMValueRef v) {
+  return lt_is_shadowed(a, v) && lt_points_any_inactive(&a->pts, v);
+}
+
+static int varied(LtActivity *a, LLVMValueRef v) { return lt_is_varied(a, v); }
+
+static int any_operand(LtActivity *a, LLVMValueRef i, unsigned nops,
+                       int (*pred)(LtActivity *, LLVMValueRef)) {
   for (unsigned k = 0; k < nops; k++)
     if (pred(a, LLVMGetOperand(i, k)))
       return 1;
   return 0;
 }
 
-static int call_varied(const LtActivity *a, LLVMValueRef i) {
+static int call_varied(LtActivity *a, LLVMValueRef i) {
   const LtRule *rule;
   unsigned n = LLVMGetNumArgOperands(i);
   switch (lt_call_kind(i, &rule)) {
@@ -37,14 +45,14 @@ static int call_varied(const LtActivity *a, LLVMValueRef i) {
         return 1;
     return 0;
   case LT_CALL_UNKNOWN:
-    return any_operand(a, i, n, lt_is_varied) ||
+    return any_operand(a, i, n, varied) ||
            any_operand(a, i, n, lt_is_shadowed);
   default:
     return 0;
   }
 }
 
-static int float_varied(const LtActivity *a, LLVMValueRef i) {
+static int float_varied(LtActivity *a, LLVMValueRef i) {
   switch (LLVMGetInstructionOpcode(i)) {
   case LLVMFAdd:
   case LLVMFSub:
@@ -58,7 +66,7 @@ static int float_varied(const LtActivity *a, LLVMValueRef i) {
   case LLVMSelect:
   case LLVMExtractValue:
   case LLVMExtractElement:
-    return any_operand(a, i, (unsigned)LLVMGetNumOperands(i), lt_is_varied);
+    return any_operand(a, i, (unsigned)LLVMGetNumOperands(i), varied);
   case LLVMPHI:
     for (unsigned k = 0, n = LLVMCountIncoming(i); k < n; k++)
       if (lt_is_varied(a, LLVMGetIncomingValue(i, k)))
@@ -68,32 +76,6 @@ static int float_varied(const LtActivity *a, LLVMValueRef i) {
     return lt_is_shadowed(a, LLVMGetOperand(i, 0));
   case LLVMCall:
     return call_varied(a, i);
-  default:
-    return 0;
-  }
-}
-
-static int ptr_shadowed(const LtActivity *a, LLVMValueRef i) {
-  const LtRule *rule;
-  switch (LLVMGetInstructionOpcode(i)) {
-  case LLVMGetElementPtr:
-  case LLVMBitCast:
-  case LLVMAddrSpaceCast:
-  case LLVMLoad:
-  case LLVMFreeze:
-    return lt_is_shadowed(a, LLVMGetOperand(i, 0));
-  case LLVMSelect:
-    return lt_is_shadowed(a, LLVMGetOperand(i, 1)) ||
-           lt_is_shadowed(a, LLVMGetOperand(i, 2));
-  case LLVMPHI:
-    for (unsigned k = 0, n = LLVMCountIncoming(i); k < n; k++)
-      if (lt_is_shadowed(a, LLVMGetIncomingValue(i, k)))
-        return 1;
-    return 0;
-  case LLVMAlloca:
-    return 1;
-  case LLVMCall:
-    return lt_call_kind(i, &rule) == LT_CALL_MALLOC;
   default:
     return 0;
   }
@@ -117,31 +99,34 @@ static int only_sanitizer_uses(LLVMValueRef v) {
   return 1;
 }
 
-/* Does the function read floating-point data from the object at base? */
-static int reads_floats_from(LLVMValueRef fn, LLVMValueRef base) {
-  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
-       bb = LLVMGetNextBasicBlock(bb))
-    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
-         i = LLVMGetNextInstruction(i))
-      if (LLVMIsALoadInst(i) && lt_is_float_ty(LLVMTypeOf(i)) &&
-          lt_base_of(LLVMGetOperand(i, 0)) == base)
-        return 1;
-  return 0;
+/* Active data stored into memory without a shadow (an enzyme_const
+ * argument, a global) loses its derivative; that only matters when the
+ * function reads it back. Pass 1 marks such memory, pass 2 reports reads. */
+static void taint_stores(LtActivity *a, LLVMValueRef i) {
+  const LtRule *rule;
+  if (LLVMIsAStoreInst(i)) {
+    LLVMValueRef v = LLVMGetOperand(i, 0);
+    if (lt_is_varied(a, v) || lt_points_any_active(&a->pts, v))
+      lt_points_taint(&a->pts, LLVMGetOperand(i, 1));
+  } else if (LLVMIsACallInst(i) && lt_call_kind(i, &rule) == LT_CALL_MEMCPY &&
+             lt_points_any_active(&a->pts, LLVMGetOperand(i, 1))) {
+    lt_points_taint(&a->pts, LLVMGetOperand(i, 0));
+  }
 }
 
-static int check_memory(LtCtx *c, const LtActivity *a, LLVMValueRef i) {
+static int check_memory(LtCtx *c, LtActivity *a, LLVMValueRef i) {
   LLVMOpcode op = LLVMGetInstructionOpcode(i);
-  /* An active value in memory without a shadow loses its derivative when
-   * the function reads it back (what the caller does with it is the
-   * caller's choice of activity). */
-  if (op == LLVMStore && lt_is_varied(a, LLVMGetOperand(i, 0)) &&
-      !lt_is_shadowed(a, LLVMGetOperand(i, 1)) &&
-      reads_floats_from(LLVMGetBasicBlockParent(LLVMGetInstructionParent(i)),
-                        lt_base_of(LLVMGetOperand(i, 1)))) {
-    lt_error(c, i, "an active value is stored to memory that has no shadow "
-                   "(a global, or an enzyme_const argument), so its "
-                   "derivative would be lost; pass that memory as an "
-                   "enzyme_dup argument with a shadow buffer");
+  const LtRule *rule;
+  LLVMValueRef from = NULL;
+  if (op == LLVMLoad && (lt_is_float_ty(LLVMTypeOf(i)) || lt_is_ptr_ty(LLVMTypeOf(i))))
+    from = LLVMGetOperand(i, 0);
+  else if (op == LLVMCall && lt_call_kind(i, &rule) == LT_CALL_MEMCPY)
+    from = LLVMGetOperand(i, 1);
+  if (from && lt_points_reads_tainted(&a->pts, from)) {
+    lt_error(c, i, "this reads back an active value that was stored to "
+                   "memory that has no shadow (a global, or an enzyme_const "
+                   "argument), so its derivative would be lost; pass that "
+                   "memory as an enzyme_dup argument with a shadow buffer");
     return -1;
   }
   if (op == LLVMBitCast && lt_is_float_ty(LLVMTypeOf(i)) &&
@@ -156,10 +141,10 @@ static int check_memory(LtCtx *c, const LtActivity *a, LLVMValueRef i) {
   return 0;
 }
 
-static int check_inst(LtCtx *c, const LtActivity *a, LLVMValueRef i) {
+static int check_inst(LtCtx *c, LtActivity *a, LLVMValueRef i) {
   LLVMOpcode op = LLVMGetInstructionOpcode(i);
   unsigned nops = (unsigned)LLVMGetNumOperands(i);
-  int vin = any_operand(a, i, nops, lt_is_varied);
+  int vin = any_operand(a, i, nops, varied);
   const LtRule *rule;
   if (op == LLVMIndirectBr) {
     lt_error(c, i, "computed goto (indirect branch) is not supported in "
@@ -202,7 +187,7 @@ static int check_inst(LtCtx *c, const LtActivity *a, LLVMValueRef i) {
     return 0;
   LLVMValueRef callee = LLVMGetCalledValue(i);
   unsigned nargs = LLVMGetNumArgOperands(i);
-  int active = any_operand(a, i, nargs, lt_is_varied) ||
+  int active = any_operand(a, i, nargs, varied) ||
                any_operand(a, i, nargs, lt_is_shadowed);
   if (LLVMIsAInlineAsm(callee)) {
     if (active) {
@@ -234,33 +219,51 @@ static int check_inst(LtCtx *c, const LtActivity *a, LLVMValueRef i) {
   return -1;
 }
 
+/* Allocations that must get a shadow because of what i does with them:
+ * active data or active pointers stored or copied into them, or a pointer
+ * that may address them and active memory alike. */
+static int activate(LtActivity *a, LLVMValueRef i) {
+  LtPoints *pt = &a->pts;
+  const LtRule *rule;
+  int changed = 0;
+  if (LLVMIsAStoreInst(i)) {
+    LLVMValueRef v = LLVMGetOperand(i, 0);
+    if (lt_is_varied(a, v) || lt_points_any_active(pt, v))
+      changed |= lt_points_activate(pt, LLVMGetOperand(i, 1));
+  } else if (LLVMIsACallInst(i) && lt_call_kind(i, &rule) == LT_CALL_MEMCPY &&
+             lt_points_any_active(pt, LLVMGetOperand(i, 1))) {
+    changed |= lt_points_activate(pt, LLVMGetOperand(i, 0));
+  }
+  if (lt_points_any_active(pt, i))
+    changed |= lt_points_activate(pt, i);
+  return changed;
+}
+
 int lt_activity_run(LtCtx *c, LtActivity *a, LLVMValueRef fn, const LtCfg *g,
                     const LtAct *act) {
   lt_map_init(&a->varied, 64);
-  lt_map_init(&a->shadowed, 64);
-  for (unsigned p = 0, n = LLVMCountParams(fn); p < n; p++) {
-    LLVMValueRef v = LLVMGetParam(fn, p);
+  lt_points_init(&a->pts, fn, g, act);
+  for (unsigned p = 0, n = LLVMCountParams(fn); p < n; p++)
     if (act[p] == LT_OUT)
-      lt_map_put(&a->varied, v, (void *)1);
-    if (act[p] == LT_DUP || act[p] == LT_DUPNONEED)
-      lt_map_put(&a->shadowed, v, (void *)1);
-  }
+      lt_map_put(&a->varied, LLVMGetParam(fn, p), (void *)1);
   for (int changed = 1; changed;) {
     changed = 0;
     for (unsigned b = 0; b < g->nblocks; b++)
       for (LLVMValueRef i = LLVMGetFirstInstruction(g->block[b]); i;
            i = LLVMGetNextInstruction(i)) {
-        LLVMTypeRef t = LLVMTypeOf(i);
-        if (lt_is_float_ty(t) && !lt_is_varied(a, i) && float_varied(a, i)) {
+        changed |= lt_points_step(&a->pts, i);
+        if (lt_is_float_ty(LLVMTypeOf(i)) && !lt_is_varied(a, i) &&
+            float_varied(a, i)) {
           lt_map_put(&a->varied, i, (void *)1);
           changed = 1;
         }
-        if (lt_is_ptr_ty(t) && !lt_is_shadowed(a, i) && ptr_shadowed(a, i)) {
-          lt_map_put(&a->shadowed, i, (void *)1);
-          changed = 1;
-        }
+        changed |= activate(a, i);
       }
   }
+  for (unsigned b = 0; b < g->nblocks; b++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(g->block[b]); i;
+         i = LLVMGetNextInstruction(i))
+      taint_stores(a, i);
   for (unsigned b = 0; b < g->nblocks; b++)
     for (LLVMValueRef i = LLVMGetFirstInstruction(g->block[b]); i;
          i = LLVMGetNextInstruction(i))
@@ -271,5 +274,5 @@ int lt_activity_run(LtCtx *c, LtActivity *a, LLVMValueRef fn, const LtCfg *g,
 
 void lt_activity_free(LtActivity *a) {
   lt_map_free(&a->varied);
-  lt_map_free(&a->shadowed);
+  lt_points_free(&a->pts);
 }

@@ -16,27 +16,43 @@ static LLVMValueRef amap(LtGen *g, LLVMValueRef v) {
   return m ? m : v;
 }
 
-/* Shadow of a P pointer in A; NULL when it has none. */
+/* Shadow of a P pointer in A: its twin, or null when the pointer only
+ * addresses inactive memory (a pointer that may address active memory too
+ * carries that null: guard.c). NULL when a twin should exist but does not. */
 static LLVMValueRef ashadow(LtGen *g, LLVMValueRef v) {
   LLVMValueRef s = lt_map_get(&g->fshadow, v);
   if (s)
     return s;
-  if (LLVMIsAConstantPointerNull(v) || LLVMIsAUndefValue(v) ||
-      LLVMIsAPoisonValue(v))
+  if (LLVMIsAUndefValue(v) || LLVMIsAPoisonValue(v))
     return v;
+  if (!lt_is_shadowed(&g->act_of, v))
+    return LLVMConstNull(LLVMTypeOf(v));
   return NULL;
 }
 
 static LLVMValueRef need_shadow(LtGen *g, LLVMValueRef v, LLVMValueRef at) {
   LLVMValueRef s = ashadow(g, v);
   if (!s) {
-    lt_error(g->c, at, "a pointer that may address active memory may also "
-                       "address memory without a shadow (a global or an "
-                       "enzyme_const argument); mark it enzyme_dup");
+    (void)at;
+    lt_internal_error(g->c, g->P, "a shadowed pointer has no shadow");
     g->failed = 1;
-    return LLVMGetPoison(g->c->ptr);
+    return LLVMGetPoison(LLVMTypeOf(v));
   }
   return s;
+}
+
+static int maynull(LtGen *g, LLVMValueRef v) {
+  return lt_shadow_maynull(&g->act_of, v);
+}
+
+static LLVMValueRef sink(LtGen *g) {
+  if (!g->a_sink) {
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(g->c->llctx);
+    LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(g->A)));
+    g->a_sink = lt_guard_sink(g->c, b);
+    LLVMDisposeBuilder(b);
+  }
+  return g->a_sink;
 }
 
 static LLVMValueRef byte_size(LtGen *g, LLVMBuilderRef b, LLVMValueRef alloca) {
@@ -95,7 +111,7 @@ static LLVMValueRef shadow_of_inst(LtGen *g, LLVMBuilderRef b, LLVMValueRef i) {
     return shadow_alloc(g, b, i);
   if (op == LLVMPHI) {
     LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(LLVMGetInstructionParent(ai)));
-    return LLVMBuildPhi(b, g->c->ptr, "");
+    return LLVMBuildPhi(b, LLVMTypeOf(i), "");
   }
   LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(ai));
   switch (op) {
@@ -106,11 +122,13 @@ static LLVMValueRef shadow_of_inst(LtGen *g, LLVMBuilderRef b, LLVMValueRef i) {
       break;
     for (unsigned k = 0; k < n; k++)
       idx[k] = LLVMGetOperand(ai, k + 1);
-    LLVMValueRef s = LLVMBuildGEP2(b, LLVMGetGEPSourceElementType(ai),
-                                   need_shadow(g, LLVMGetOperand(i, 0), i), idx,
-                                   n, "");
+    LLVMValueRef base = need_shadow(g, LLVMGetOperand(i, 0), i);
+    LLVMValueRef s = LLVMBuildGEP2(b, LLVMGetGEPSourceElementType(ai), base,
+                                   idx, n, "");
     if (LLVMIsAGetElementPtrInst(s))
       LLVMSetIsInBounds(s, LLVMIsInBounds(ai));
+    if (maynull(g, LLVMGetOperand(i, 0)))
+      s = lt_guard_gep(g->c, b, base, s);
     return s;
   }
   case LLVMBitCast:
@@ -124,17 +142,23 @@ static LLVMValueRef shadow_of_inst(LtGen *g, LLVMBuilderRef b, LLVMValueRef i) {
                            need_shadow(g, LLVMGetOperand(i, 1), i),
                            need_shadow(g, LLVMGetOperand(i, 2), i), "");
   case LLVMLoad: {
-    LLVMValueRef s = LLVMBuildLoad2(b, LLVMTypeOf(ai),
-                                    need_shadow(g, LLVMGetOperand(i, 0), i), "");
+    LLVMValueRef addr = need_shadow(g, LLVMGetOperand(i, 0), i);
+    if (maynull(g, LLVMGetOperand(i, 0)))
+      addr = lt_guard_read(g->c, b, addr);
+    LLVMValueRef s = LLVMBuildLoad2(b, LLVMTypeOf(ai), addr, "");
     LLVMSetAlignment(s, LLVMGetAlignment(ai));
     return s;
   }
   default:
     break;
   }
-  lt_internal_error(g->c, g->P, "no shadow rule for a pointer instruction");
+  lt_error(g->c, i, "this pointer may address active memory, but its shadow "
+                    "cannot be formed (%s); compute the address with "
+                    "pointer arithmetic on the original array instead",
+           op == LLVMIntToPtr ? "it is made from an integer"
+                              : "it comes from an unsupported instruction");
   g->failed = 1;
-  return LLVMGetPoison(g->c->ptr);
+  return LLVMGetPoison(LLVMTypeOf(i));
 }
 
 /* Scalar math only sets errno, which a gradient need not preserve: marked
@@ -170,7 +194,7 @@ static void fill_phis(LtGen *g) {
       for (unsigned k = 0, n = LLVMCountIncoming(i); k < n; k++) {
         LLVMValueRef v =
             lt_cfg_id(&g->g, LLVMGetIncomingBlock(i, k)) < 0
-                ? LLVMGetPoison(g->c->ptr)
+                ? LLVMGetPoison(LLVMTypeOf(i))
                 : need_shadow(g, LLVMGetIncomingValue(i, k), i);
         LLVMBasicBlockRef ib = LLVMValueAsBasicBlock(
             amap(g, LLVMBasicBlockAsValue(LLVMGetIncomingBlock(i, k))));
@@ -186,13 +210,14 @@ static void mirror_pointer_memory(LtGen *g, LLVMBuilderRef b, LLVMValueRef i) {
   LLVMValueRef ai = amap(g, i);
   if (LLVMIsAStoreInst(i)) {
     LLVMValueRef v = LLVMGetOperand(i, 0), p = LLVMGetOperand(i, 1);
-    if (!lt_is_ptr_ty(LLVMTypeOf(v)) || !ashadow(g, p) ||
-        !lt_is_shadowed(&g->act_of, p))
+    if (!lt_is_ptr_ty(LLVMTypeOf(v)) || !lt_is_shadowed(&g->act_of, p))
       return;
-    LLVMValueRef sv = ashadow(g, v);
+    LLVMValueRef sv = need_shadow(g, v, i);
     LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(ai));
-    LLVMValueRef s = LLVMBuildStore(b, sv ? sv : LLVMConstNull(g->c->ptr),
-                                    ashadow(g, p));
+    LLVMValueRef sp = need_shadow(g, p, i);
+    if (maynull(g, p))
+      sp = lt_guard_write(g->c, b, sp, sink(g));
+    LLVMValueRef s = LLVMBuildStore(b, sv, sp);
     LLVMSetAlignment(s, LLVMGetAlignment(ai));
     return;
   }
@@ -205,12 +230,18 @@ static void mirror_pointer_memory(LtGen *g, LLVMBuilderRef b, LLVMValueRef i) {
   if (!lt_is_shadowed(&g->act_of, dst) || lt_mem_elem_type(g, i) != g->c->ptr)
     return;
   LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(ai));
-  LLVMValueRef n = LLVMGetOperand(ai, 2);
+  LLVMValueRef n = LLVMGetOperand(ai, 2), src = LLVMGetOperand(i, 1);
+  LLVMValueRef sd = need_shadow(g, dst, i);
   if (k == LT_CALL_MEMSET) {
-    LLVMBuildMemSet(b, ashadow(g, dst), LLVMConstInt(g->c->i8, 0, 0), n, 1);
-  } else if (ashadow(g, LLVMGetOperand(i, 1))) {
-    LLVMBuildMemMove(b, ashadow(g, dst), 1, ashadow(g, LLVMGetOperand(i, 1)), 1,
-                     n);
+    if (maynull(g, dst))
+      lt_guard_memset(g->c, b, sd, n);
+    else
+      LLVMBuildMemSet(b, sd, LLVMConstInt(g->c->i8, 0, 0), n, 1);
+  } else if (maynull(g, dst) || !lt_is_shadowed(&g->act_of, src) ||
+             maynull(g, src)) {
+    lt_guard_memmove(g->c, b, sd, need_shadow(g, src, i), n);
+  } else {
+    LLVMBuildMemMove(b, sd, 1, need_shadow(g, src, i), 1, n);
   }
 }
 
@@ -227,7 +258,7 @@ int lt_forward_build(LtGen *g, const char *name) {
     pt[p] = LLVMTypeOf(LLVMGetParam(g->P, p));
   for (unsigned p = 0; p < np; p++)
     if (g->act[p] == LT_DUP || g->act[p] == LT_DUPNONEED)
-      pt[np + ns++] = c->ptr;
+      pt[np + ns++] = pt[p]; /* a shadow lives in its primal's address space */
   pt[np + ns] = c->ptr;
   LLVMTypeRef fty = LLVMFunctionType(c->vd, pt, np + ns + 1, 0);
   g->A = lt_clone_decl(g->P, name, fty);

@@ -13,6 +13,7 @@
 #include <llvm-c/DebugInfo.h>
 #include <llvm-c/Target.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "rules.h"
 
@@ -179,18 +180,79 @@ int lt_cfg_id(const LtCfg *g, LLVMBasicBlockRef bb); /* -1 if unreachable */
 /* Distinct predecessors of block b in first-edge order; returns the count. */
 unsigned lt_cfg_unique_preds(const LtCfg *g, unsigned b, unsigned *out);
 
+/* points.c: points-to sets over abstract memory objects */
+
+typedef struct LtObj {
+  int kind;             /* parameter, its memory, allocation, global, unknown */
+  int param;            /* parameter index, or -1 */
+  LLVMValueRef src;     /* the parameter, allocation or global */
+} LtObj;
+
+typedef struct LtPoints {
+  LtObj *obj;
+  unsigned nobj, capobj, words, unknown;
+  int *argobj;              /* parameter -> its object, or -1 */
+  unsigned char *active;    /* object -> has a shadow */
+  unsigned char *tainted;   /* inactive object given active data, or NULL */
+  uint64_t *contents;       /* object -> objects whose addresses it may hold */
+  LtMap sets;               /* value -> uint64_t[words] */
+  LtMap gobj;               /* global -> object + 1 */
+  uint64_t *empty, *unknown_set;
+  LtVec owned;              /* allocated sets */
+} LtPoints;
+
+void lt_points_init(LtPoints *pt, LLVMValueRef fn, const LtCfg *g,
+                    const LtAct *act);
+void lt_points_free(LtPoints *pt);
+const uint64_t *lt_points_of(LtPoints *pt, LLVMValueRef v);
+/* Transfer function of one instruction; 1 when a set grew. */
+int lt_points_step(LtPoints *pt, LLVMValueRef i);
+/* v may address an active / an inactive object. */
+int lt_points_any_active(LtPoints *pt, LLVMValueRef v);
+int lt_points_any_inactive(LtPoints *pt, LLVMValueRef v);
+/* Give every allocation v may address a shadow; 1 when one was new. */
+int lt_points_activate(LtPoints *pt, LLVMValueRef v);
+/* Memory at addr may hold pointers to active memory. */
+int lt_points_contents_active(LtPoints *pt, LLVMValueRef addr);
+/* Mark the inactive objects at addr as holding active data; 1 if new. */
+int lt_points_taint(LtPoints *pt, LLVMValueRef addr);
+int lt_points_reads_tainted(LtPoints *pt, LLVMValueRef addr);
+
+/* guard.c: accesses through shadows that may be null */
+#define LT_GUARD_BYTES 256
+/* An address to read sp's shadow data from: a zero area when sp is null. */
+LLVMValueRef lt_guard_read(LtCtx *c, LLVMBuilderRef b, LLVMValueRef sp);
+/* An address to write shadow data to: the sink when sp is null. */
+LLVMValueRef lt_guard_write(LtCtx *c, LLVMBuilderRef b, LLVMValueRef sp,
+                            LLVMValueRef sink);
+/* A scratch sink (alloca at entry builder). */
+LLVMValueRef lt_guard_sink(LtCtx *c, LLVMBuilderRef entry);
+/* memset(dst, 0, n) / memmove(dst, src, n) of shadows that may be null:
+ * nothing when dst is null, zeroing when only src is. */
+void lt_guard_memset(LtCtx *c, LLVMBuilderRef b, LLVMValueRef dst,
+                     LLVMValueRef n);
+void lt_guard_memmove(LtCtx *c, LLVMBuilderRef b, LLVMValueRef dst,
+                      LLVMValueRef src, LLVMValueRef n);
+/* gep, or null when its shadow base is null. */
+LLVMValueRef lt_guard_gep(LtCtx *c, LLVMBuilderRef b, LLVMValueRef base,
+                          LLVMValueRef gep);
+
 /* activity.c */
 
 typedef struct LtActivity {
   LtMap varied;   /* float value -> (void*)1 when it carries a derivative */
-  LtMap shadowed; /* pointer value -> (void*)1 when it has a shadow */
+  LtPoints pts;   /* shadows: a pointer has one when it may address active
+                     memory; it may be null when it may also address
+                     inactive memory */
 } LtActivity;
 
 int lt_activity_run(LtCtx *c, LtActivity *a, LLVMValueRef fn, const LtCfg *g,
                     const LtAct *act);
 void lt_activity_free(LtActivity *a);
 int lt_is_varied(const LtActivity *a, LLVMValueRef v);
-int lt_is_shadowed(const LtActivity *a, LLVMValueRef v);
+int lt_is_shadowed(LtActivity *a, LLVMValueRef v);
+/* Shadowed, and the shadow is null when v addresses inactive memory. */
+int lt_shadow_maynull(LtActivity *a, LLVMValueRef v);
 
 /* calls.c: classification of calls in the differentiated code */
 
@@ -397,6 +459,7 @@ typedef struct LtGen {
   unsigned char *prealloc; /* loop id -> cache allocated once up front */
   /* forward loop state: allocas in A */
   LLVMValueRef *a_n, *a_cur, *a_buf;
+  LLVMValueRef a_sink, r_sink; /* scratch for null-shadow writes (guard.c) */
   int failed;
 } LtGen;
 

@@ -241,6 +241,8 @@ LLVMValueRef lt_rs(LtGen *g, LLVMValueRef v) {
       return NULL;
     m = LLVMBuildGEP2(at, LLVMGetGEPSourceElementType(v), base, idx,
                       n < 64 ? n : 64, "");
+    if (lt_shadow_maynull(&g->act_of, LLVMGetOperand(v, 0)))
+      m = lt_guard_gep(g->c, at, base, m);
   } else if ((LLVMIsABitCastInst(v) || LLVMIsAAddrSpaceCastInst(v)) &&
              lt_rs(g, LLVMGetOperand(v, 0))) {
     m = LLVMBuildPointerCast(at, lt_rs(g, LLVMGetOperand(v, 0)),

@@ -107,7 +107,9 @@ static int rev_rule(LtGen *g, LLVMValueRef i, const LtRule *rule) {
 
 /* void lt.adj.mem.<T>(ptr ddst, ptr dsrc, i64 count): for every element,
  * dsrc[k] += ddst[k]; ddst[k] = 0. Walks downwards when ddst < dsrc so that
- * overlapping (memmove) ranges are handled like the forward copy. */
+ * overlapping (memmove) ranges are handled like the forward copy. A null
+ * shadow (inactive memory, guard.c) takes no part: nothing to move out of
+ * a null ddst, and a null dsrc only zeroes ddst. */
 static LLVMValueRef mem_helper(LtGen *g, LLVMTypeRef et) {
   LtCtx *c = g->c;
   char name[64];
@@ -126,9 +128,21 @@ static LLVMValueRef mem_helper(LtGen *g, LLVMTypeRef et) {
   LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
   LLVMValueRef dd = LLVMGetParam(f, 0), ds = LLVMGetParam(f, 1),
                n = LLVMGetParam(f, 2);
-  LLVMPositionBuilderAtEnd(b, e);
-  LLVMValueRef down = LLVMBuildICmp(b, LLVMIntULT, dd, ds, "");
+  LLVMBasicBlockRef t = LLVMAppendBasicBlockInContext(c->llctx, f, "test");
+  LLVMBasicBlockRef z = LLVMAppendBasicBlockInContext(c->llctx, f, "zero");
+  LLVMBasicBlockRef h = LLVMAppendBasicBlockInContext(c->llctx, f, "head");
+  LLVMValueRef null = LLVMConstNull(c->ptr);
   LLVMValueRef zero = LLVMConstInt(c->i64, 0, 0), one = LLVMConstInt(c->i64, 1, 0);
+  LLVMPositionBuilderAtEnd(b, e);
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, dd, null, ""), x, t);
+  LLVMPositionBuilderAtEnd(b, t);
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, ds, null, ""), z, h);
+  LLVMPositionBuilderAtEnd(b, z);
+  LLVMBuildMemSet(b, dd, LLVMConstInt(c->i8, 0, 0),
+                  LLVMBuildMul(b, n, LLVMSizeOf(et), ""), 1);
+  LLVMBuildBr(b, x);
+  LLVMPositionBuilderAtEnd(b, h);
+  LLVMValueRef down = LLVMBuildICmp(b, LLVMIntULT, dd, ds, "");
   LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, n, zero, ""), x, l);
   LLVMPositionBuilderAtEnd(b, l);
   LLVMValueRef k = LLVMBuildPhi(b, c->i64, "k");
@@ -142,7 +156,7 @@ static LLVMValueRef mem_helper(LtGen *g, LLVMTypeRef et) {
   LLVMValueRef k1 = LLVMBuildAdd(b, k, one, "");
   LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, k1, n, ""), x, l);
   LLVMValueRef inc[2] = {zero, k1};
-  LLVMBasicBlockRef from[2] = {e, l};
+  LLVMBasicBlockRef from[2] = {h, l};
   LLVMAddIncoming(k, inc, from, 2);
   LLVMPositionBuilderAtEnd(b, x);
   LLVMBuildRetVoid(b);
@@ -172,7 +186,10 @@ static int rev_memcall(LtGen *g, LLVMValueRef i, LtCallKind k) {
     return 0;
   LLVMValueRef dsrc = k == LT_CALL_MEMCPY ? lt_rs(g, LLVMGetOperand(i, 1)) : NULL;
   if (!dsrc) {
-    LLVMBuildMemSet(g->b, ddst, LLVMConstInt(g->c->i8, 0, 0), n, 1);
+    if (lt_shadow_maynull(&g->act_of, dst))
+      lt_guard_memset(g->c, g->b, ddst, n);
+    else
+      LLVMBuildMemSet(g->b, ddst, LLVMConstInt(g->c->i8, 0, 0), n, 1);
     return 0;
   }
   LLVMValueRef es = LLVMConstInt(g->c->i64, LLVMABISizeOfType(g->c->td, et), 0);
@@ -193,7 +210,8 @@ static int rev_call(LtGen *g, LLVMValueRef i) {
     return rev_memcall(g, i, k);
   case LT_CALL_MALLOC:
     /* The shadow lives from the allocation to here, its reverse. */
-    lt_build_free(g->b, g->c->mod, lt_rs(g, i));
+    if (lt_is_shadowed(&g->act_of, i))
+      lt_build_free(g->b, g->c->mod, lt_rs(g, i));
     return 0;
   default:
     return 0; /* inactive, zero-derivative, free (the shadow is freed at
@@ -201,39 +219,59 @@ static int rev_call(LtGen *g, LLVMValueRef i) {
   }
 }
 
-static void rev_store(LtGen *g, LLVMValueRef i) {
-  LLVMValueRef v = LLVMGetOperand(i, 0), p = LLVMGetOperand(i, 1);
-  LLVMTypeRef t = LLVMTypeOf(v);
-  if (!lt_is_float_ty(t))
-    return;
+static LLVMValueRef rsink(LtGen *g) {
+  if (!g->r_sink)
+    g->r_sink = lt_guard_sink(g->c, g->eb);
+  return g->r_sink;
+}
+
+/* The shadow of p for reading (rd) and writing (wr) at g->b; guarded when
+ * it may be null. 0 when p has no shadow. */
+static int shadow_rw(LtGen *g, LLVMValueRef p, LLVMValueRef *rd,
+                     LLVMValueRef *wr) {
   LLVMValueRef sp = lt_rs(g, p);
   if (!sp)
+    return 0;
+  *rd = *wr = sp;
+  if (lt_shadow_maynull(&g->act_of, p)) {
+    *rd = lt_guard_read(g->c, g->b, sp);
+    *wr = lt_guard_write(g->c, g->b, sp, rsink(g));
+  }
+  return 1;
+}
+
+static void rev_store(LtGen *g, LLVMValueRef i) {
+  LLVMValueRef v = LLVMGetOperand(i, 0), p = LLVMGetOperand(i, 1), rd, wr;
+  LLVMTypeRef t = LLVMTypeOf(v);
+  if (!lt_is_float_ty(t) || !shadow_rw(g, p, &rd, &wr))
     return;
   if (lt_is_varied(&g->act_of, v)) {
-    LLVMValueRef d = LLVMBuildLoad2(g->b, t, sp, "");
+    LLVMValueRef d = LLVMBuildLoad2(g->b, t, rd, "");
     LLVMSetAlignment(d, LLVMGetAlignment(i));
     lt_adj_add(g, v, d);
   }
-  LLVMValueRef z = LLVMBuildStore(g->b, LLVMConstNull(t), sp);
+  LLVMValueRef z = LLVMBuildStore(g->b, LLVMConstNull(t), wr);
   LLVMSetAlignment(z, LLVMGetAlignment(i));
 }
 
 static void rev_load(LtGen *g, LLVMValueRef i) {
-  LLVMValueRef sp = lt_rs(g, LLVMGetOperand(i, 0));
-  if (!sp)
+  LLVMValueRef rd, wr;
+  if (!shadow_rw(g, LLVMGetOperand(i, 0), &rd, &wr))
     return;
   LLVMValueRef d = lt_adj_read(g, i);
   LLVMTypeRef t = LLVMTypeOf(i);
-  LLVMValueRef old = LLVMBuildLoad2(g->b, t, sp, "");
+  /* Through the sink when the shadow is null: the sum is discarded. */
+  LLVMValueRef old = LLVMBuildLoad2(g->b, t, wr, "");
   LLVMSetAlignment(old, LLVMGetAlignment(i));
-  LLVMValueRef s = LLVMBuildStore(g->b, lt_build_accum(g->b, old, d), sp);
+  LLVMValueRef s = LLVMBuildStore(g->b, lt_build_accum(g->b, old, d), wr);
   LLVMSetAlignment(s, LLVMGetAlignment(i));
 }
 
 int lt_revinst(LtGen *g, LLVMValueRef i) {
   LLVMOpcode op = LLVMGetInstructionOpcode(i);
-  if (op == LLVMAlloca && g->split) {
-    lt_build_free(g->b, g->c->mod, lt_rs(g, i)); /* heap shadow, see forward.c */
+  if (op == LLVMAlloca) {
+    if (g->split && lt_is_shadowed(&g->act_of, i))
+      lt_build_free(g->b, g->c->mod, lt_rs(g, i)); /* heap shadow, forward.c */
     return 0;
   }
   if (op == LLVMStore) {

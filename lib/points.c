@@ -1,0 +1,396 @@
+/* points.c: which memory a pointer may address, and which memory is active.
+ *
+ * A flow-insensitive, inclusion-based points-to analysis (Andersen, 1994)
+ * over abstract objects: each pointer parameter and the memory reachable
+ * from it, each allocation (alloca, malloc, operator new, ...), each
+ * global, and one "unknown" object for pointers of unknown origin. Every
+ * pointer-carrying value (pointers, and integers or aggregates that hold
+ * pointer bits) gets the set of objects it may address; every object the
+ * set of objects whose addresses may be stored in it. An object is active
+ * when it has a shadow: the memory of dup parameters, and allocations that
+ * receive active data or active pointers, or that a pointer may address
+ * together with active memory. Inactive memory is never given a shadow; a
+ * pointer that may address both (mixed activity) has a shadow that is
+ * null when it addresses inactive memory, checked at run time.
+ * The transfer functions run inside activity.c's fixpoint, which also
+ * decides which floats vary; they only ever add to sets.
+ */
+#include "lt.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { O_ARG, O_ARGMEM, O_ALLOC, O_GLOBAL, O_UNKNOWN };
+
+static unsigned new_obj(LtPoints *pt, int kind, LLVMValueRef src, int param) {
+  if (pt->nobj == pt->capobj) {
+    pt->capobj = pt->capobj ? pt->capobj * 2 : 16;
+    LtObj *o = lt_xcalloc(pt->capobj, sizeof *o);
+    if (pt->nobj)
+      memcpy(o, pt->obj, pt->nobj * sizeof *o);
+    free(pt->obj);
+    pt->obj = o;
+  }
+  pt->obj[pt->nobj] = (LtObj){kind, param, src};
+  return pt->nobj++;
+}
+
+static LLVMValueRef strip_const(LLVMValueRef v) {
+  while (LLVMIsAConstantExpr(v)) {
+    LLVMOpcode op = LLVMGetConstOpcode(v);
+    if (op != LLVMGetElementPtr && op != LLVMBitCast && op != LLVMAddrSpaceCast)
+      break;
+    v = LLVMGetOperand(v, 0);
+  }
+  return v;
+}
+
+static void collect_globals(LtPoints *pt, const LtCfg *g) {
+  for (unsigned b = 0; b < g->nblocks; b++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(g->block[b]); i;
+         i = LLVMGetNextInstruction(i))
+      for (int k = 0, n = LLVMGetNumOperands(i); k < n; k++) {
+        LLVMValueRef op = LLVMGetOperand(i, (unsigned)k);
+        if (!op || !LLVMIsAConstant(op))
+          continue;
+        LLVMValueRef base = strip_const(op);
+        if (LLVMIsAGlobalVariable(base) && !lt_map_get(&pt->gobj, base))
+          lt_map_put(&pt->gobj, base,
+                     (void *)(size_t)(new_obj(pt, O_GLOBAL, base, -1) + 1));
+      }
+}
+
+static uint64_t *new_set(LtPoints *pt) {
+  uint64_t *s = lt_xcalloc(pt->words, sizeof *s);
+  lt_vec_push(&pt->owned, s);
+  return s;
+}
+
+static void set_add(uint64_t *s, unsigned o) { s[o / 64] |= 1ull << (o % 64); }
+static int set_has(const uint64_t *s, unsigned o) { return s[o / 64] >> (o % 64) & 1; }
+
+static const uint64_t *singleton(LtPoints *pt, LLVMValueRef key, unsigned o) {
+  uint64_t *s = lt_map_get(&pt->sets, key);
+  if (!s) {
+    s = new_set(pt);
+    set_add(s, o);
+    lt_map_put(&pt->sets, key, s);
+  }
+  return s;
+}
+
+void lt_points_init(LtPoints *pt, LLVMValueRef fn, const LtCfg *g,
+                    const LtAct *act) {
+  memset(pt, 0, sizeof *pt);
+  lt_map_init(&pt->sets, 256);
+  lt_map_init(&pt->gobj, 16);
+  unsigned np = LLVMCountParams(fn);
+  pt->argobj = lt_xcalloc(np, sizeof *pt->argobj);
+  for (unsigned p = 0; p < np; p++) {
+    pt->argobj[p] = -1;
+    if (!lt_is_ptr_ty(LLVMTypeOf(LLVMGetParam(fn, p))))
+      continue;
+    pt->argobj[p] = (int)new_obj(pt, O_ARG, LLVMGetParam(fn, p), (int)p);
+    new_obj(pt, O_ARGMEM, LLVMGetParam(fn, p), (int)p);
+  }
+  const LtRule *rule;
+  for (unsigned b = 0; b < g->nblocks; b++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(g->block[b]); i;
+         i = LLVMGetNextInstruction(i))
+      if (LLVMIsAAllocaInst(i) ||
+          (LLVMIsACallInst(i) && lt_call_kind(i, &rule) == LT_CALL_MALLOC))
+        new_obj(pt, O_ALLOC, i, -1);
+  collect_globals(pt, g);
+  pt->unknown = new_obj(pt, O_UNKNOWN, NULL, -1);
+  pt->words = (pt->nobj + 63) / 64;
+  pt->active = lt_xcalloc(pt->nobj, 1);
+  pt->contents = lt_xcalloc((size_t)pt->nobj * pt->words, sizeof *pt->contents);
+  pt->empty = new_set(pt);
+  for (unsigned o = 0; o < pt->nobj; o++) {
+    uint64_t *c = pt->contents + (size_t)o * pt->words;
+    switch (pt->obj[o].kind) {
+    case O_ARG: /* what the parameter points to holds pointers into the */
+    case O_ARGMEM: /* memory the caller reaches from it */
+      set_add(c, pt->obj[o].kind == O_ARG ? o + 1 : o);
+      pt->active[o] = act[pt->obj[o].param] == LT_DUP ||
+                      act[pt->obj[o].param] == LT_DUPNONEED;
+      break;
+    case O_GLOBAL:
+    case O_UNKNOWN:
+      set_add(c, pt->unknown);
+      break;
+    default: /* allocations start empty: their loads read what was stored */
+      break;
+    }
+    if (pt->obj[o].kind == O_ALLOC) {
+      uint64_t *s = new_set(pt);
+      set_add(s, o);
+      lt_map_put(&pt->sets, pt->obj[o].src, s);
+    }
+  }
+  pt->unknown_set = new_set(pt);
+  set_add(pt->unknown_set, pt->unknown);
+}
+
+void lt_points_free(LtPoints *pt) {
+  for (size_t i = 0; i < pt->owned.n; i++)
+    free(pt->owned.v[i]);
+  lt_vec_free(&pt->owned);
+  lt_map_free(&pt->sets);
+  lt_map_free(&pt->gobj);
+  free(pt->obj);
+  free(pt->argobj);
+  free(pt->active);
+  free(pt->contents);
+  memset(pt, 0, sizeof *pt);
+}
+
+/* The set of v; never NULL (the shared empty set for untracked values). */
+const uint64_t *lt_points_of(LtPoints *pt, LLVMValueRef v) {
+  if (LLVMIsAArgument(v)) {
+    LLVMValueRef f = LLVMGetParamParent(v);
+    for (unsigned p = 0, n = LLVMCountParams(f); p < n; p++)
+      if (LLVMGetParam(f, p) == v && pt->argobj[p] >= 0)
+        return singleton(pt, v, (unsigned)pt->argobj[p]);
+    return pt->empty;
+  }
+  if (LLVMIsAConstant(v)) {
+    LLVMValueRef base = strip_const(v);
+    size_t o = (size_t)lt_map_get(&pt->gobj, base);
+    if (o)
+      return singleton(pt, v, (unsigned)(o - 1));
+    if (LLVMIsAConstantExpr(v) && LLVMGetConstOpcode(v) == LLVMIntToPtr)
+      return singleton(pt, v, pt->unknown);
+    return pt->empty;
+  }
+  uint64_t *s = lt_map_get(&pt->sets, v);
+  return s ? s : pt->empty;
+}
+
+/* The writable set of an instruction, created on first use. */
+static uint64_t *own(LtPoints *pt, LLVMValueRef v) {
+  uint64_t *s = lt_map_get(&pt->sets, v);
+  if (!s) {
+    s = new_set(pt);
+    lt_map_put(&pt->sets, v, s);
+  }
+  return s;
+}
+
+static int join(LtPoints *pt, uint64_t *dst, const uint64_t *src) {
+  int changed = 0;
+  for (unsigned w = 0; w < pt->words; w++)
+    if ((dst[w] | src[w]) != dst[w]) {
+      dst[w] |= src[w];
+      changed = 1;
+    }
+  return changed;
+}
+
+static int nonempty(const LtPoints *pt, const uint64_t *s) {
+  for (unsigned w = 0; w < pt->words; w++)
+    if (s[w])
+      return 1;
+  return 0;
+}
+
+static int join_value(LtPoints *pt, LLVMValueRef i, LLVMValueRef from) {
+  const uint64_t *s = lt_points_of(pt, from);
+  return nonempty(pt, s) ? join(pt, own(pt, i), s) : 0;
+}
+
+static uint64_t *contents(LtPoints *pt, unsigned o) {
+  return pt->contents + (size_t)o * pt->words;
+}
+
+/* i's set |= the contents of every object addr may address. */
+static int join_loaded(LtPoints *pt, LLVMValueRef i, LLVMValueRef addr) {
+  const uint64_t *a = lt_points_of(pt, addr);
+  int changed = 0;
+  for (unsigned o = 0; o < pt->nobj; o++)
+    if (set_has(a, o) && nonempty(pt, contents(pt, o)))
+      changed |= join(pt, own(pt, i), contents(pt, o));
+  return changed;
+}
+
+/* contents of every object addr may address |= src. */
+static int join_stored(LtPoints *pt, LLVMValueRef addr, const uint64_t *src) {
+  const uint64_t *a = lt_points_of(pt, addr);
+  int changed = 0;
+  if (!nonempty(pt, src))
+    return 0;
+  for (unsigned o = 0; o < pt->nobj; o++)
+    if (set_has(a, o))
+      changed |= join(pt, contents(pt, o), src);
+  return changed;
+}
+
+static int may_carry(LLVMTypeRef t) {
+  switch (LLVMGetTypeKind(t)) {
+  case LLVMPointerTypeKind:
+  case LLVMIntegerTypeKind:
+  case LLVMStructTypeKind:
+  case LLVMArrayTypeKind:
+  case LLVMVectorTypeKind:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+static int step_call(LtPoints *pt, LLVMValueRef i) {
+  const LtRule *rule;
+  LtCallKind k = lt_call_kind(i, &rule);
+  unsigned n = LLVMGetNumArgOperands(i);
+  int changed = 0;
+  if (k == LT_CALL_MALLOC)
+    return 0; /* its set is fixed */
+  if (k == LT_CALL_MEMCPY) {
+    LLVMValueRef src = LLVMGetOperand(i, 1);
+    const uint64_t *a = lt_points_of(pt, src);
+    for (unsigned o = 0; o < pt->nobj; o++)
+      if (set_has(a, o))
+        changed |= join_stored(pt, LLVMGetOperand(i, 0), contents(pt, o));
+    if (lt_is_ptr_ty(LLVMTypeOf(i)))
+      changed |= join_value(pt, i, LLVMGetOperand(i, 0));
+    return changed;
+  }
+  if (k == LT_CALL_MEMSET || k == LT_CALL_FREE || k == LT_CALL_RULE ||
+      k == LT_CALL_ZERO)
+    return 0;
+  /* Anything else may store unknown pointers into what it is given, and
+   * returns a pointer of unknown origin. */
+  for (unsigned a = 0; a < n; a++) {
+    LLVMValueRef op = LLVMGetOperand(i, a);
+    if (lt_is_ptr_ty(LLVMTypeOf(op)))
+      changed |= join_stored(pt, op, pt->unknown_set);
+  }
+  if (may_carry(LLVMTypeOf(i))) {
+    uint64_t *s = own(pt, i);
+    if (!set_has(s, pt->unknown)) {
+      set_add(s, pt->unknown);
+      changed = 1;
+    }
+  }
+  return changed;
+}
+
+int lt_points_step(LtPoints *pt, LLVMValueRef i) {
+  LLVMOpcode op = LLVMGetInstructionOpcode(i);
+  switch (op) {
+  case LLVMGetElementPtr:
+  case LLVMBitCast:
+  case LLVMAddrSpaceCast:
+  case LLVMFreeze:
+  case LLVMPtrToInt:
+  case LLVMTrunc:
+  case LLVMZExt:
+  case LLVMSExt:
+  case LLVMExtractValue:
+  case LLVMExtractElement:
+    return may_carry(LLVMTypeOf(i)) ? join_value(pt, i, LLVMGetOperand(i, 0)) : 0;
+  case LLVMIntToPtr: {
+    if (nonempty(pt, lt_points_of(pt, LLVMGetOperand(i, 0))))
+      return join_value(pt, i, LLVMGetOperand(i, 0));
+    uint64_t *s = own(pt, i);
+    if (set_has(s, pt->unknown))
+      return 0;
+    set_add(s, pt->unknown);
+    return 1;
+  }
+  case LLVMAdd: case LLVMSub: case LLVMAnd: case LLVMOr: case LLVMXor:
+  case LLVMShl: case LLVMLShr: case LLVMAShr: case LLVMMul:
+  case LLVMSelect: case LLVMInsertValue: case LLVMInsertElement:
+  case LLVMShuffleVector: {
+    int changed = 0;
+    for (int k = op == LLVMSelect ? 1 : 0, n = LLVMGetNumOperands(i); k < n; k++)
+      changed |= join_value(pt, i, LLVMGetOperand(i, (unsigned)k));
+    return changed;
+  }
+  case LLVMPHI: {
+    int changed = 0;
+    for (unsigned k = 0, n = LLVMCountIncoming(i); k < n; k++)
+      changed |= join_value(pt, i, LLVMGetIncomingValue(i, k));
+    return changed;
+  }
+  case LLVMLoad:
+    return may_carry(LLVMTypeOf(i)) ? join_loaded(pt, i, LLVMGetOperand(i, 0)) : 0;
+  case LLVMStore:
+    return join_stored(pt, LLVMGetOperand(i, 1),
+                       lt_points_of(pt, LLVMGetOperand(i, 0)));
+  case LLVMAtomicRMW:
+  case LLVMAtomicCmpXchg: {
+    LLVMValueRef v = LLVMGetOperand(i, op == LLVMAtomicRMW ? 1 : 2);
+    int changed = join_stored(pt, LLVMGetOperand(i, 0), lt_points_of(pt, v));
+    return changed | join_loaded(pt, i, LLVMGetOperand(i, 0));
+  }
+  case LLVMCall:
+    return step_call(pt, i);
+  default:
+    return 0;
+  }
+}
+
+int lt_points_any_active(LtPoints *pt, LLVMValueRef v) {
+  const uint64_t *s = lt_points_of(pt, v);
+  for (unsigned o = 0; o < pt->nobj; o++)
+    if (set_has(s, o) && pt->active[o])
+      return 1;
+  return 0;
+}
+
+int lt_points_any_inactive(LtPoints *pt, LLVMValueRef v) {
+  const uint64_t *s = lt_points_of(pt, v);
+  for (unsigned o = 0; o < pt->nobj; o++)
+    if (set_has(s, o) && !pt->active[o])
+      return 1;
+  return 0;
+}
+
+int lt_points_activate(LtPoints *pt, LLVMValueRef v) {
+  const uint64_t *s = lt_points_of(pt, v);
+  int changed = 0;
+  for (unsigned o = 0; o < pt->nobj; o++)
+    if (set_has(s, o) && !pt->active[o] && pt->obj[o].kind == O_ALLOC) {
+      pt->active[o] = 1;
+      changed = 1;
+    }
+  return changed;
+}
+
+int lt_points_contents_active(LtPoints *pt, LLVMValueRef addr) {
+  const uint64_t *a = lt_points_of(pt, addr);
+  for (unsigned o = 0; o < pt->nobj; o++)
+    if (set_has(a, o)) {
+      const uint64_t *c = contents(pt, o);
+      for (unsigned q = 0; q < pt->nobj; q++)
+        if (set_has(c, q) && pt->active[q])
+          return 1;
+    }
+  return 0;
+}
+
+/* Objects addr may address that have no shadow but would need one to hold
+ * what a store or copy puts there: marked, for reads of them to report. */
+int lt_points_taint(LtPoints *pt, LLVMValueRef addr) {
+  const uint64_t *a = lt_points_of(pt, addr);
+  int changed = 0;
+  for (unsigned o = 0; o < pt->nobj; o++)
+    if (set_has(a, o) && !pt->active[o]) {
+      if (!pt->tainted)
+        pt->tainted = lt_xcalloc(pt->nobj, 1);
+      changed |= !pt->tainted[o];
+      pt->tainted[o] = 1;
+    }
+  return changed;
+}
+
+int lt_points_reads_tainted(LtPoints *pt, LLVMValueRef addr) {
+  if (!pt->tainted)
+    return 0;
+  const uint64_t *a = lt_points_of(pt, addr);
+  for (unsigned o = 0; o < pt->nobj; o++)
+    if (set_has(a, o) && pt->tainted[o])
+      return 1;
+  return 0;
+}
