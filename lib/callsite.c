@@ -9,6 +9,7 @@
  */
 #include "lt.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -248,6 +249,8 @@ static int compatible(LLVMTypeRef have, LLVMTypeRef want) {
     return 1;
   if (lt_is_float_ty(have) && lt_is_float_ty(want))
     return 1;
+  if (lt_is_ptr_ty(have) && lt_is_ptr_ty(want))
+    return 1; /* an address space cast, as in Enzyme */
   return LLVMGetTypeKind(have) == LLVMIntegerTypeKind &&
          LLVMGetTypeKind(want) == LLVMIntegerTypeKind;
 }
@@ -292,6 +295,15 @@ static int parse_params(LtCtx *c, LLVMValueRef call, LtRequest *r,
               : lt_is_ptr_ty(pty)  ? LT_DUP
               : lt_is_float_ty(pty) ? LT_OUT
                                     : LT_CONST;
+    if (m < 0 && a == LT_DUP && lt_param_int_only(r->fn, p)) {
+      char msg[300];
+      snprintf(msg, sizeof msg, "parameter %u of '%s' (an unmarked pointer) "
+                                "is taken as enzyme_const: only integers and "
+                                "pointers are read or written through it",
+               p + 1, fname);
+      lt_remark_emit(call, "leantape", "IntPointerConst", msg);
+      a = LT_CONST;
+    }
     if (a == LT_OUT && !lt_is_float_ty(pty)) {
       lt_error(c, call, "enzyme_out requires a floating-point argument "
                         "(parameter %u of '%s'); use enzyme_dup for pointers "

@@ -291,6 +291,13 @@ int lt_forward_build(LtGen *g, const char *name) {
          i = LLVMGetNextInstruction(i))
       mirror_pointer_memory(g, b, i);
   LLVMDisposeBuilder(b);
+  LtVec drop = {0};
+  lt_points_unneeded_writes(&g->act_of.pts, &g->g, g->act, &drop);
+  for (size_t k = 0; k < drop.n; k++) {
+    LLVMInstructionEraseFromParent(amap(g, drop.v[k]));
+    lt_map_put(&g->fmap, drop.v[k], NULL);
+  }
+  lt_vec_free(&drop);
   return g->failed ? -1 : 0;
 }
 

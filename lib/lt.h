@@ -137,6 +137,11 @@ int lt_is_enzyme_name(const char *name, size_t len); /* contains __enzyme_ */
 int lt_callsite_parse(LtCtx *c, LLVMValueRef call, LtMode mode, LtRequest *r);
 void lt_callsite_free(LtRequest *r);
 
+/* intptr.c */
+/* Unmarked pointer parameter p of fn is only used to read and write
+ * integers and pointers (it then defaults to enzyme_const). */
+int lt_param_int_only(LLVMValueRef fn, unsigned p);
+
 /* clone.c: cloning function bodies and inlining calls */
 
 /* Clone the body of src into dst before block `before` (NULL: append).
@@ -217,6 +222,10 @@ int lt_points_contents_active(LtPoints *pt, LLVMValueRef addr);
 /* Mark the inactive objects at addr as holding active data; 1 if new. */
 int lt_points_taint(LtPoints *pt, LLVMValueRef addr);
 int lt_points_reads_tainted(LtPoints *pt, LLVMValueRef addr);
+/* Stores and memory calls that only write the memory of enzyme_dupnoneed
+ * parameters the function never reads: the primal may skip them. */
+void lt_points_unneeded_writes(LtPoints *pt, const LtCfg *g, const LtAct *act,
+                               LtVec *out);
 
 /* guard.c: accesses through shadows that may be null */
 #define LT_GUARD_BYTES 256

@@ -394,3 +394,61 @@ int lt_points_reads_tainted(LtPoints *pt, LLVMValueRef addr) {
       return 1;
   return 0;
 }
+
+/* Writes the primal need not perform: stores, memset and memcpy into the
+ * memory of enzyme_dupnoneed parameters that the function never reads
+ * back. Enzyme's convention lets such a parameter be a null pointer when
+ * only its shadow is wanted (enzyme_dupnoneed, NULL, d_out). */
+void lt_points_unneeded_writes(LtPoints *pt, const LtCfg *g, const LtAct *act,
+                               LtVec *out) {
+  unsigned char *cand = lt_xcalloc(pt->nobj, 1);
+  int any = 0;
+  for (unsigned o = 0; o < pt->nobj; o++)
+    if (pt->obj[o].kind == O_ARG && act[pt->obj[o].param] == LT_DUPNONEED)
+      any = cand[o] = 1;
+  const LtRule *rule;
+  for (unsigned b = 0; any && b < g->nblocks; b++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(g->block[b]); i;
+         i = LLVMGetNextInstruction(i)) {
+      LLVMValueRef from = NULL;
+      if (LLVMIsALoadInst(i) || LLVMIsAAtomicRMWInst(i) || LLVMIsAAtomicCmpXchgInst(i))
+        from = LLVMGetOperand(i, 0);
+      else if (LLVMIsACallInst(i) && lt_call_kind(i, &rule) == LT_CALL_MEMCPY)
+        from = LLVMGetOperand(i, 1);
+      else if (LLVMIsACallInst(i) && lt_call_kind(i, &rule) == LT_CALL_UNKNOWN)
+        for (unsigned a = 0, n = LLVMGetNumArgOperands(i); a < n; a++) {
+          const uint64_t *s = lt_points_of(pt, LLVMGetOperand(i, a));
+          for (unsigned o = 0; o < pt->nobj; o++)
+            if (set_has(s, o))
+              cand[o] = 0;
+        }
+      if (!from)
+        continue;
+      const uint64_t *s = lt_points_of(pt, from);
+      for (unsigned o = 0; o < pt->nobj; o++)
+        if (set_has(s, o))
+          cand[o] = 0;
+    }
+  for (unsigned b = 0; any && b < g->nblocks; b++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(g->block[b]); i;
+         i = LLVMGetNextInstruction(i)) {
+      LLVMValueRef to = NULL;
+      LtCallKind k;
+      if (LLVMIsAStoreInst(i) && !LLVMGetVolatile(i))
+        to = LLVMGetOperand(i, 1);
+      else if (LLVMIsACallInst(i) &&
+               ((k = lt_call_kind(i, &rule)) == LT_CALL_MEMCPY || k == LT_CALL_MEMSET) &&
+               LLVMGetTypeKind(LLVMTypeOf(i)) == LLVMVoidTypeKind)
+        to = LLVMGetOperand(i, 0);
+      if (!to)
+        continue;
+      const uint64_t *s = lt_points_of(pt, to);
+      int only = nonempty(pt, s);
+      for (unsigned o = 0; o < pt->nobj && only; o++)
+        if (set_has(s, o) && !cand[o])
+          only = 0;
+      if (only)
+        lt_vec_push(out, i);
+    }
+  free(cand);
+}

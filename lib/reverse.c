@@ -337,7 +337,7 @@ int lt_reverse_build(LtGen *g, const char *name, LLVMTypeRef outs_ty) {
     pt[n++] = LLVMTypeOf(LLVMGetParam(g->P, p));
   for (unsigned p = 0; p < np; p++)
     if (g->act[p] == LT_DUP || g->act[p] == LT_DUPNONEED)
-      pt[n++] = c->ptr;
+      pt[n++] = pt[p]; /* a shadow lives in its primal's address space */
   LLVMTypeRef rty = LLVMGetReturnType(LLVMGlobalGetValueType(g->P));
   int has_dret = lt_is_float_ty(rty);
   if (has_dret)

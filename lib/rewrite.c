@@ -21,6 +21,8 @@ static LLVMValueRef convert(LtCtx *c, LLVMBuilderRef b, LLVMValueRef v,
   if (LLVMGetTypeKind(have) == LLVMIntegerTypeKind &&
       LLVMGetTypeKind(want) == LLVMIntegerTypeKind)
     return LLVMBuildIntCast2(b, v, want, 1, "");
+  if (lt_is_ptr_ty(have) && lt_is_ptr_ty(want))
+    return LLVMBuildAddrSpaceCast(b, v, want, "");
   return LLVMBuildBitCast(b, v, want, "");
 }
 
@@ -32,7 +34,7 @@ static unsigned common_args(LtCtx *c, LLVMBuilderRef b, const LtRequest *r,
     out[n++] = convert(c, b, r->arg[p], LLVMTypeOf(LLVMGetParam(r->fn, p)));
   for (unsigned p = 0; p < r->nparams; p++)
     if (r->shadow[p])
-      out[n++] = r->shadow[p];
+      out[n++] = convert(c, b, r->shadow[p], LLVMTypeOf(LLVMGetParam(r->fn, p)));
   return n;
 }
 
