@@ -44,6 +44,8 @@ static int call_varied(LtActivity *a, LLVMValueRef i) {
       if ((rule->active_mask >> k & 1) && lt_is_varied(a, LLVMGetOperand(i, k)))
         return 1;
     return 0;
+  case LT_CALL_COMPLEX:
+    return any_operand(a, i, n, varied);
   case LT_CALL_UNKNOWN:
     return any_operand(a, i, n, varied) ||
            any_operand(a, i, n, lt_is_shadowed);
@@ -66,6 +68,9 @@ static int float_varied(LtActivity *a, LLVMValueRef i) {
   case LLVMSelect:
   case LLVMExtractValue:
   case LLVMExtractElement:
+  case LLVMInsertValue:
+  case LLVMInsertElement:
+  case LLVMShuffleVector:
     return any_operand(a, i, (unsigned)LLVMGetNumOperands(i), varied);
   case LLVMPHI:
     for (unsigned k = 0, n = LLVMCountIncoming(i); k < n; k++)
@@ -81,11 +86,6 @@ static int float_varied(LtActivity *a, LLVMValueRef i) {
   }
 }
 
-static int is_aggregate_or_vector(LLVMTypeRef t) {
-  LLVMTypeKind k = LLVMGetTypeKind(t);
-  return k == LLVMStructTypeKind || k == LLVMArrayTypeKind ||
-         k == LLVMVectorTypeKind || k == LLVMScalableVectorTypeKind;
-}
 
 /* Every user is a sanitizer report call: the value is only printed. */
 static int only_sanitizer_uses(LLVMValueRef v) {
@@ -171,16 +171,11 @@ static int check_inst(LtCtx *c, LtActivity *a, LLVMValueRef i) {
                    "mark the input enzyme_const)");
     return -1;
   }
-  if ((lt_is_varied(a, i) || vin) && is_aggregate_or_vector(LLVMTypeOf(i))) {
-    lt_error(c, i, "vector or aggregate floating-point values are not "
-                   "supported yet in differentiated code");
-    return -1;
-  }
-  if (op == LLVMStore && lt_is_shadowed(a, LLVMGetOperand(i, 1)) &&
-      is_aggregate_or_vector(LLVMTypeOf(LLVMGetOperand(i, 0))) &&
-      LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(i, 0))) != LLVMArrayTypeKind) {
-    lt_error(c, i, "storing a vector or aggregate to active memory is not "
-                   "supported yet");
+  if (op == LLVMBitCast && vin && lt_is_diff_ty(LLVMTypeOf(i)) &&
+      LLVMTypeOf(i) != LLVMTypeOf(LLVMGetOperand(i, 0)) &&
+      !lt_is_float_ty(LLVMTypeOf(i))) {
+    lt_error(c, i, "an active vector is reinterpreted as another vector "
+                   "type; this is not supported yet");
     return -1;
   }
   if (op != LLVMCall)
@@ -199,7 +194,7 @@ static int check_inst(LtCtx *c, LtActivity *a, LLVMValueRef i) {
   }
   size_t len;
   const char *n = lt_callee_name(i, &len);
-  if (len >= 9 && !strncmp(n, "__enzyme_", 9)) {
+  if (lt_is_enzyme_name(n, len)) {
     lt_error(c, i, "nested differentiation: '%.*s' inside a differentiated "
                    "function is not supported yet",
              (int)len, n);
@@ -252,7 +247,7 @@ int lt_activity_run(LtCtx *c, LtActivity *a, LLVMValueRef fn, const LtCfg *g,
       for (LLVMValueRef i = LLVMGetFirstInstruction(g->block[b]); i;
            i = LLVMGetNextInstruction(i)) {
         changed |= lt_points_step(&a->pts, i);
-        if (lt_is_float_ty(LLVMTypeOf(i)) && !lt_is_varied(a, i) &&
+        if (lt_is_diff_ty(LLVMTypeOf(i)) && !lt_is_varied(a, i) &&
             float_varied(a, i)) {
           lt_map_put(&a->varied, i, (void *)1);
           changed = 1;

@@ -293,7 +293,7 @@ static int parse_params(LtCtx *c, LLVMValueRef call, LtRequest *r,
     }
     LtAct a = m >= 0               ? (LtAct)m
               : lt_is_ptr_ty(pty)  ? LT_DUP
-              : lt_is_float_ty(pty) ? LT_OUT
+              : lt_is_diff_ty(pty) ? LT_OUT
                                     : LT_CONST;
     if (m < 0 && a == LT_DUP && lt_param_int_only(r->fn, p)) {
       char msg[300];
@@ -304,7 +304,7 @@ static int parse_params(LtCtx *c, LLVMValueRef call, LtRequest *r,
       lt_remark_emit(call, "leantape", "IntPointerConst", msg);
       a = LT_CONST;
     }
-    if (a == LT_OUT && !lt_is_float_ty(pty)) {
+    if (a == LT_OUT && !lt_is_diff_ty(pty)) {
       lt_error(c, call, "enzyme_out requires a floating-point argument "
                         "(parameter %u of '%s'); use enzyme_dup for pointers "
                         "or enzyme_const", p + 1, fname);
@@ -351,6 +351,75 @@ static int parse_params(LtCtx *c, LLVMValueRef call, LtRequest *r,
   return 0;
 }
 
+/* Can v be the adjoint of a return value of type rty: a float for a float,
+ * the same aggregate or vector type, or a struct of the same layout. */
+static int is_dret(LLVMTypeRef rty, LLVMValueRef v) {
+  LLVMTypeRef t = LLVMTypeOf(v);
+  if (!lt_is_diff_ty(rty))
+    return 0;
+  if (lt_is_float_ty(rty))
+    return lt_is_float_ty(t);
+  return t == rty || lt_same_layout(t, rty);
+}
+
+/* The leaf types of an aggregate whose members are all floats or float
+ * vectors, flattened in order; -1 if some member is not. */
+static int float_leaves(LLVMTypeRef t, LLVMTypeRef *out, int n, int max) {
+  if (lt_is_float_ty(t) || (LLVMGetTypeKind(t) == LLVMVectorTypeKind &&
+                            lt_is_float_ty(LLVMGetElementType(t)))) {
+    if (n >= max)
+      return -1;
+    out[n] = t;
+    return n + 1;
+  }
+  if (!lt_is_aggregate_ty(t))
+    return -1;
+  int st = LLVMGetTypeKind(t) == LLVMStructTypeKind;
+  unsigned m = st ? LLVMCountStructElementTypes(t) : (unsigned)LLVMGetArrayLength2(t);
+  for (unsigned k = 0; k < m && n >= 0; k++)
+    n = float_leaves(st ? LLVMStructGetTypeAtIndex(t, k) : LLVMGetElementType(t),
+                     out, n, max);
+  return n;
+}
+
+/* How many operands from i on form the adjoint of the return value: one
+ * (a float, the same aggregate, or a byval pointer to one), or, as C
+ * passes a small struct to a variadic function, one per float member. */
+static unsigned dret_width(LLVMValueRef call, LLVMTypeRef rty, unsigned i,
+                           unsigned nops, int *byval) {
+  *byval = 0;
+  if (i >= nops || !lt_is_diff_ty(rty))
+    return 0;
+  LLVMValueRef v = LLVMGetOperand(call, i);
+  if (is_dret(rty, v))
+    return 1;
+  if (!lt_is_aggregate_ty(rty))
+    return 0;
+  unsigned k = LLVMGetEnumAttributeKindForName("byval", 5);
+  LLVMAttributeRef bv = LLVMGetCallSiteEnumAttribute(call, i + 1, k);
+  if (bv && lt_same_layout(LLVMGetTypeAttributeValue(bv), rty)) {
+    *byval = 1;
+    return 1;
+  }
+  LLVMTypeRef lv[LT_DRET_PARTS];
+  int n = float_leaves(rty, lv, 0, LT_DRET_PARTS);
+  if (n <= 1 || i + (unsigned)n > nops)
+    return 0;
+  for (int e = 0; e < n; e++)
+    if (LLVMTypeOf(LLVMGetOperand(call, i + (unsigned)e)) != lv[e])
+      return 0;
+  return (unsigned)n;
+}
+
+static void take_dret(LtRequest *r, LLVMValueRef call, unsigned i,
+                      unsigned width, int byval) {
+  r->dret = LLVMGetOperand(call, i);
+  r->dret_byval = byval;
+  r->ndret_parts = width > 1 ? width : 0;
+  for (unsigned e = 0; e < width && width > 1; e++)
+    r->dret_parts[e] = LLVMGetOperand(call, i + e);
+}
+
 static int parse_tail(LtCtx *c, LLVMValueRef call, LtRequest *r, unsigned i,
                       unsigned nops) {
   LLVMTypeRef rty = LLVMGetReturnType(LLVMGlobalGetValueType(r->fn));
@@ -369,18 +438,25 @@ static int parse_tail(LtCtx *c, LLVMValueRef call, LtRequest *r, unsigned i,
                         "returned by __enzyme_augmentfwd as its last argument");
       return -1;
     }
-    if (nops - i == 2 && lt_is_float_ty(rty) &&
-        lt_is_float_ty(LLVMTypeOf(LLVMGetOperand(call, i))))
-      r->dret = LLVMGetOperand(call, i++);
+    int byval;
+    unsigned w = dret_width(call, rty, i, nops - 1, &byval);
+    if (w && nops - i == w + 1) {
+      take_dret(r, call, i, w, byval);
+      i += w;
+    }
     r->tape = LLVMGetOperand(call, i++);
     if (!lt_is_ptr_ty(LLVMTypeOf(r->tape))) {
       lt_error(c, call, "the last argument of __enzyme_reverse must be the "
                         "tape returned by __enzyme_augmentfwd");
       return -1;
     }
-  } else if (r->mode == LT_AUTODIFF && i + 1 == nops && lt_is_float_ty(rty) &&
-             lt_is_float_ty(LLVMTypeOf(LLVMGetOperand(call, i)))) {
-    r->dret = LLVMGetOperand(call, i++);
+  } else if (r->mode == LT_AUTODIFF) {
+    int byval;
+    unsigned w = dret_width(call, rty, i, nops, &byval);
+    if (w && i + w == nops) {
+      take_dret(r, call, i, w, byval);
+      i += w;
+    }
   }
   if (i < nops) {
     size_t fl;

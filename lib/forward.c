@@ -173,7 +173,7 @@ static void mark_math_pure(LtGen *g) {
       if (!LLVMIsACallInst(i))
         continue;
       LtCallKind k = lt_call_kind(i, &rule);
-      if (k != LT_CALL_RULE && k != LT_CALL_ZERO)
+      if (k != LT_CALL_RULE && k != LT_CALL_ZERO && k != LT_CALL_COMPLEX)
         continue;
       LLVMValueRef ai = amap(g, i);
       for (unsigned a = 0; a < 3; a++) {

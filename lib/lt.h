@@ -44,6 +44,20 @@ char *lt_strdup(const char *s);
 /* Values */
 int lt_is_float_ty(LLVMTypeRef t); /* half/float/double/x86_fp80/fp128 */
 int lt_is_ptr_ty(LLVMTypeRef t);
+/* t carries derivatives: a float, or a vector, struct or array holding one. */
+int lt_is_diff_ty(LLVMTypeRef t);
+int lt_is_aggregate_ty(LLVMTypeRef t); /* struct or array */
+/* The identity of adjoint accumulation for t: -0.0 in every float leaf. */
+LLVMValueRef lt_adj_init(LLVMTypeRef t);
+/* Two struct/array types with the same element types, member by member. */
+int lt_same_layout(LLVMTypeRef a, LLVMTypeRef b);
+/* v (of a type with the same layout as want) rebuilt as a want. */
+LLVMValueRef lt_convert_layout(LLVMBuilderRef b, LLVMValueRef v, LLVMTypeRef want);
+/* An aggregate of type t from its scalar leaves v[0..n), in order. */
+LLVMValueRef lt_build_from_leaves(LLVMBuilderRef b, LLVMTypeRef t,
+                                  LLVMValueRef const *v, unsigned n);
+/* A constant of type t with v in every float leaf, zero elsewhere. */
+LLVMValueRef lt_const_fill(LLVMTypeRef t, double v);
 const char *lt_callee_name(LLVMValueRef call, size_t *len); /* "" if indirect */
 LLVMValueRef lt_called_fn(LLVMValueRef call); /* NULL if indirect */
 LLVMValueRef lt_first_non_phi(LLVMBasicBlockRef bb);
@@ -56,7 +70,8 @@ LLVMValueRef lt_build_calloc(LLVMBuilderRef b, LLVMModuleRef m, LLVMValueRef siz
 void lt_build_free(LLVMBuilderRef b, LLVMModuleRef m, LLVMValueRef p);
 int lt_run_pipeline(LLVMValueRef fn, const char *pipeline); /* 0 on success */
 /* acc + d for adjoint accumulation: nsz, so that adding to a freshly zeroed
- * shadow folds away (the sign of a zero gradient carries no meaning). */
+ * shadow folds away (the sign of a zero gradient carries no meaning);
+ * vectors lane by lane, aggregates leaf by leaf. */
 LLVMValueRef lt_build_accum(LLVMBuilderRef b, LLVMValueRef acc, LLVMValueRef d);
 /* PHIs of bb forget one incoming edge from pred. */
 void lt_phi_drop_edge(LLVMBasicBlockRef bb, LLVMBasicBlockRef pred);
@@ -119,6 +134,10 @@ typedef struct LtRequest {
   LLVMValueRef *arg;   /* call operand for each parameter */
   LLVMValueRef *shadow;/* call operand for each dup parameter, else NULL */
   LLVMValueRef dret;   /* adjoint of fn's float return, or NULL (= 1.0) */
+  int dret_byval;      /* dret points to it (a byval aggregate) */
+#define LT_DRET_PARTS 16
+  LLVMValueRef dret_parts[LT_DRET_PARTS]; /* or its float members, one each */
+  unsigned ndret_parts;
   LLVMValueRef tape;   /* __enzyme_reverse: the tape operand */
   LLVMValueRef sret;   /* the call's sret pointer, or NULL */
 } LtRequest;
@@ -269,6 +288,7 @@ typedef enum {
   LT_CALL_INACTIVE,   /* no derivative, kept in the forward pass only */
   LT_CALL_RULE,       /* scalar math with a rule (rules.c) */
   LT_CALL_ZERO,       /* zero derivative (floor, ...) */
+  LT_CALL_COMPLEX,    /* complex multiply/divide runtime calls (cplx.c) */
   LT_CALL_MEMCPY,     /* llvm.memcpy / memmove */
   LT_CALL_MEMSET,
   LT_CALL_MALLOC,     /* malloc / calloc: shadow allocation */
@@ -521,5 +541,15 @@ void lt_report(LtGen *g, const char *fname, LLVMValueRef call);
 
 /* revinst.c: adjoints of single instructions, at g->b */
 int lt_revinst(LtGen *g, LLVMValueRef inst);
+
+/* cplx.c: __muldc3, __divdc3 and their float/long double forms */
+int lt_is_complex_call(LLVMValueRef call, int *is_div);
+int lt_rev_complex(LtGen *g, LLVMValueRef call);
+
+/* revagg.c: adjoints of aggregate and vector operations, at g->b */
+int lt_rev_agg(LtGen *g, LLVMValueRef inst);
+/* An aggregate load (is_store 0) or store through shadow addresses rd/wr. */
+int lt_rev_agg_memory(LtGen *g, LLVMValueRef inst, LLVMValueRef rd,
+                      LLVMValueRef wr, int is_store);
 
 #endif

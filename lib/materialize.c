@@ -28,7 +28,8 @@ static int pure_op(LLVMOpcode op) {
   case LLVMFPExt: case LLVMPtrToInt: case LLVMIntToPtr: case LLVMBitCast:
   case LLVMAddrSpaceCast: case LLVMICmp: case LLVMFCmp:
   case LLVMGetElementPtr: case LLVMSelect: case LLVMFreeze:
-  case LLVMExtractValue:
+  case LLVMExtractValue: case LLVMInsertValue: case LLVMExtractElement:
+  case LLVMInsertElement: case LLVMShuffleVector:
     return 1;
   default:
     return 0;
@@ -44,7 +45,7 @@ static int pure_call(LLVMValueRef v) {
   if (!LLVMIsACallInst(v) || LLVMGetNumArgOperands(v) > LT_RULE_MAXARGS)
     return 0;
   LtCallKind k = lt_call_kind(v, &rule);
-  return k == LT_CALL_RULE || k == LT_CALL_ZERO;
+  return k == LT_CALL_RULE || k == LT_CALL_ZERO || k == LT_CALL_COMPLEX;
 }
 
 static int param_index(LtGen *g, LLVMValueRef arg) {

@@ -53,6 +53,7 @@ static int call_writes(LtOverwrite *o, LLVMValueRef i) {
   switch (lt_call_kind(i, &rule)) {
   case LT_CALL_RULE:
   case LT_CALL_ZERO:
+  case LT_CALL_COMPLEX:
   case LT_CALL_MALLOC:
     return 0;
   case LT_CALL_MEMCPY:

@@ -256,7 +256,7 @@ static int step_call(LtPoints *pt, LLVMValueRef i) {
     return changed;
   }
   if (k == LT_CALL_MEMSET || k == LT_CALL_FREE || k == LT_CALL_RULE ||
-      k == LT_CALL_ZERO)
+      k == LT_CALL_ZERO || k == LT_CALL_COMPLEX)
     return 0;
   /* Anything else may store unknown pointers into what it is given, and
    * returns a pointer of unknown origin. */

@@ -16,7 +16,7 @@
 
 /* Accumulators start at -0.0, the identity of fadd (x + -0.0 == x for
  * every x), so that instcombine folds the first accumulation away. */
-static LLVMValueRef neg_zero(LLVMTypeRef t) { return LLVMConstReal(t, -0.0); }
+static LLVMValueRef neg_zero(LLVMTypeRef t) { return lt_adj_init(t); }
 
 static LLVMValueRef adj_slot(LtGen *g, LLVMValueRef v) {
   LLVMValueRef s = lt_map_get(&g->adj, v);
@@ -314,9 +314,9 @@ static void gen_exit(LtGen *g, LLVMBasicBlockRef exitb, LLVMTypeRef outs_ty) {
   unsigned n = 0;
   for (unsigned p = 0; p < g->nparams && n < 256; p++)
     if (g->act[p] == LT_OUT)
-      outs[n++] = LLVMBuildFAdd( /* +0.0 turns an untouched -0.0 into 0.0 */
+      outs[n++] = lt_build_accum( /* +0.0 turns an untouched -0.0 into 0.0 */
           g->b, lt_adj_read(g, LLVMGetParam(g->P, p)),
-          LLVMConstNull(LLVMTypeOf(LLVMGetParam(g->P, p))), "");
+          LLVMConstNull(LLVMTypeOf(LLVMGetParam(g->P, p))));
   if (n == 0)
     LLVMBuildRetVoid(g->b);
   else if (n == 1)
@@ -339,7 +339,7 @@ int lt_reverse_build(LtGen *g, const char *name, LLVMTypeRef outs_ty) {
     if (g->act[p] == LT_DUP || g->act[p] == LT_DUPNONEED)
       pt[n++] = pt[p]; /* a shadow lives in its primal's address space */
   LLVMTypeRef rty = LLVMGetReturnType(LLVMGlobalGetValueType(g->P));
-  int has_dret = lt_is_float_ty(rty);
+  int has_dret = lt_is_diff_ty(rty);
   if (has_dret)
     pt[n++] = rty;
   pt[n++] = c->ptr;

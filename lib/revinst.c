@@ -205,6 +205,8 @@ static int rev_call(LtGen *g, LLVMValueRef i) {
   switch (k) {
   case LT_CALL_RULE:
     return lt_is_varied(&g->act_of, i) ? rev_rule(g, i, rule) : 0;
+  case LT_CALL_COMPLEX:
+    return lt_is_varied(&g->act_of, i) ? lt_rev_complex(g, i) : 0;
   case LT_CALL_MEMCPY:
   case LT_CALL_MEMSET:
     return rev_memcall(g, i, k);
@@ -243,8 +245,12 @@ static int shadow_rw(LtGen *g, LLVMValueRef p, LLVMValueRef *rd,
 static void rev_store(LtGen *g, LLVMValueRef i) {
   LLVMValueRef v = LLVMGetOperand(i, 0), p = LLVMGetOperand(i, 1), rd, wr;
   LLVMTypeRef t = LLVMTypeOf(v);
-  if (!lt_is_float_ty(t) || !shadow_rw(g, p, &rd, &wr))
+  if (!lt_is_diff_ty(t) || !shadow_rw(g, p, &rd, &wr))
     return;
+  if (lt_is_aggregate_ty(t)) {
+    lt_rev_agg_memory(g, i, rd, wr, 1);
+    return;
+  }
   if (lt_is_varied(&g->act_of, v)) {
     LLVMValueRef d = LLVMBuildLoad2(g->b, t, rd, "");
     LLVMSetAlignment(d, LLVMGetAlignment(i));
@@ -258,6 +264,10 @@ static void rev_load(LtGen *g, LLVMValueRef i) {
   LLVMValueRef rd, wr;
   if (!shadow_rw(g, LLVMGetOperand(i, 0), &rd, &wr))
     return;
+  if (lt_is_aggregate_ty(LLVMTypeOf(i))) {
+    lt_rev_agg_memory(g, i, rd, wr, 0);
+    return;
+  }
   LLVMValueRef d = lt_adj_read(g, i);
   LLVMTypeRef t = LLVMTypeOf(i);
   /* Through the sink when the shadow is null: the sum is discarded. */
@@ -304,6 +314,12 @@ int lt_revinst(LtGen *g, LLVMValueRef i) {
   case LLVMFreeze:
     lt_adj_add(g, LLVMGetOperand(i, 0), lt_adj_read(g, i));
     return 0;
+  case LLVMExtractValue:
+  case LLVMInsertValue:
+  case LLVMExtractElement:
+  case LLVMInsertElement:
+  case LLVMShuffleVector:
+    return lt_rev_agg(g, i);
   case LLVMSelect: {
     LLVMValueRef d = lt_adj_read(g, i), c = lt_rv(g, LLVMGetOperand(i, 0));
     LLVMValueRef z = LLVMConstNull(LLVMTypeOf(i));

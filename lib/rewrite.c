@@ -23,6 +23,8 @@ static LLVMValueRef convert(LtCtx *c, LLVMBuilderRef b, LLVMValueRef v,
     return LLVMBuildIntCast2(b, v, want, 1, "");
   if (lt_is_ptr_ty(have) && lt_is_ptr_ty(want))
     return LLVMBuildAddrSpaceCast(b, v, want, "");
+  if (lt_same_layout(have, want))
+    return lt_convert_layout(b, v, want);
   return LLVMBuildBitCast(b, v, want, "");
 }
 
@@ -41,9 +43,18 @@ static unsigned common_args(LtCtx *c, LLVMBuilderRef b, const LtRequest *r,
 static int add_dret(LtCtx *c, LLVMBuilderRef b, const LtRequest *r,
                     LLVMValueRef *out, unsigned n) {
   LLVMTypeRef rty = LLVMGetReturnType(LLVMGlobalGetValueType(r->fn));
-  if (!lt_is_float_ty(rty))
+  if (!lt_is_diff_ty(rty))
     return (int)n;
-  out[n++] = r->dret ? convert(c, b, r->dret, rty) : LLVMConstReal(rty, 1.0);
+  /* Without an explicit adjoint every float of the result is seeded with
+   * 1, as in Enzyme (Enzyme.cpp, HandleAutoDiff: ConstantStruct of ones). */
+  LLVMValueRef d = lt_const_fill(rty, 1.0);
+  if (r->ndret_parts)
+    d = lt_build_from_leaves(b, rty, r->dret_parts, r->ndret_parts);
+  else if (r->dret_byval)
+    d = LLVMBuildLoad2(b, rty, r->dret, "");
+  else if (r->dret)
+    d = convert(c, b, r->dret, rty);
+  out[n++] = d;
   return (int)n;
 }
 

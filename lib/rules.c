@@ -18,8 +18,15 @@
 
 /* ---- IR helpers ---------------------------------------------------------- */
 
+/* v in fty, splat across lanes when the call works on a float vector. */
 static LLVMValueRef cst(const LtRuleIn *in, double v) {
-  return LLVMConstReal(in->fty, v);
+  if (LLVMGetTypeKind(in->fty) != LLVMVectorTypeKind)
+    return LLVMConstReal(in->fty, v);
+  unsigned n = LLVMGetVectorSize(in->fty);
+  LLVMValueRef e[64];
+  for (unsigned i = 0; i < n && i < 64; i++)
+    e[i] = LLVMConstReal(LLVMGetElementType(in->fty), v);
+  return LLVMConstVector(e, n < 64 ? n : 64);
 }
 static LLVMValueRef mul(const LtRuleIn *in, LLVMValueRef a, LLVMValueRef b) {
   return LLVMBuildFMul(in->b, a, b, "");
@@ -387,6 +394,8 @@ static const struct Entry {
     {{"fma", 3, 7, 0, d_fma}, BOTH},
     {{"fmuladd", 3, 7, 0, d_fma}, INTR},
     {{"hypot", 2, 3, 1, d_hypot}, LIBM},
+    /* |re + i im|: x86-64 passes the complex double as two doubles */
+    {{"cabs", 2, 3, 1, d_hypot}, LIBM},
     {{"cbrt", 1, 1, 1, d_cbrt}, LIBM},
     {{"erf", 1, 1, 0, d_erf}, LIBM},
     {{"erfc", 1, 1, 0, d_erfc}, LIBM},

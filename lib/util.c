@@ -229,7 +229,83 @@ LLVMValueRef lt_base_of(LLVMValueRef p) {
 }
 
 
+int lt_is_diff_ty(LLVMTypeRef t) {
+  switch (LLVMGetTypeKind(t)) {
+  case LLVMVectorTypeKind:
+  case LLVMArrayTypeKind:
+    return lt_is_diff_ty(LLVMGetElementType(t));
+  case LLVMStructTypeKind:
+    for (unsigned k = 0, n = LLVMCountStructElementTypes(t); k < n; k++)
+      if (lt_is_diff_ty(LLVMStructGetTypeAtIndex(t, k)))
+        return 1;
+    return 0;
+  default:
+    return lt_is_float_ty(t);
+  }
+}
+
+int lt_is_aggregate_ty(LLVMTypeRef t) {
+  LLVMTypeKind k = LLVMGetTypeKind(t);
+  return k == LLVMStructTypeKind || k == LLVMArrayTypeKind;
+}
+
+static unsigned agg_len(LLVMTypeRef t) {
+  return LLVMGetTypeKind(t) == LLVMStructTypeKind
+             ? LLVMCountStructElementTypes(t)
+             : (unsigned)LLVMGetArrayLength2(t);
+}
+
+static LLVMTypeRef agg_elem(LLVMTypeRef t, unsigned k) {
+  return LLVMGetTypeKind(t) == LLVMStructTypeKind ? LLVMStructGetTypeAtIndex(t, k)
+                                                  : LLVMGetElementType(t);
+}
+
+/* A constant of type t whose floating-point leaves are v. */
+static LLVMValueRef fill(LLVMTypeRef t, double v) {
+  LLVMTypeKind k = LLVMGetTypeKind(t);
+  if (lt_is_float_ty(t))
+    return LLVMConstReal(t, v);
+  if (k == LLVMVectorTypeKind && lt_is_float_ty(LLVMGetElementType(t))) {
+    unsigned n = LLVMGetVectorSize(t);
+    LLVMValueRef e[64];
+    if (n > 64)
+      return LLVMConstNull(t);
+    for (unsigned i = 0; i < n; i++)
+      e[i] = LLVMConstReal(LLVMGetElementType(t), v);
+    return LLVMConstVector(e, n);
+  }
+  if (!lt_is_aggregate_ty(t) || !lt_is_diff_ty(t))
+    return LLVMConstNull(t);
+  unsigned n = agg_len(t);
+  LLVMValueRef *e = lt_xcalloc(n, sizeof *e);
+  for (unsigned i = 0; i < n; i++)
+    e[i] = fill(agg_elem(t, i), v);
+  LLVMValueRef r =
+      k == LLVMStructTypeKind
+          ? LLVMConstNamedStruct(t, e, n)
+          : LLVMConstArray2(LLVMGetElementType(t), e, n);
+  if (k == LLVMStructTypeKind && !LLVMGetStructName(t))
+    r = LLVMConstStructInContext(LLVMGetTypeContext(t), e, n, LLVMIsPackedStruct(t));
+  free(e);
+  return r;
+}
+
+LLVMValueRef lt_adj_init(LLVMTypeRef t) { return fill(t, -0.0); }
+LLVMValueRef lt_const_fill(LLVMTypeRef t, double v) { return fill(t, v); }
+
 LLVMValueRef lt_build_accum(LLVMBuilderRef b, LLVMValueRef acc, LLVMValueRef d) {
+  LLVMTypeRef t = LLVMTypeOf(acc);
+  if (lt_is_aggregate_ty(t)) {
+    /* Field by field; fields without floats keep acc's value. */
+    for (unsigned k = 0, n = agg_len(t); k < n; k++) {
+      if (!lt_is_diff_ty(agg_elem(t, k)))
+        continue;
+      LLVMValueRef a = LLVMBuildExtractValue(b, acc, k, "");
+      LLVMValueRef x = LLVMBuildExtractValue(b, d, k, "");
+      acc = LLVMBuildInsertValue(b, acc, lt_build_accum(b, a, x), k, "");
+    }
+    return acc;
+  }
   LLVMValueRef s = LLVMBuildFAdd(b, acc, d, "");
   if (LLVMIsAInstruction(s) && LLVMCanValueUseFastMathFlags(s))
     LLVMSetFastMathFlags(s, LLVMFastMathNoSignedZeros);
@@ -379,4 +455,43 @@ void lt_delete_unreachable(LLVMValueRef fn) {
   lt_map_free(&seen);
   lt_vec_free(&stack);
   lt_vec_free(&dead);
+}
+
+int lt_same_layout(LLVMTypeRef a, LLVMTypeRef b) {
+  if (a == b)
+    return 1;
+  if (!lt_is_aggregate_ty(a) || !lt_is_aggregate_ty(b) || agg_len(a) != agg_len(b))
+    return 0;
+  for (unsigned k = 0, n = agg_len(a); k < n; k++)
+    if (!lt_same_layout(agg_elem(a, k), agg_elem(b, k)))
+      return 0;
+  return 1;
+}
+
+LLVMValueRef lt_convert_layout(LLVMBuilderRef b, LLVMValueRef v, LLVMTypeRef want) {
+  LLVMTypeRef t = LLVMTypeOf(v);
+  if (t == want)
+    return v;
+  LLVMValueRef r = LLVMGetUndef(want);
+  for (unsigned k = 0, n = agg_len(want); k < n; k++)
+    r = LLVMBuildInsertValue(
+        b, r, lt_convert_layout(b, LLVMBuildExtractValue(b, v, k, ""), agg_elem(want, k)),
+        k, "");
+  return r;
+}
+
+static LLVMValueRef from_leaves(LLVMBuilderRef b, LLVMTypeRef t,
+                                LLVMValueRef const *v, unsigned n, unsigned *k) {
+  if (!lt_is_aggregate_ty(t))
+    return *k < n ? v[(*k)++] : LLVMGetUndef(t);
+  LLVMValueRef r = LLVMGetUndef(t);
+  for (unsigned e = 0, m = agg_len(t); e < m; e++)
+    r = LLVMBuildInsertValue(b, r, from_leaves(b, agg_elem(t, e), v, n, k), e, "");
+  return r;
+}
+
+LLVMValueRef lt_build_from_leaves(LLVMBuilderRef b, LLVMTypeRef t,
+                                  LLVMValueRef const *v, unsigned n) {
+  unsigned k = 0;
+  return from_leaves(b, t, v, n, &k);
 }
