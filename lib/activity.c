@@ -65,6 +65,7 @@ static int float_varied(LtActivity *a, LLVMValueRef i) {
   case LLVMFPExt:
   case LLVMFPTrunc:
   case LLVMFreeze:
+  case LLVMBitCast:
   case LLVMSelect:
   case LLVMExtractValue:
   case LLVMExtractElement:
@@ -129,13 +130,12 @@ static int check_memory(LtCtx *c, LtActivity *a, LLVMValueRef i) {
                    "memory as an enzyme_dup argument with a shadow buffer");
     return -1;
   }
-  if (op == LLVMBitCast && lt_is_float_ty(LLVMTypeOf(i)) &&
-      LLVMIsALoadInst(LLVMGetOperand(i, 0)) &&
-      lt_is_shadowed(a, LLVMGetOperand(LLVMGetOperand(i, 0), 0))) {
-    lt_error(c, i, "floating-point data in active memory is accessed as an "
-                   "integer (type punning, or a small memcpy turned into an "
-                   "integer copy), so its derivative would be lost; copy it "
-                   "as floating-point values");
+  if (lt_map_get(&a->bits_lost, i)) {
+    lt_error(c, i, "an active floating-point value is reinterpreted as "
+                   "bits and used in integer arithmetic (type punning, bit "
+                   "tricks), so its derivative would be lost; compute with "
+                   "floating-point operations, or register a custom "
+                   "gradient for the function");
     return -1;
   }
   return 0;
@@ -164,8 +164,8 @@ static int check_inst(LtCtx *c, LtActivity *a, LLVMValueRef i) {
     lt_error(c, i, "atomic operations on active memory are not supported");
     return -1;
   }
-  if (op == LLVMBitCast && vin && !lt_is_float_ty(LLVMTypeOf(i)) &&
-      !only_sanitizer_uses(i)) {
+  if (op == LLVMBitCast && vin && !lt_is_diff_ty(LLVMTypeOf(i)) &&
+      !lt_bits_type(a, i) && !only_sanitizer_uses(i)) {
     lt_error(c, i, "an active floating-point value is reinterpreted as "
                    "bits; its derivative would be lost (use arithmetic, or "
                    "mark the input enzyme_const)");
@@ -241,19 +241,27 @@ int lt_activity_run(LtCtx *c, LtActivity *a, LLVMValueRef fn, const LtCfg *g,
   for (unsigned p = 0, n = LLVMCountParams(fn); p < n; p++)
     if (act[p] == LT_OUT)
       lt_map_put(&a->varied, LLVMGetParam(fn, p), (void *)1);
-  for (int changed = 1; changed;) {
-    changed = 0;
-    for (unsigned b = 0; b < g->nblocks; b++)
-      for (LLVMValueRef i = LLVMGetFirstInstruction(g->block[b]); i;
-           i = LLVMGetNextInstruction(i)) {
-        changed |= lt_points_step(&a->pts, i);
-        if (lt_is_diff_ty(LLVMTypeOf(i)) && !lt_is_varied(a, i) &&
-            float_varied(a, i)) {
-          lt_map_put(&a->varied, i, (void *)1);
-          changed = 1;
+  /* Which integers move float bits depends on which memory is active,
+   * and the other way round: alternate until the bit groups settle. */
+  for (int round = 0; round < 4; round++) {
+    for (int changed = 1; changed;) {
+      changed = 0;
+      for (unsigned b = 0; b < g->nblocks; b++)
+        for (LLVMValueRef i = LLVMGetFirstInstruction(g->block[b]); i;
+             i = LLVMGetNextInstruction(i)) {
+          changed |= lt_points_step(&a->pts, i);
+          if ((lt_is_diff_ty(LLVMTypeOf(i)) || lt_bits_type(a, i)) &&
+              !lt_is_varied(a, i) && float_varied(a, i)) {
+            lt_map_put(&a->varied, i, (void *)1);
+            changed = 1;
+          }
+          changed |= activate(a, i);
         }
-        changed |= activate(a, i);
-      }
+    }
+    size_t before = a->bits_ty.n + a->bits_lost.n;
+    lt_bits_run(a, fn, g, c->td);
+    if (a->bits_ty.n + a->bits_lost.n == before)
+      break;
   }
   for (unsigned b = 0; b < g->nblocks; b++)
     for (LLVMValueRef i = LLVMGetFirstInstruction(g->block[b]); i;
@@ -269,5 +277,7 @@ int lt_activity_run(LtCtx *c, LtActivity *a, LLVMValueRef fn, const LtCfg *g,
 
 void lt_activity_free(LtActivity *a) {
   lt_map_free(&a->varied);
+  lt_map_free(&a->bits_ty);
+  lt_map_free(&a->bits_lost);
   lt_points_free(&a->pts);
 }

@@ -118,6 +118,9 @@ LtCallKind lt_call_kind(LLVMValueRef call, const LtRule **rule) {
     return LT_CALL_MALLOC;
   if (is_free_fn(n, len))
     return LT_CALL_FREE;
+  int is_div;
+  if (lt_is_complex_call(call, &is_div))
+    return LT_CALL_COMPLEX;
   if ((*rule = lt_rules_find(n, len))) {
     /* A rule fits only calls of its arity on scalars (cabsf takes a
      * <2 x float> on x86-64, a vectorised sin takes vectors). */
@@ -129,9 +132,7 @@ LtCallKind lt_call_kind(LLVMValueRef call, const LtRule **rule) {
     *rule = NULL;
     return LT_CALL_UNKNOWN;
   }
-  int is_div;
-  if (lt_is_complex_call(call, &is_div))
-    return LT_CALL_COMPLEX;
+
   if (lt_rules_is_zero_derivative(n, len))
     return LT_CALL_ZERO;
   for (size_t i = 0; i < sizeof inactive_names / sizeof *inactive_names; i++)

@@ -7,7 +7,8 @@
  * parts as {T, T} or <2 x T>. For a holomorphic f with adjoint w of its
  * result, the adjoint of an argument z is conj(f'(z)) * w: for z*u that is
  * conj(u) w and conj(z) w; for q = z/u it is w / conj(u) and
- * -conj(q) (w / conj(u)).
+ * -conj(q) (w / conj(u)). cabsf, which x86-64 passes a <2 x float>, has
+ * the adjoint w z / |z|.
  */
 #include "lt.h"
 
@@ -20,6 +21,11 @@ static const char *const names[] = {"__muldc3", "__divdc3", "__mulsc3",
 int lt_is_complex_call(LLVMValueRef call, int *is_div) {
   size_t len;
   const char *n = lt_callee_name(call, &len);
+  if (len == 5 && !strncmp(n, "cabsf", 5) && LLVMGetNumArgOperands(call) == 1 &&
+      LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(call, 0))) == LLVMVectorTypeKind) {
+    *is_div = 2;
+    return 1;
+  }
   for (size_t k = 0; k < sizeof names / sizeof *names; k++)
     if (strlen(names[k]) == len && !strncmp(n, names[k], len)) {
       *is_div = n[2] == 'd';
@@ -40,6 +46,15 @@ int lt_rev_complex(LtGen *g, LLVMValueRef call) {
     return -1;
   LLVMBuilderRef b = g->b;
   LLVMValueRef w = lt_adj_read(g, call);
+  if (is_div == 2) {
+    LLVMValueRef z = lt_rv(g, LLVMGetOperand(call, 0)), y = lt_rv(g, call);
+    LLVMValueRef s = LLVMBuildFDiv(b, w, y, ""); /* w / |z| */
+    LLVMValueRef sv = LLVMBuildInsertElement(b, LLVMGetPoison(LLVMTypeOf(z)), s,
+                                             LLVMConstInt(g->c->i32, 0, 0), "");
+    sv = LLVMBuildInsertElement(b, sv, s, LLVMConstInt(g->c->i32, 1, 0), "");
+    lt_adj_add(g, LLVMGetOperand(call, 0), LLVMBuildFMul(b, sv, z, ""));
+    return 0;
+  }
   LLVMValueRef wr = part(g, w, 0), wi = part(g, w, 1);
   LLVMValueRef x[4];
   for (unsigned k = 0; k < 4; k++)

@@ -226,23 +226,23 @@ static void mirror_pointer_memory(LtGen *g, LLVMBuilderRef b, LLVMValueRef i) {
   LtCallKind k = lt_call_kind(i, &rule);
   if (k != LT_CALL_MEMCPY && k != LT_CALL_MEMSET)
     return;
-  LLVMValueRef dst = LLVMGetOperand(i, 0);
-  if (!lt_is_shadowed(&g->act_of, dst) || lt_mem_elem_type(g, i) != g->c->ptr)
+  LLVMValueRef dst = LLVMGetOperand(i, 0), src = LLVMGetOperand(i, 1);
+  LtMemLayout L;
+  if (!lt_is_shadowed(&g->act_of, dst) || lt_mem_layout(g, i, &L) ||
+      !lt_mem_layout_has(&L, 1))
     return;
+  /* The shadow pointers of the copied pointer fields (null: a memset, or
+   * a source without a shadow). */
   LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(ai));
-  LLVMValueRef n = LLVMGetOperand(ai, 2), src = LLVMGetOperand(i, 1);
-  LLVMValueRef sd = need_shadow(g, dst, i);
-  if (k == LT_CALL_MEMSET) {
-    if (maynull(g, dst))
-      lt_guard_memset(g->c, b, sd, n);
-    else
-      LLVMBuildMemSet(b, sd, LLVMConstInt(g->c->i8, 0, 0), n, 1);
-  } else if (maynull(g, dst) || !lt_is_shadowed(&g->act_of, src) ||
-             maynull(g, src)) {
-    lt_guard_memmove(g->c, b, sd, need_shadow(g, src, i), n);
-  } else {
-    LLVMBuildMemMove(b, sd, 1, need_shadow(g, src, i), 1, n);
-  }
+  LLVMValueRef n = LLVMBuildZExtOrBitCast(b, LLVMGetOperand(ai, 2), g->c->i64, "");
+  LLVMValueRef ss = k == LT_CALL_MEMCPY ? need_shadow(g, src, i)
+                                        : LLVMConstNull(g->c->ptr);
+  LLVMValueRef f = lt_mem_helper(g->c, &L, 1);
+  LLVMValueRef args[3] = {
+      LLVMBuildPointerCast(b, need_shadow(g, dst, i), g->c->ptr, ""),
+      LLVMBuildPointerCast(b, ss, g->c->ptr, ""),
+      LLVMBuildUDiv(b, n, LLVMConstInt(g->c->i64, L.period, 0), "")};
+  LLVMBuildCall2(b, LLVMGlobalGetValueType(f), f, args, 3, "");
 }
 
 int lt_forward_build(LtGen *g, const char *name) {

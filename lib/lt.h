@@ -269,6 +269,8 @@ LLVMValueRef lt_guard_gep(LtCtx *c, LLVMBuilderRef b, LLVMValueRef base,
 
 typedef struct LtActivity {
   LtMap varied;   /* float value -> (void*)1 when it carries a derivative */
+  LtMap bits_ty;  /* integer moving float bits -> the float type (bits.c) */
+  LtMap bits_lost;/* integer holding active float bits used in arithmetic */
   LtPoints pts;   /* shadows: a pointer has one when it may address active
                      memory; it may be null when it may also address
                      inactive memory */
@@ -281,6 +283,33 @@ int lt_is_varied(const LtActivity *a, LLVMValueRef v);
 int lt_is_shadowed(LtActivity *a, LLVMValueRef v);
 /* Shadowed, and the shadow is null when v addresses inactive memory. */
 int lt_shadow_maynull(LtActivity *a, LLVMValueRef v);
+
+/* tbaa.c: the scalar type a TBAA access tag names */
+enum { LT_TBAA_UNKNOWN, LT_TBAA_FLOAT, LT_TBAA_INT, LT_TBAA_PTR };
+int lt_tbaa_class(LLVMContextRef c, LLVMValueRef tag, LLVMTypeRef *fty);
+int lt_tbaa_class_of(LLVMValueRef inst, LLVMTypeRef *fty); /* its !tbaa */
+
+/* memlayout.c: the float and pointer fields a memcpy/memmove copies */
+#define LT_MEM_FIELDS 32
+typedef struct LtMemLayout {
+  unsigned long long period; /* bytes per element */
+  unsigned n, overflow;
+  struct { unsigned off; LLVMTypeRef ty; } f[LT_MEM_FIELDS]; /* float or ptr */
+} LtMemLayout;
+typedef struct LtGen LtGen;
+int lt_mem_layout(LtGen *g, LLVMValueRef call, LtMemLayout *L);
+int lt_mem_layout_has(const LtMemLayout *L, int ptrs); /* pointer / float fields */
+/* Helper (dst, src, elements): forward moves pointer fields, reverse
+ * moves float adjoints from dst to src. */
+LLVMValueRef lt_mem_helper(LtCtx *c, const LtMemLayout *L, int forward);
+
+/* bits.c: integers that only move floating-point bits */
+void lt_bits_run(LtActivity *a, LLVMValueRef fn, const LtCfg *g,
+                 LLVMTargetDataRef td);
+/* The float type integer v moves, or NULL. */
+LLVMTypeRef lt_bits_type(const LtActivity *a, LLVMValueRef v);
+/* The type of v's adjoint: v's own, or the float its bits hold. */
+LLVMTypeRef lt_adj_type(const LtActivity *a, LLVMValueRef v);
 
 /* calls.c: classification of calls in the differentiated code */
 
@@ -443,7 +472,7 @@ void lt_overwrite_free(LtOverwrite *o);
 /* State shared by the generators of one derivative (derive.c, tape.c,
  * forward.c, reverse.c, revinst.c). P is the preprocessed primal, A the
  * augmented forward function, R the reverse function. */
-typedef struct LtGen {
+struct LtGen {
   LtCtx *c;
   const LtAct *act;    /* activity per parameter */
   LLVMValueRef at;     /* the call site, for diagnostics */
@@ -490,7 +519,7 @@ typedef struct LtGen {
   LLVMValueRef *a_n, *a_cur, *a_buf;
   LLVMValueRef a_sink, r_sink; /* scratch for null-shadow writes (guard.c) */
   int failed;
-} LtGen;
+};
 
 typedef enum {
   LT_SLOT_PRIMAL,    /* a primal value (key: the P value) */

@@ -249,7 +249,7 @@ LLVMValueRef lt_rs(LtGen *g, LLVMValueRef v) {
     m = LLVMBuildPointerCast(at, lt_rs(g, LLVMGetOperand(v, 0)),
                              LLVMTypeOf(v), "");
   } else if (LLVMIsAInstruction(v) && lt_is_shadowed(&g->act_of, v)) {
-    m = lt_tape_load(g, LT_SLOT_SHADOW, v, g->c->ptr);
+    m = lt_tape_load(g, LT_SLOT_SHADOW, v, LLVMTypeOf(v));
   } else {
     return NULL; /* no shadow: inactive memory */
   }

@@ -22,16 +22,18 @@ static LLVMValueRef adj_slot(LtGen *g, LLVMValueRef v) {
   LLVMValueRef s = lt_map_get(&g->adj, v);
   if (s)
     return s;
-  s = LLVMBuildAlloca(g->eb, LLVMTypeOf(v), "lt.adj");
-  LLVMBuildStore(g->eb, neg_zero(LLVMTypeOf(v)), s);
+  LLVMTypeRef t = lt_adj_type(&g->act_of, v);
+  s = LLVMBuildAlloca(g->eb, t, "lt.adj");
+  LLVMBuildStore(g->eb, neg_zero(t), s);
   lt_map_put(&g->adj, v, s);
   return s;
 }
 
 LLVMValueRef lt_adj_read(LtGen *g, LLVMValueRef v) {
   LLVMValueRef s = adj_slot(g, v);
-  LLVMValueRef d = LLVMBuildLoad2(g->b, LLVMTypeOf(v), s, "lt.d");
-  LLVMBuildStore(g->b, neg_zero(LLVMTypeOf(v)), s);
+  LLVMTypeRef t = lt_adj_type(&g->act_of, v);
+  LLVMValueRef d = LLVMBuildLoad2(g->b, t, s, "lt.d");
+  LLVMBuildStore(g->b, neg_zero(t), s);
   return d;
 }
 
@@ -39,7 +41,13 @@ void lt_adj_add(LtGen *g, LLVMValueRef v, LLVMValueRef d) {
   if (!d || LLVMIsAConstant(v) || !lt_is_varied(&g->act_of, v))
     return;
   LLVMValueRef s = adj_slot(g, v);
-  LLVMValueRef old = LLVMBuildLoad2(g->b, LLVMTypeOf(v), s, "");
+  LLVMTypeRef t = lt_adj_type(&g->act_of, v);
+  if (LLVMTypeOf(d) != t) {
+    lt_internal_error(g->c, g->P, "adjoint of the wrong type");
+    g->failed = 1;
+    return;
+  }
+  LLVMValueRef old = LLVMBuildLoad2(g->b, t, s, "");
   LLVMBuildStore(g->b, lt_build_accum(g->b, old, d), s);
 }
 

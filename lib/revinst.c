@@ -105,96 +105,22 @@ static int rev_rule(LtGen *g, LLVMValueRef i, const LtRule *rule) {
   return 0;
 }
 
-/* void lt.adj.mem.<T>(ptr ddst, ptr dsrc, i64 count): for every element,
- * dsrc[k] += ddst[k]; ddst[k] = 0. Walks downwards when ddst < dsrc so that
- * overlapping (memmove) ranges are handled like the forward copy. A null
- * shadow (inactive memory, guard.c) takes no part: nothing to move out of
- * a null ddst, and a null dsrc only zeroes ddst. */
-static LLVMValueRef mem_helper(LtGen *g, LLVMTypeRef et) {
-  LtCtx *c = g->c;
-  char name[64];
-  char *tn = LLVMPrintTypeToString(et);
-  snprintf(name, sizeof name, "lt.adj.mem.%s", tn);
-  LLVMDisposeMessage(tn);
-  LLVMValueRef f = LLVMGetNamedFunction(c->mod, name);
-  if (f)
-    return f;
-  LLVMTypeRef pt[3] = {c->ptr, c->ptr, c->i64};
-  f = LLVMAddFunction(c->mod, name, LLVMFunctionType(c->vd, pt, 3, 0));
-  LLVMSetLinkage(f, LLVMInternalLinkage);
-  LLVMBasicBlockRef e = LLVMAppendBasicBlockInContext(c->llctx, f, "entry");
-  LLVMBasicBlockRef l = LLVMAppendBasicBlockInContext(c->llctx, f, "loop");
-  LLVMBasicBlockRef x = LLVMAppendBasicBlockInContext(c->llctx, f, "exit");
-  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
-  LLVMValueRef dd = LLVMGetParam(f, 0), ds = LLVMGetParam(f, 1),
-               n = LLVMGetParam(f, 2);
-  LLVMBasicBlockRef t = LLVMAppendBasicBlockInContext(c->llctx, f, "test");
-  LLVMBasicBlockRef z = LLVMAppendBasicBlockInContext(c->llctx, f, "zero");
-  LLVMBasicBlockRef h = LLVMAppendBasicBlockInContext(c->llctx, f, "head");
-  LLVMValueRef null = LLVMConstNull(c->ptr);
-  LLVMValueRef zero = LLVMConstInt(c->i64, 0, 0), one = LLVMConstInt(c->i64, 1, 0);
-  LLVMPositionBuilderAtEnd(b, e);
-  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, dd, null, ""), x, t);
-  LLVMPositionBuilderAtEnd(b, t);
-  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, ds, null, ""), z, h);
-  LLVMPositionBuilderAtEnd(b, z);
-  LLVMBuildMemSet(b, dd, LLVMConstInt(c->i8, 0, 0),
-                  LLVMBuildMul(b, n, LLVMSizeOf(et), ""), 1);
-  LLVMBuildBr(b, x);
-  LLVMPositionBuilderAtEnd(b, h);
-  LLVMValueRef down = LLVMBuildICmp(b, LLVMIntULT, dd, ds, "");
-  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, n, zero, ""), x, l);
-  LLVMPositionBuilderAtEnd(b, l);
-  LLVMValueRef k = LLVMBuildPhi(b, c->i64, "k");
-  LLVMValueRef idx = LLVMBuildSelect(
-      b, down, LLVMBuildSub(b, LLVMBuildSub(b, n, k, ""), one, ""), k, "");
-  LLVMValueRef pd = LLVMBuildGEP2(b, et, dd, &idx, 1, "");
-  LLVMValueRef ps = LLVMBuildGEP2(b, et, ds, &idx, 1, "");
-  LLVMValueRef v = LLVMBuildLoad2(b, et, pd, "");
-  LLVMBuildStore(b, LLVMConstNull(et), pd);
-  LLVMBuildStore(b, lt_build_accum(b, LLVMBuildLoad2(b, et, ps, ""), v), ps);
-  LLVMValueRef k1 = LLVMBuildAdd(b, k, one, "");
-  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, k1, n, ""), x, l);
-  LLVMValueRef inc[2] = {zero, k1};
-  LLVMBasicBlockRef from[2] = {h, l};
-  LLVMAddIncoming(k, inc, from, 2);
-  LLVMPositionBuilderAtEnd(b, x);
-  LLVMBuildRetVoid(b);
-  LLVMDisposeBuilder(b);
-  return f;
-}
-
-static LLVMTypeRef elem_type(LtGen *g, LLVMValueRef i) {
-  LLVMTypeRef t = lt_mem_elem_type(g, i);
-  if (t)
-    return t;
-  LLVMValueRef n = LLVMGetOperand(i, 2);
-  if (LLVMIsAConstantInt(n) && LLVMConstIntGetZExtValue(n) % 8)
-    return LLVMFloatTypeInContext(g->c->llctx);
-  return g->c->f64;
-}
-
 static int rev_memcall(LtGen *g, LLVMValueRef i, LtCallKind k) {
   LLVMValueRef dst = LLVMGetOperand(i, 0);
   LLVMValueRef ddst = lt_rs(g, dst);
-  if (!ddst)
+  LtMemLayout L;
+  if (!ddst || lt_mem_layout(g, i, &L) || !lt_mem_layout_has(&L, 0))
     return 0;
   LLVMValueRef n = LLVMBuildZExtOrBitCast(g->b, lt_rv(g, LLVMGetOperand(i, 2)),
                                           g->c->i64, "");
-  LLVMTypeRef et = elem_type(g, i);
-  if (et == g->c->ptr)
-    return 0;
   LLVMValueRef dsrc = k == LT_CALL_MEMCPY ? lt_rs(g, LLVMGetOperand(i, 1)) : NULL;
-  if (!dsrc) {
-    if (lt_shadow_maynull(&g->act_of, dst))
-      lt_guard_memset(g->c, g->b, ddst, n);
-    else
-      LLVMBuildMemSet(g->b, ddst, LLVMConstInt(g->c->i8, 0, 0), n, 1);
-    return 0;
-  }
-  LLVMValueRef es = LLVMConstInt(g->c->i64, LLVMABISizeOfType(g->c->td, et), 0);
-  LLVMValueRef f = mem_helper(g, et);
-  LLVMValueRef args[3] = {ddst, dsrc, LLVMBuildUDiv(g->b, n, es, "")};
+  if (!dsrc)
+    dsrc = LLVMConstNull(g->c->ptr); /* the helper then zeroes ddst */
+  LLVMValueRef f = lt_mem_helper(g->c, &L, 0);
+  LLVMValueRef args[3] = {
+      LLVMBuildPointerCast(g->b, ddst, g->c->ptr, ""),
+      LLVMBuildPointerCast(g->b, dsrc, g->c->ptr, ""),
+      LLVMBuildUDiv(g->b, n, LLVMConstInt(g->c->i64, L.period, 0), "")};
   LLVMBuildCall2(g->b, LLVMGlobalGetValueType(f), f, args, 3, "");
   return 0;
 }
@@ -244,7 +170,7 @@ static int shadow_rw(LtGen *g, LLVMValueRef p, LLVMValueRef *rd,
 
 static void rev_store(LtGen *g, LLVMValueRef i) {
   LLVMValueRef v = LLVMGetOperand(i, 0), p = LLVMGetOperand(i, 1), rd, wr;
-  LLVMTypeRef t = LLVMTypeOf(v);
+  LLVMTypeRef t = lt_adj_type(&g->act_of, v);
   if (!lt_is_diff_ty(t) || !shadow_rw(g, p, &rd, &wr))
     return;
   if (lt_is_aggregate_ty(t)) {
@@ -269,7 +195,7 @@ static void rev_load(LtGen *g, LLVMValueRef i) {
     return;
   }
   LLVMValueRef d = lt_adj_read(g, i);
-  LLVMTypeRef t = LLVMTypeOf(i);
+  LLVMTypeRef t = lt_adj_type(&g->act_of, i);
   /* Through the sink when the shadow is null: the sum is discarded. */
   LLVMValueRef old = LLVMBuildLoad2(g->b, t, wr, "");
   LLVMSetAlignment(old, LLVMGetAlignment(i));
@@ -312,6 +238,7 @@ int lt_revinst(LtGen *g, LLVMValueRef i) {
     return 0;
   }
   case LLVMFreeze:
+  case LLVMBitCast: /* float bits moved through an integer (bits.c) */
     lt_adj_add(g, LLVMGetOperand(i, 0), lt_adj_read(g, i));
     return 0;
   case LLVMExtractValue:
@@ -322,7 +249,7 @@ int lt_revinst(LtGen *g, LLVMValueRef i) {
     return lt_rev_agg(g, i);
   case LLVMSelect: {
     LLVMValueRef d = lt_adj_read(g, i), c = lt_rv(g, LLVMGetOperand(i, 0));
-    LLVMValueRef z = LLVMConstNull(LLVMTypeOf(i));
+    LLVMValueRef z = LLVMConstNull(lt_adj_type(&g->act_of, i));
     lt_adj_add(g, LLVMGetOperand(i, 1), LLVMBuildSelect(g->b, c, d, z, ""));
     lt_adj_add(g, LLVMGetOperand(i, 2), LLVMBuildSelect(g->b, c, z, d, ""));
     return 0;

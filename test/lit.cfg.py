@@ -9,7 +9,7 @@ import lit.formats
 
 config.name = "Leantape"
 config.test_format = lit.formats.ShTest(True)
-config.suffixes = [".ll", ".c"]
+config.suffixes = [".ll", ".c", ".cpp"]
 config.excludes = ["Inputs", "lit.cfg.py"]
 
 repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -37,6 +37,10 @@ for var in ("HOME", "TMPDIR", "LANG"):
 
 includes = "-I%s -I%s" % (include, inputs)
 # lit applies these in order, before its built-ins (so %plugin wins over %p).
+# %ltclangxx precedes %ltclang, of which it is an extension.
+config.substitutions.append(
+    ("%ltclangxx", "clang++-22 -std=c++17 -fpass-plugin=%s %s" % (plugin, includes))
+)
 config.substitutions.append(
     ("%ltclang", "clang-22 -fpass-plugin=%s %s" % (plugin, includes))
 )

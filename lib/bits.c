@@ -1,0 +1,340 @@
+/* bits.c: integers that move floating-point bits.
+ *
+ * Optimised code copies doubles through integers: a struct or array copy
+ * becomes i64 loads and stores, memcpy(&bits, &x, 8) a bitcast, a union a
+ * load of the other member. Integers connected by such moves (load, store,
+ * phi, select, freeze, bitcast from or to a float) form a group, decided
+ * as a whole from the evidence its members give: a bitcast to or from a
+ * float type, clang's TBAA access tags, the declared type of the memory an
+ * address points into (alloca, global, typed GEP), and whether any member
+ * is used in integer arithmetic. A group of float bits carries the
+ * derivative of the float it holds (its adjoint type is that float); a
+ * group used in arithmetic is an integer, and feeding it an active float
+ * is reported, as the derivative would be lost.
+ */
+#include "lt.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { G_UNKNOWN, G_FLOAT, G_INT, G_PTR, G_CONFLICT };
+
+typedef struct Group {
+  int cls;
+  LLVMTypeRef fty;      /* the float type of G_FLOAT */
+  int arith;            /* a member is used in integer arithmetic */
+  int active;           /* a member touches active memory or active floats */
+} Group;
+
+typedef struct Bits {
+  LtMap id;             /* value -> index + 1 */
+  LtVec vals;
+  int *parent;
+  LLVMTargetDataRef td;
+} Bits;
+
+static int mover_ty(LLVMTypeRef t) {
+  if (LLVMGetTypeKind(t) != LLVMIntegerTypeKind)
+    return 0;
+  unsigned w = LLVMGetIntTypeWidth(t);
+  return w == 16 || w == 32 || w == 64 || w == 128;
+}
+
+static int idx(Bits *b, LLVMValueRef v) {
+  size_t k = (size_t)lt_map_get(&b->id, v);
+  if (k)
+    return (int)k - 1;
+  lt_vec_push(&b->vals, v);
+  lt_map_put(&b->id, v, (void *)b->vals.n);
+  return (int)b->vals.n - 1;
+}
+
+static int find(int *p, int x) {
+  while (p[x] != x)
+    x = p[x] = p[p[x]];
+  return x;
+}
+
+static void unite(int *p, int a, int c) {
+  a = find(p, a);
+  c = find(p, c);
+  if (a != c)
+    p[a] = c;
+}
+
+/* The members of a value's group in the move graph: operands it moves. */
+static int is_member(LLVMValueRef v) {
+  if (!mover_ty(LLVMTypeOf(v)) || !LLVMIsAInstruction(v))
+    return 0;
+  switch (LLVMGetInstructionOpcode(v)) {
+  case LLVMLoad:
+  case LLVMPHI:
+  case LLVMSelect:
+  case LLVMFreeze:
+    return 1;
+  case LLVMBitCast:
+    return LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(v, 0))) != LLVMIntegerTypeKind;
+  default:
+    return 0;
+  }
+}
+
+/* What the TBAA tag of i says the access is. */
+static int tbaa_class(Bits *b, LLVMValueRef i, LLVMTypeRef *fty) {
+  (void)b;
+  switch (lt_tbaa_class_of(i, fty)) {
+  case LT_TBAA_FLOAT:
+    return G_FLOAT;
+  case LT_TBAA_INT:
+    return G_INT;
+  case LT_TBAA_PTR:
+    return G_PTR;
+  default:
+    return G_UNKNOWN;
+  }
+}
+
+/* The scalar leaves of T that overlap bytes [off, off + size), counted
+ * by kind; *ft is their float type when they are all one float type. */
+typedef struct Span {
+  unsigned nfloat, nother, nptr;
+  LLVMTypeRef ft;
+  int mixed_float;
+} Span;
+
+static void span_of(Bits *b, LLVMTypeRef t, long long off, long long size,
+                    Span *sp, int depth) {
+  long long ts = (long long)LLVMABISizeOfType(b->td, t);
+  if (off >= ts || off + size <= 0 || depth > 8)
+    return;
+  LLVMTypeKind k = LLVMGetTypeKind(t);
+  if (k == LLVMStructTypeKind) {
+    for (unsigned e = 0, n = LLVMCountStructElementTypes(t); e < n; e++) {
+      long long eo = (long long)LLVMOffsetOfElement(b->td, t, e);
+      span_of(b, LLVMStructGetTypeAtIndex(t, e), off - eo, size, sp, depth + 1);
+    }
+    return;
+  }
+  if (k == LLVMArrayTypeKind || k == LLVMVectorTypeKind) {
+    LLVMTypeRef et = LLVMGetElementType(t);
+    long long es = (long long)LLVMABISizeOfType(b->td, et);
+    long long n = k == LLVMArrayTypeKind ? (long long)LLVMGetArrayLength2(t)
+                                         : (long long)LLVMGetVectorSize(t);
+    if (es <= 0)
+      return;
+    long long first = off > 0 ? off / es : 0;
+    for (long long e = first; e < n && e * es < off + size && e - first < 64; e++)
+      span_of(b, et, off - e * es, size, sp, depth + 1);
+    return;
+  }
+  if (lt_is_float_ty(t)) {
+    if (sp->nfloat && sp->ft != t)
+      sp->mixed_float = 1;
+    sp->ft = t;
+    sp->nfloat++;
+  } else if (lt_is_ptr_ty(t)) {
+    sp->nptr++;
+  } else {
+    sp->nother++;
+  }
+}
+
+/* The class of size bytes at offset off of T, and for floats the type the
+ * bits hold: T's float, or a vector of them when several are packed. */
+static int span_class(Bits *b, LLVMTypeRef t, unsigned long long off,
+                      unsigned long long size, LLVMTypeRef *fty) {
+  Span sp = {0, 0, 0, NULL, 0};
+  span_of(b, t, (long long)off, (long long)size, &sp, 0);
+  if (sp.nfloat && !sp.nother && !sp.nptr && !sp.mixed_float &&
+      sp.nfloat * LLVMABISizeOfType(b->td, sp.ft) == size) {
+    *fty = sp.nfloat == 1 ? sp.ft : LLVMVectorType(sp.ft, sp.nfloat);
+    return G_FLOAT;
+  }
+  if (sp.nfloat)
+    return G_CONFLICT; /* floats packed with other data */
+  if (sp.nptr && !sp.nother)
+    return G_PTR;
+  return sp.nother && !sp.nptr ? G_INT : G_UNKNOWN;
+}
+
+/* What the declared type of the memory at addr says is there. */
+static int decl_class(Bits *b, LLVMValueRef addr, unsigned long long size,
+                      LLVMTypeRef *fty) {
+  LLVMTypeRef t = NULL;
+  unsigned long long off = 0;
+  if (LLVMIsAGetElementPtrInst(addr) ||
+      (LLVMIsAConstantExpr(addr) && LLVMGetConstOpcode(addr) == LLVMGetElementPtr)) {
+    t = LLVMGetGEPSourceElementType(addr);
+    if (LLVMGetTypeKind(t) == LLVMIntegerTypeKind)
+      return G_UNKNOWN; /* i8 GEPs carry no type */
+    LLVMTypeRef cur = t;
+    for (int k = 2, n = LLVMGetNumOperands(addr); k < n; k++) {
+      LLVMValueRef ix = LLVMGetOperand(addr, (unsigned)k);
+      if (!LLVMIsAConstantInt(ix))
+        return G_UNKNOWN;
+      unsigned long long v = LLVMConstIntGetZExtValue(ix);
+      if (LLVMGetTypeKind(cur) == LLVMStructTypeKind) {
+        off += LLVMOffsetOfElement(b->td, cur, (unsigned)v);
+        cur = LLVMStructGetTypeAtIndex(cur, (unsigned)v);
+      } else if (LLVMGetTypeKind(cur) == LLVMArrayTypeKind ||
+                 LLVMGetTypeKind(cur) == LLVMVectorTypeKind) {
+        cur = LLVMGetElementType(cur);
+        off += v * LLVMABISizeOfType(b->td, cur);
+      } else {
+        return G_UNKNOWN;
+      }
+    }
+  } else if (LLVMIsAAllocaInst(addr)) {
+    t = LLVMGetAllocatedType(addr);
+  } else if (LLVMIsAGlobalVariable(addr)) {
+    t = LLVMGlobalGetValueType(addr);
+  } else {
+    return G_UNKNOWN;
+  }
+  /* i8 arrays (unions, byte buffers) say nothing. */
+  int cls = span_class(b, t, off, size, fty);
+  if (cls == G_INT && LLVMGetTypeKind(t) == LLVMArrayTypeKind &&
+      LLVMGetTypeKind(LLVMGetElementType(t)) == LLVMIntegerTypeKind &&
+      LLVMGetIntTypeWidth(LLVMGetElementType(t)) == 8)
+    return G_UNKNOWN;
+  return cls;
+}
+
+static void vote(Group *g, int cls, LLVMTypeRef fty) {
+  if (cls == G_UNKNOWN || g->cls == G_CONFLICT)
+    return;
+  if (cls == G_CONFLICT) {
+    g->cls = G_CONFLICT;
+    return;
+  }
+  if (g->cls == G_UNKNOWN) {
+    g->cls = cls;
+    g->fty = fty;
+  } else if (g->cls != cls || (cls == G_FLOAT && g->fty != fty)) {
+    g->cls = G_CONFLICT;
+  }
+}
+
+/* Evidence from one memory access (load or store) of a member. */
+static void access_evidence(Bits *b, Group *g, LLVMValueRef i, LLVMValueRef addr,
+                            LLVMTypeRef t) {
+  LLVMTypeRef fty = NULL;
+  vote(g, tbaa_class(b, i, &fty), fty);
+  fty = NULL;
+  vote(g, decl_class(b, addr, LLVMABISizeOfType(b->td, t), &fty), fty);
+}
+
+static int move_use(LLVMValueRef v, LLVMValueRef user) {
+  switch (LLVMGetInstructionOpcode(user)) {
+  case LLVMStore:
+    return LLVMGetOperand(user, 0) == v;
+  case LLVMPHI:
+  case LLVMFreeze:
+    return 1;
+  case LLVMSelect:
+    return LLVMGetOperand(user, 0) != v;
+  case LLVMBitCast:
+    return LLVMGetTypeKind(LLVMTypeOf(user)) != LLVMIntegerTypeKind;
+  default:
+    return 0;
+  }
+}
+
+void lt_bits_run(LtActivity *a, LLVMValueRef fn, const LtCfg *g, LLVMTargetDataRef td) {
+  Bits b;
+  memset(&b, 0, sizeof b);
+  b.td = td;
+  (void)fn;
+  lt_map_init(&b.id, 64);
+  for (unsigned bi = 0; bi < g->nblocks; bi++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(g->block[bi]); i;
+         i = LLVMGetNextInstruction(i))
+      if (is_member(i))
+        idx(&b, i);
+  if (!b.vals.n) {
+    lt_map_free(&b.id);
+    return;
+  }
+  size_t n = b.vals.n;
+  b.parent = lt_xcalloc(n, sizeof *b.parent);
+  for (size_t k = 0; k < n; k++)
+    b.parent[k] = (int)k;
+  for (size_t k = 0; k < n; k++) {
+    LLVMValueRef v = b.vals.v[k];
+    LLVMOpcode op = LLVMGetInstructionOpcode(v);
+    unsigned first = op == LLVMSelect ? 1 : 0;
+    unsigned nops = op == LLVMPHI ? LLVMCountIncoming(v)
+                    : op == LLVMLoad || op == LLVMBitCast ? 0
+                                                          : (unsigned)LLVMGetNumOperands(v);
+    for (unsigned o = first; o < nops; o++) {
+      LLVMValueRef x = op == LLVMPHI ? LLVMGetIncomingValue(v, o) : LLVMGetOperand(v, o);
+      size_t j = (size_t)lt_map_get(&b.id, x);
+      if (j)
+        unite(b.parent, (int)k, (int)j - 1);
+    }
+  }
+  Group *gr = lt_xcalloc(n, sizeof *gr);
+  for (size_t k = 0; k < n; k++) {
+    LLVMValueRef v = b.vals.v[k];
+    Group *gp = &gr[find(b.parent, (int)k)];
+    if (LLVMIsALoadInst(v)) {
+      access_evidence(&b, gp, v, LLVMGetOperand(v, 0), LLVMTypeOf(v));
+      gp->active |= lt_is_shadowed(a, LLVMGetOperand(v, 0));
+    } else if (LLVMIsABitCastInst(v)) {
+      vote(gp, G_FLOAT, LLVMTypeOf(LLVMGetOperand(v, 0)));
+      gp->active |= lt_is_varied(a, LLVMGetOperand(v, 0));
+    }
+    for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+      LLVMValueRef user = LLVMGetUser(u);
+      if (!move_use(v, user)) {
+        if (LLVMGetInstructionOpcode(user) == LLVMIntToPtr)
+          vote(gp, G_PTR, NULL);
+        gp->arith = 1;
+        continue;
+      }
+      if (LLVMIsAStoreInst(user)) {
+        access_evidence(&b, gp, user, LLVMGetOperand(user, 1), LLVMTypeOf(v));
+        gp->active |= lt_is_shadowed(a, LLVMGetOperand(user, 1));
+      } else if (LLVMIsABitCastInst(user)) {
+        vote(gp, G_FLOAT, LLVMTypeOf(user));
+      }
+    }
+  }
+  for (size_t k = 0; k < n; k++) {
+    LLVMValueRef v = b.vals.v[k];
+    Group *gp = &gr[find(b.parent, (int)k)];
+    LLVMTypeRef fty = gp->fty;
+    int cls = gp->cls;
+    if (cls == G_UNKNOWN && gp->active && !gp->arith) {
+      /* No member says what it holds: a plain copy of active memory
+       * moves floats of its width (memcpy of doubles does the same). */
+      unsigned w = LLVMGetIntTypeWidth(LLVMTypeOf(v));
+      LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(v));
+      fty = w == 64   ? LLVMDoubleTypeInContext(c)
+            : w == 32 ? LLVMFloatTypeInContext(c)
+            : w == 16 ? LLVMHalfTypeInContext(c)
+                      : NULL;
+      cls = fty ? G_FLOAT : G_UNKNOWN;
+    }
+    if (cls == G_FLOAT && fty &&
+        LLVMABISizeOfType(td, fty) == LLVMABISizeOfType(td, LLVMTypeOf(v))) {
+      if (!gp->arith)
+        lt_map_put(&a->bits_ty, v, fty);
+      else if (gp->active)
+        lt_map_put(&a->bits_lost, v, (void *)1);
+    }
+  }
+  free(gr);
+  free(b.parent);
+  lt_vec_free(&b.vals);
+  lt_map_free(&b.id);
+}
+
+LLVMTypeRef lt_bits_type(const LtActivity *a, LLVMValueRef v) {
+  return lt_map_get(&a->bits_ty, v);
+}
+
+LLVMTypeRef lt_adj_type(const LtActivity *a, LLVMValueRef v) {
+  LLVMTypeRef t = lt_map_get(&a->bits_ty, v);
+  return t ? t : LLVMTypeOf(v);
+}

@@ -1,0 +1,266 @@
+/* memlayout.c: what a memcpy/memmove copies, field by field.
+ *
+ * A copy of floats moves adjoints back in the reverse pass; a copy of
+ * pointers to active memory moves shadow pointers in the forward pass;
+ * integers take part in neither. The layout is a period (bytes per
+ * element; the whole copy when its size is constant) and the float and
+ * pointer fields in it, taken from, in order: clang's !tbaa.struct on the
+ * copy (one entry per struct member), the declared type of either address
+ * (alloca, global, typed GEP), and the type of other accesses to the same
+ * object (uniform). Ranges nothing describes are floats of the accesses'
+ * type, as before. The helpers generated per layout walk the elements.
+ */
+#include "lt.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void add(LtMemLayout *L, unsigned long long off, LLVMTypeRef t) {
+  if (L->n < LT_MEM_FIELDS) {
+    L->f[L->n].off = off;
+    L->f[L->n].ty = t;
+    L->n++;
+  } else {
+    L->overflow = 1;
+  }
+}
+
+/* Scalar leaves of t in [lo, hi) (t placed at base). */
+static void leaves(LLVMTargetDataRef td, LLVMTypeRef t, long long base,
+                   long long lo, long long hi, LtMemLayout *L, int depth) {
+  long long ts = (long long)LLVMABISizeOfType(td, t);
+  if (base >= hi || base + ts <= lo || depth > 8)
+    return;
+  LLVMTypeKind k = LLVMGetTypeKind(t);
+  if (k == LLVMStructTypeKind) {
+    for (unsigned e = 0, n = LLVMCountStructElementTypes(t); e < n; e++)
+      leaves(td, LLVMStructGetTypeAtIndex(t, e),
+             base + (long long)LLVMOffsetOfElement(td, t, e), lo, hi, L, depth + 1);
+    return;
+  }
+  if (k == LLVMArrayTypeKind || k == LLVMVectorTypeKind) {
+    LLVMTypeRef et = LLVMGetElementType(t);
+    long long es = (long long)LLVMABISizeOfType(td, et);
+    long long n = k == LLVMArrayTypeKind ? (long long)LLVMGetArrayLength2(t)
+                                         : (long long)LLVMGetVectorSize(t);
+    for (long long e = 0; e < n && es > 0 && !L->overflow; e++)
+      leaves(td, et, base + e * es, lo, hi, L, depth + 1);
+    return;
+  }
+  if ((lt_is_float_ty(t) || lt_is_ptr_ty(t)) && base >= lo && base + ts <= hi)
+    add(L, (unsigned long long)(base - lo), t);
+}
+
+/* The declared type at p and p's byte offset into it, if p says. */
+static LLVMTypeRef declared(LLVMTargetDataRef td, LLVMValueRef p,
+                            unsigned long long *off, int *element) {
+  *off = 0;
+  *element = 0;
+  if (LLVMIsAAllocaInst(p))
+    return LLVMGetAllocatedType(p);
+  if (LLVMIsAGlobalVariable(p))
+    return LLVMGlobalGetValueType(p);
+  if (!LLVMIsAGetElementPtrInst(p) &&
+      !(LLVMIsAConstantExpr(p) && LLVMGetConstOpcode(p) == LLVMGetElementPtr))
+    return NULL;
+  LLVMTypeRef t = LLVMGetGEPSourceElementType(p), cur = t;
+  if (LLVMGetTypeKind(t) == LLVMIntegerTypeKind)
+    return NULL;
+  for (int k = 2, n = LLVMGetNumOperands(p); k < n; k++) {
+    LLVMValueRef ix = LLVMGetOperand(p, (unsigned)k);
+    if (!LLVMIsAConstantInt(ix))
+      return NULL;
+    unsigned long long v = LLVMConstIntGetZExtValue(ix);
+    if (LLVMGetTypeKind(cur) == LLVMStructTypeKind) {
+      *off += LLVMOffsetOfElement(td, cur, (unsigned)v);
+      cur = LLVMStructGetTypeAtIndex(cur, (unsigned)v);
+    } else if (LLVMGetTypeKind(cur) == LLVMArrayTypeKind) {
+      cur = LLVMGetElementType(cur);
+      *off += v * LLVMABISizeOfType(td, cur);
+    } else {
+      return NULL;
+    }
+  }
+  *element = 1; /* p may step over an array of t */
+  return t;
+}
+
+static int from_tbaa_struct(LtGen *g, LLVMValueRef call, unsigned long long n,
+                            LtMemLayout *L, LLVMTypeRef fill) {
+  unsigned kind = LLVMGetMDKindIDInContext(g->c->llctx, "tbaa.struct", 11);
+  LLVMValueRef md = LLVMGetMetadata(call, kind);
+  unsigned no = md ? LLVMGetMDNodeNumOperands(md) : 0;
+  if (!no || no % 3 || no > 3 * LT_MEM_FIELDS)
+    return 0;
+  LLVMValueRef ops[3 * LT_MEM_FIELDS];
+  LLVMGetMDNodeOperands(md, ops);
+  unsigned long long fs = LLVMABISizeOfType(g->c->td, fill);
+  for (unsigned k = 0; k < no; k += 3) {
+    if (!LLVMIsAConstantInt(ops[k]) || !LLVMIsAConstantInt(ops[k + 1]))
+      return 0;
+    unsigned long long off = LLVMConstIntGetZExtValue(ops[k]);
+    unsigned long long size = LLVMConstIntGetZExtValue(ops[k + 1]);
+    LLVMTypeRef ft = NULL;
+    int cls = lt_tbaa_class(g->c->llctx, ops[k + 2], &ft);
+    if (off + size > n)
+      return 0;
+    if (cls == LT_TBAA_FLOAT && LLVMABISizeOfType(g->c->td, ft) == size)
+      add(L, off, ft);
+    else if (cls == LT_TBAA_PTR && size == LLVMABISizeOfType(g->c->td, g->c->ptr))
+      add(L, off, g->c->ptr);
+    else if (cls != LT_TBAA_INT) /* char or unknown: the accesses' floats */
+      for (unsigned long long o = off; o + fs <= off + size; o += fs)
+        add(L, o, fill);
+  }
+  return !L->overflow;
+}
+
+int lt_mem_layout(LtGen *g, LLVMValueRef call, LtMemLayout *L) {
+  LLVMTargetDataRef td = g->c->td;
+  LLVMValueRef size = LLVMGetOperand(call, 2);
+  int constant = LLVMIsAConstantInt(size) != NULL;
+  unsigned long long n = constant ? LLVMConstIntGetZExtValue(size) : 0;
+  LLVMTypeRef et = lt_mem_elem_type(g, call);
+  LLVMTypeRef fill = et ? et
+                     : constant && n % 8 ? LLVMFloatTypeInContext(g->c->llctx)
+                                         : g->c->f64;
+  memset(L, 0, sizeof *L);
+  if (constant) {
+    L->period = n;
+    if (from_tbaa_struct(g, call, n, L, lt_is_ptr_ty(fill) ? g->c->f64 : fill))
+      return 0;
+    memset(L, 0, sizeof *L);
+    L->period = n;
+  }
+  LLVMValueRef ends[2] = {LLVMGetOperand(call, 0),
+                          LLVMGetNumArgOperands(call) > 1 &&
+                                  lt_is_ptr_ty(LLVMTypeOf(LLVMGetOperand(call, 1)))
+                              ? LLVMGetOperand(call, 1)
+                              : NULL};
+  for (int e = 0; e < 2; e++) {
+    unsigned long long off;
+    int element;
+    LLVMTypeRef t = ends[e] ? declared(td, ends[e], &off, &element) : NULL;
+    if (!t)
+      continue;
+    unsigned long long ts = LLVMABISizeOfType(td, t);
+    if (constant && off + n <= ts) {
+      leaves(td, t, 0, (long long)off, (long long)(off + n), L, 0);
+    } else if (element && off == 0 && ts && (!constant || n % ts == 0)) {
+      L->period = ts; /* an array of t */
+      leaves(td, t, 0, 0, (long long)ts, L, 0);
+    } else {
+      continue;
+    }
+    if (!L->overflow)
+      return 0;
+    memset(L, 0, sizeof *L);
+    L->period = n;
+  }
+  /* Uniform: elements of the type the function accesses the memory as. */
+  L->period = LLVMABISizeOfType(td, fill);
+  L->n = 1;
+  L->f[0].off = 0;
+  L->f[0].ty = fill;
+  return 0;
+}
+
+int lt_mem_layout_has(const LtMemLayout *L, int ptrs) {
+  for (unsigned k = 0; k < L->n; k++)
+    if (lt_is_ptr_ty(L->f[k].ty) == ptrs)
+      return 1;
+  return 0;
+}
+
+/* void <name>(ptr dst, ptr src, i64 count): for each of count elements of
+ * the layout, move the pointer fields src -> dst (forward), or for the
+ * float fields src += dst, dst = 0 (reverse). Null shadows take no part.
+ * Walks downwards when dst < src, like memmove. */
+LLVMValueRef lt_mem_helper(LtCtx *c, const LtMemLayout *L, int forward) {
+  char name[512];
+  int k = snprintf(name, sizeof name, "lt.%s.mem.%llu", forward ? "fwd" : "adj",
+                   L->period);
+  for (unsigned f = 0; f < L->n && k < (int)sizeof name - 32; f++) {
+    char *tn = LLVMPrintTypeToString(L->f[f].ty);
+    k += snprintf(name + k, sizeof name - (size_t)k, ".%u%s", L->f[f].off, tn);
+    LLVMDisposeMessage(tn);
+  }
+  LLVMValueRef fn = LLVMGetNamedFunction(c->mod, name);
+  if (fn)
+    return fn;
+  LLVMTypeRef pt[3] = {c->ptr, c->ptr, c->i64};
+  fn = LLVMAddFunction(c->mod, name, LLVMFunctionType(c->vd, pt, 3, 0));
+  LLVMSetLinkage(fn, LLVMInternalLinkage);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
+  LLVMBasicBlockRef e = LLVMAppendBasicBlockInContext(c->llctx, fn, "entry");
+  LLVMBasicBlockRef t = LLVMAppendBasicBlockInContext(c->llctx, fn, "test");
+  LLVMBasicBlockRef z = LLVMAppendBasicBlockInContext(c->llctx, fn, "zero");
+  LLVMBasicBlockRef h = LLVMAppendBasicBlockInContext(c->llctx, fn, "head");
+  LLVMBasicBlockRef l = LLVMAppendBasicBlockInContext(c->llctx, fn, "loop");
+  LLVMBasicBlockRef x = LLVMAppendBasicBlockInContext(c->llctx, fn, "exit");
+  LLVMValueRef dd = LLVMGetParam(fn, 0), ds = LLVMGetParam(fn, 1),
+               n = LLVMGetParam(fn, 2);
+  LLVMValueRef null = LLVMConstNull(c->ptr);
+  LLVMValueRef zero = LLVMConstInt(c->i64, 0, 0), one = LLVMConstInt(c->i64, 1, 0);
+  LLVMValueRef per = LLVMConstInt(c->i64, L->period, 0);
+  LLVMPositionBuilderAtEnd(b, e);
+  LLVMBuildCondBr(b, LLVMBuildOr(b, LLVMBuildICmp(b, LLVMIntEQ, dd, null, ""),
+                                 LLVMBuildICmp(b, LLVMIntEQ, n, zero, ""), ""),
+                  x, t);
+  LLVMPositionBuilderAtEnd(b, t);
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, ds, null, ""), z, h);
+  LLVMPositionBuilderAtEnd(b, z);
+  /* No source shadow: the copied fields of dst get zero (float adjoints
+   * overwritten, or null shadow pointers of inactive memory). */
+  LLVMValueRef k0 = LLVMBuildPhi(b, c->i64, "k");
+  for (unsigned f = 0; f < L->n; f++) {
+    if (lt_is_ptr_ty(L->f[f].ty) != forward)
+      continue;
+    LLVMValueRef at = LLVMBuildAdd(b, LLVMBuildMul(b, k0, per, ""),
+                                   LLVMConstInt(c->i64, L->f[f].off, 0), "");
+    LLVMValueRef p = LLVMBuildGEP2(b, c->i8, dd, &at, 1, "");
+    LLVMSetAlignment(LLVMBuildStore(b, LLVMConstNull(L->f[f].ty), p), 1);
+  }
+  LLVMValueRef k0n = LLVMBuildAdd(b, k0, one, "");
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntUGE, k0n, n, ""), x, z);
+  LLVMValueRef zinc[2] = {zero, k0n};
+  LLVMBasicBlockRef zfrom[2] = {t, z};
+  LLVMAddIncoming(k0, zinc, zfrom, 2);
+  LLVMPositionBuilderAtEnd(b, h);
+  LLVMValueRef down = LLVMBuildICmp(b, LLVMIntULT, dd, ds, "");
+  LLVMBuildBr(b, l);
+  LLVMPositionBuilderAtEnd(b, l);
+  LLVMValueRef k1 = LLVMBuildPhi(b, c->i64, "k");
+  LLVMValueRef ix = LLVMBuildSelect(
+      b, down, LLVMBuildSub(b, LLVMBuildSub(b, n, k1, ""), one, ""), k1, "");
+  for (unsigned f = 0; f < L->n; f++) {
+    LLVMTypeRef ft = L->f[f].ty;
+    if (lt_is_ptr_ty(ft) != forward)
+      continue;
+    LLVMValueRef at = LLVMBuildAdd(b, LLVMBuildMul(b, ix, per, ""),
+                                   LLVMConstInt(c->i64, L->f[f].off, 0), "");
+    LLVMValueRef pd = LLVMBuildGEP2(b, c->i8, dd, &at, 1, "");
+    LLVMValueRef ps = LLVMBuildGEP2(b, c->i8, ds, &at, 1, "");
+    if (forward) {
+      LLVMValueRef v = LLVMBuildLoad2(b, ft, ps, "");
+      LLVMSetAlignment(v, 1);
+      LLVMSetAlignment(LLVMBuildStore(b, v, pd), 1);
+    } else {
+      LLVMValueRef v = LLVMBuildLoad2(b, ft, pd, "");
+      LLVMSetAlignment(v, 1);
+      LLVMSetAlignment(LLVMBuildStore(b, LLVMConstNull(ft), pd), 1);
+      LLVMValueRef old = LLVMBuildLoad2(b, ft, ps, "");
+      LLVMSetAlignment(old, 1);
+      LLVMSetAlignment(LLVMBuildStore(b, lt_build_accum(b, old, v), ps), 1);
+    }
+  }
+  LLVMValueRef k2 = LLVMBuildAdd(b, k1, one, "");
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, k2, n, ""), x, l);
+  LLVMValueRef inc[2] = {zero, k2};
+  LLVMBasicBlockRef from[2] = {h, l};
+  LLVMAddIncoming(k1, inc, from, 2);
+  LLVMPositionBuilderAtEnd(b, x);
+  LLVMBuildRetVoid(b);
+  LLVMDisposeBuilder(b);
+  return fn;
+}

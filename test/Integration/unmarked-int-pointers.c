@@ -1,0 +1,65 @@
+// Unmarked pointer parameters that only carry integers (Enzyme's
+// typed-pointer-era style: `int *n`, `long **meta` passed without a marker)
+// are taken as enzyme_const, so they consume no shadow argument; the
+// unmarked double * is still enzyme_dup. *n is also written (a call
+// counter), meta holds an index table and integer weights, and the int
+// pointer is passed on to a helper. Each such parameter gets a remark.
+// RUN: %ltclang -O0 %s -o %t.O0 -lm && %t.O0
+// RUN: %ltclang -O1 %s -o %t.O1 -lm && %t.O1
+// RUN: %ltclang -O2 %s -o %t.O2 -lm && %t.O2
+// RUN: %ltclang -O3 %s -o %t.O3 -lm && %t.O3
+// RUN: %ltclang -O0 -g -Rpass-analysis=leantape -c %s -o /dev/null 2>&1 | FileCheck %s
+// RUN: %ltclang -O2 -g -Rpass-analysis=leantape -c %s -o /dev/null 2>&1 | FileCheck %s
+
+#include "check.h"
+#include "testutil.h"
+#include <leantape.h>
+#include <math.h>
+
+__attribute__((noinline)) static int get_len(const int *n) { return *n; }
+
+/* s = sum_i x[idx_i] x_i w_i, idx = meta[0], w = meta[1]; ++*calls */
+double f(const double *x, int *n, long **meta, int *calls) {
+  double s = 0;
+  for (int i = 0; i < get_len(n); i++)
+    s += x[meta[0][i]] * x[i] * (double)meta[1][i];
+  *calls += 1;
+  return s;
+}
+
+enum { N = 4 };
+static long g_idx[N] = {2, 0, 3, 3}, g_w[N] = {1, -2, 3, 5};
+static long *g_meta[2] = {g_idx, g_w};
+static double fd_f(const double *x) {
+  int n = N, c = 0;
+  return f(x, &n, g_meta, &c);
+}
+
+int main(void) {
+  const double x0[N] = {0.5, -1.5, 2.25, 0.75};
+  double x[N], dx[N] = {0};
+  int n = lt_vi(N), calls = 0;
+  lt_fill(x, x0, N);
+  // CHECK-DAG: unmarked-int-pointers.c:[[@LINE+4]]:{{[0-9]+}}: remark: parameter 2 of 'f' (an unmarked pointer) is taken as enzyme_const
+  // CHECK-DAG: unmarked-int-pointers.c:[[@LINE+3]]:{{[0-9]+}}: remark: parameter 3 of 'f' (an unmarked pointer) is taken as enzyme_const
+  // CHECK-DAG: unmarked-int-pointers.c:[[@LINE+2]]:{{[0-9]+}}: remark: parameter 4 of 'f' (an unmarked pointer) is taken as enzyme_const
+  // CHECK-NOT: parameter 1 of 'f' (an unmarked pointer) is taken as enzyme_const
+  double r = __enzyme_autodiff((void *)f, x, dx, &n, g_meta, &calls);
+  (void)r;
+  for (int j = 0; j < N; j++) {
+    double an = 0;
+    for (int i = 0; i < N; i++) {
+      if (g_idx[i] == j)
+        an += x[i] * g_w[i];
+      if (i == j)
+        an += x[g_idx[i]] * g_w[i];
+    }
+    lt_grad("unmarked int pointers: dx", x[j], dx[j], an,
+            lt_fd_arr(fd_f, x, N, j), 1e-12, 1e-6);
+  }
+  lt_check("int pointer written once", calls, 1, 0, 0);
+  lt_check("n unchanged", n, N, 0, 0);
+  lt_check("meta unchanged", g_idx[0] + 10 * g_w[3], 2 + 50, 0, 0);
+  return lt_done();
+}
+// CHECK-NOT: error:
