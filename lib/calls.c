@@ -26,7 +26,34 @@ static const char *const inactive_names[] = {
     "clock_gettime",        "gettimeofday",        "__printf_chk",
     "__fprintf_chk",        "__sprintf_chk",       "__snprintf_chk",
     "strlen",   "strcmp",   "strncmp", "atoi",     "atol",     "abs",
-    "labs",     "llabs",
+    "labs",     "llabs",    "fputs_unlocked",      "vprintf",  "vfprintf",
+    /* C++: hashing of keys, throwing, terminate */
+    "_ZSt11_Hash_bytesPKvmm", "_ZSt15_Fnv_hash_bytesPKvmm",
+    "__cxa_throw", "__cxa_allocate_exception", "__cxa_free_exception",
+    "__cxa_rethrow", "__clang_call_terminate", "_ZSt9terminatev",
+};
+
+/* Families of C++ library functions that only print or throw: stream
+ * output (std::ostream members and operator<<), stream state, and the
+ * std::__throw_* helpers. Enzyme treats these as inactive too. */
+static const char *const inactive_prefixes[] = {
+    "_ZNSo",          /* std::ostream members: operator<<, put, write, flush */
+    "_ZStls",         /* operator<<(ostream&, ...) */
+    "_ZSt16__ostream_insert",
+    "_ZNSt13basic_ostreamIwSt11char_traitsIwEE", /* std::wostream */
+    "_ZSt4endl",
+    "_ZNSt9basic_ios",
+    "_ZNKSt9basic_ios",
+    "_ZNSt8ios_base",
+    "_ZNKSt5ctype",
+    "_ZSt20__throw_",
+    "_ZSt19__throw_",
+    "_ZSt21__throw_",
+    "_ZSt24__throw_",
+    "_ZSt25__throw_",
+    "_ZSt16__throw_",
+    "_ZSt17__throw_",
+    "_ZSt18__throw_",
 };
 
 static const char *const inactive_intrinsics[] = {
@@ -137,6 +164,9 @@ LtCallKind lt_call_kind(LLVMValueRef call, const LtRule **rule) {
     return LT_CALL_ZERO;
   for (size_t i = 0; i < sizeof inactive_names / sizeof *inactive_names; i++)
     if (name_is(n, len, inactive_names[i]))
+      return LT_CALL_INACTIVE;
+  for (size_t i = 0; i < sizeof inactive_prefixes / sizeof *inactive_prefixes; i++)
+    if (has_prefix(n, len, inactive_prefixes[i]))
       return LT_CALL_INACTIVE;
   for (size_t i = 0;
        i < sizeof inactive_intrinsics / sizeof *inactive_intrinsics; i++)

@@ -122,6 +122,9 @@ static const char *marker_name(LLVMValueRef v, size_t *len) {
     *len = n;
     return s;
   }
+  /* The marker's address (&enzyme_dup) also names it, as in Enzyme. */
+  if (LLVMIsAGlobalVariable(v))
+    return LLVMGetValueName2(v, len);
   for (int hops = 0; hops < 4 && v && LLVMIsALoadInst(v); hops++) {
     LLVMValueRef p = LLVMGetOperand(v, 0);
     if (LLVMIsAGlobalVariable(p))
@@ -494,6 +497,11 @@ int lt_callsite_parse(LtCtx *c, LLVMValueRef call, LtMode mode, LtRequest *r) {
   r->shadow = lt_xcalloc(r->nparams, sizeof *r->shadow);
   if (parse_params(c, call, r, &i, nops) || parse_tail(c, call, r, i, nops))
     return -1;
+  /* A struct return of __enzyme_augmentfwd holds the tape and the result. */
+  r->want_primal = mode == LT_AUGFWD &&
+                   LLVMGetTypeKind(LLVMTypeOf(call)) == LLVMStructTypeKind &&
+                   LLVMGetTypeKind(LLVMGetReturnType(LLVMGlobalGetValueType(fn))) !=
+                       LLVMVoidTypeKind;
   return 0;
 }
 

@@ -26,6 +26,7 @@ static char *make_key(const LtRequest *r, int split) {
   for (unsigned p = 0; p < r->nparams; p++)
     k[len + 1 + p] = "cdno"[r->act[p]];
   k[len + 1 + r->nparams] = split ? 's' : 'c';
+  k[len + 2 + r->nparams] = r->want_primal ? 'p' : '-';
   return k;
 }
 
@@ -43,6 +44,8 @@ static LLVMTypeRef outs_type(LtCtx *c, const LtRequest *r, unsigned *nouts) {
   return LLVMStructTypeInContext(c->llctx, t, n, 0);
 }
 
+/* A returns the primal result only when a call asks for it: a dead result
+ * lets the cleanup delete the work that computes it. */
 static void drop_return_values(LLVMValueRef f, LLVMContextRef ctx) {
   LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb;
@@ -167,7 +170,8 @@ static int generate(LtGen *g, LtDeriv *d, const char *base) {
   lt_forward_loop_state(g);
   lt_tape_store_all(g);
   lt_forward_loop_headers(g);
-  drop_return_values(g->A, g->c->llctx);
+  if (!g->want_primal)
+    drop_return_values(g->A, g->c->llctx);
   d->tape_size = g->tape_size;
   if (g->failed || verify(g->c, g->A, d->fn) || verify(g->c, g->R, d->fn))
     return -1;
@@ -209,6 +213,7 @@ LtDeriv *lt_derive(LtCtx *c, const LtRequest *r) {
   g.act = r->act;
   g.at = r->call;
   g.split = split;
+  g.want_primal = r->want_primal;
   g.nparams = r->nparams;
   for (unsigned p = 0; p < r->nparams; p++)
     g.nshadows += r->act[p] == LT_DUP || r->act[p] == LT_DUPNONEED;

@@ -16,7 +16,15 @@ typedef struct LtDiag {
   char *msg;
 } LtDiag;
 
+static int has_loc(LLVMValueRef v) {
+  return v && LLVMIsAInstruction(v) && LLVMGetDebugLocLine(v) > 0;
+}
+
 static void queue(LtCtx *c, LLVMValueRef at, const char *msg) {
+  /* An instruction without a location (generated or inlined code, no -g
+   * at that point) is reported at the __enzyme_* call being handled. */
+  if (!has_loc(at) && has_loc(c->cur_call))
+    at = c->cur_call;
   LtDiag *d = lt_xcalloc(1, sizeof *d);
   d->at = at;
   d->msg = lt_strdup(msg);

@@ -72,9 +72,11 @@ static int handle(LtCtx *c, LLVMValueRef call) {
   LtRequest r;
   lt_callsite_mode(call, &mode);
   LtDeriv *d = NULL;
+  c->cur_call = call;
   int rc = lt_callsite_parse(c, call, mode, &r) || !(d = lt_derive(c, &r)) ||
            lt_rewrite(c, &r, d);
   lt_callsite_free(&r);
+  c->cur_call = NULL;
   return rc;
 }
 

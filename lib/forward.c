@@ -173,7 +173,8 @@ static void mark_math_pure(LtGen *g) {
       if (!LLVMIsACallInst(i))
         continue;
       LtCallKind k = lt_call_kind(i, &rule);
-      if (k != LT_CALL_RULE && k != LT_CALL_ZERO && k != LT_CALL_COMPLEX)
+      if ((k != LT_CALL_RULE && k != LT_CALL_ZERO && k != LT_CALL_COMPLEX) ||
+          (rule && rule->writes_arg))
         continue;
       LLVMValueRef ai = amap(g, i);
       for (unsigned a = 0; a < 3; a++) {
@@ -260,7 +261,10 @@ int lt_forward_build(LtGen *g, const char *name) {
     if (g->act[p] == LT_DUP || g->act[p] == LT_DUPNONEED)
       pt[np + ns++] = pt[p]; /* a shadow lives in its primal's address space */
   pt[np + ns] = c->ptr;
-  LLVMTypeRef fty = LLVMFunctionType(c->vd, pt, np + ns + 1, 0);
+  /* A returns the primal result when __enzyme_augmentfwd hands it back. */
+  LLVMTypeRef rt = g->want_primal ? LLVMGetReturnType(LLVMGlobalGetValueType(g->P))
+                                  : c->vd;
+  LLVMTypeRef fty = LLVMFunctionType(rt, pt, np + ns + 1, 0);
   g->A = lt_clone_decl(g->P, name, fty);
   lt_map_init(&g->fmap, 256);
   lt_map_init(&g->fshadow, 64);

@@ -117,6 +117,7 @@ struct LtCtx {
   LtVec graveyard; /* functions to delete after the diagnostics are out */
   LtMap tape_owner;  /* tape made by an __enzyme_augmentfwd -> its LtDeriv */
   LtVec rev_calls;   /* rewritten reverse calls: (call, LtDeriv *) pairs */
+  LLVMValueRef cur_call; /* the __enzyme_* call being handled */
   unsigned serial;
 };
 
@@ -140,6 +141,7 @@ typedef struct LtRequest {
   unsigned ndret_parts;
   LLVMValueRef tape;   /* __enzyme_reverse: the tape operand */
   LLVMValueRef sret;   /* the call's sret pointer, or NULL */
+  int want_primal;     /* __enzyme_augmentfwd returns {tape, result} */
 } LtRequest;
 
 /* 1 if a call or invoke of an entry point (the callee's name contains it). */
@@ -477,6 +479,7 @@ struct LtGen {
   const LtAct *act;    /* activity per parameter */
   LLVMValueRef at;     /* the call site, for diagnostics */
   int split;           /* heap shadows, reverse frees the tape */
+  int want_primal;     /* A returns the primal result */
   LLVMValueRef P, A, R;
   LtCfg g;
   LtLoops loops;

@@ -45,6 +45,8 @@ static int pure_call(LLVMValueRef v) {
   if (!LLVMIsACallInst(v) || LLVMGetNumArgOperands(v) > LT_RULE_MAXARGS)
     return 0;
   LtCallKind k = lt_call_kind(v, &rule);
+  if (rule && rule->writes_arg)
+    return 0;
   return k == LT_CALL_RULE || k == LT_CALL_ZERO || k == LT_CALL_COMPLEX;
 }
 

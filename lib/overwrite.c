@@ -52,6 +52,10 @@ static int call_writes(LtOverwrite *o, LLVMValueRef i) {
   const char *n = lt_callee_name(i, &len);
   switch (lt_call_kind(i, &rule)) {
   case LT_CALL_RULE:
+    for (unsigned a = 0, n = LLVMGetNumArgOperands(i); rule->writes_arg && a < n; a++)
+      if (lt_is_ptr_ty(LLVMTypeOf(LLVMGetOperand(i, a))))
+        lt_vec_push(&o->written, lt_base_of(LLVMGetOperand(i, a)));
+    return 0;
   case LT_CALL_ZERO:
   case LT_CALL_COMPLEX:
   case LT_CALL_MALLOC:

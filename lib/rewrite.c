@@ -63,56 +63,94 @@ static LLVMValueRef out_field(LLVMBuilderRef b, const LtDeriv *d,
   return d->nouts == 1 ? res : LLVMBuildExtractValue(b, res, k, "");
 }
 
+/* The scalar floats of v in order (vectors and aggregates taken apart). */
+static void scalars(LtCtx *c, LLVMBuilderRef b, LLVMValueRef v, LtVec *out) {
+  LLVMTypeRef t = LLVMTypeOf(v);
+  LLVMTypeKind k = LLVMGetTypeKind(t);
+  if (k == LLVMVectorTypeKind) {
+    for (unsigned i = 0; i < LLVMGetVectorSize(t); i++)
+      lt_vec_push(out, LLVMBuildExtractElement(b, v, LLVMConstInt(c->i32, i, 0), ""));
+  } else if (lt_is_aggregate_ty(t)) {
+    unsigned n = k == LLVMStructTypeKind ? LLVMCountStructElementTypes(t)
+                                         : (unsigned)LLVMGetArrayLength2(t);
+    for (unsigned i = 0; i < n; i++)
+      scalars(c, b, LLVMBuildExtractValue(b, v, i, ""), out);
+  } else {
+    lt_vec_push(out, v);
+  }
+}
+
+/* A value of type t built from scalar floats s[*k..]; NULL when t has a
+ * leaf that is not a float or the scalars run out. */
+static LLVMValueRef assemble(LtCtx *c, LLVMBuilderRef b, LLVMTypeRef t,
+                             const LtVec *s, size_t *k) {
+  LLVMTypeKind tk = LLVMGetTypeKind(t);
+  if (lt_is_float_ty(t))
+    return *k < s->n ? convert(c, b, s->v[(*k)++], t) : NULL;
+  LLVMValueRef r = LLVMGetUndef(t);
+  if (tk == LLVMVectorTypeKind) {
+    for (unsigned i = 0; i < LLVMGetVectorSize(t); i++) {
+      LLVMValueRef e = assemble(c, b, LLVMGetElementType(t), s, k);
+      if (!e)
+        return NULL;
+      r = LLVMBuildInsertElement(b, r, e, LLVMConstInt(c->i32, i, 0), "");
+    }
+    return r;
+  }
+  if (!lt_is_aggregate_ty(t))
+    return NULL;
+  int st = tk == LLVMStructTypeKind;
+  unsigned n = st ? LLVMCountStructElementTypes(t) : (unsigned)LLVMGetArrayLength2(t);
+  for (unsigned i = 0; i < n; i++) {
+    LLVMValueRef e = assemble(c, b, st ? LLVMStructGetTypeAtIndex(t, i)
+                                       : LLVMGetElementType(t), s, k);
+    if (!e)
+      return NULL;
+    r = LLVMBuildInsertValue(b, r, e, i, "");
+  }
+  return r;
+}
+
+/* The gradients as a value of the declared type want, or NULL: a single
+ * float, or any struct, array or vector whose float members, taken in
+ * order, are the gradients' floats in argument order. */
+static LLVMValueRef shape(LtCtx *c, LLVMBuilderRef b, const LtDeriv *d,
+                          LLVMValueRef res, LLVMTypeRef want) {
+  if (d->nouts == 0)
+    return lt_is_diff_ty(want) ? LLVMConstNull(want) : NULL;
+  if (lt_is_float_ty(want) && d->nouts == 1 && lt_is_float_ty(LLVMTypeOf(res)))
+    return convert(c, b, res, want);
+  LtVec s = {0};
+  for (unsigned i = 0; i < d->nouts; i++)
+    scalars(c, b, out_field(b, d, res, i), &s);
+  size_t k = 0;
+  LLVMValueRef v = assemble(c, b, want, &s, &k);
+  if (k != s.n)
+    v = NULL;
+  lt_vec_free(&s);
+  return v;
+}
+
 /* Shape the gradients like the call's declared return. */
 static int deliver(LtCtx *c, LLVMBuilderRef b, const LtRequest *r,
                    const LtDeriv *d, LLVMValueRef res) {
   LLVMValueRef call = r->call;
   LLVMTypeRef want = LLVMTypeOf(call);
-  LLVMTypeKind k = LLVMGetTypeKind(want);
   if (r->sret) {
     unsigned kind = LLVMGetEnumAttributeKindForName("sret", 4);
     LLVMTypeRef st = LLVMGetTypeAttributeValue(
         LLVMGetCallSiteEnumAttribute(call, 1, kind));
-    if (LLVMGetTypeKind(st) != LLVMStructTypeKind ||
-        LLVMCountStructElementTypes(st) != d->nouts)
+    LLVMValueRef v = shape(c, b, d, res, st);
+    if (!v)
       goto mismatch;
-    for (unsigned i = 0; i < d->nouts; i++) {
-      LLVMValueRef p = LLVMBuildStructGEP2(b, st, r->sret, i, "");
-      LLVMTypeRef et = LLVMStructGetTypeAtIndex(st, i);
-      LLVMBuildStore(b, convert(c, b, out_field(b, d, res, i), et), p);
-    }
+    LLVMBuildStore(b, v, r->sret);
     return 0;
   }
-  if (k == LLVMVoidTypeKind || LLVMGetFirstUse(call) == NULL)
+  if (LLVMGetTypeKind(want) == LLVMVoidTypeKind || LLVMGetFirstUse(call) == NULL)
     return 0;
-  LLVMValueRef v;
-  if (lt_is_float_ty(want) && d->nouts == 1) {
-    v = convert(c, b, res, want);
-  } else if (lt_is_float_ty(want) && d->nouts == 0) {
-    v = LLVMConstNull(want);
-  } else if (k == LLVMStructTypeKind &&
-             LLVMCountStructElementTypes(want) == d->nouts) {
-    v = LLVMGetUndef(want);
-    for (unsigned i = 0; i < d->nouts; i++)
-      v = LLVMBuildInsertValue(
-          b, v,
-          convert(c, b, out_field(b, d, res, i), LLVMStructGetTypeAtIndex(want, i)),
-          i, "");
-  } else if (k == LLVMArrayTypeKind && LLVMGetArrayLength2(want) == d->nouts) {
-    v = LLVMGetUndef(want);
-    for (unsigned i = 0; i < d->nouts; i++)
-      v = LLVMBuildInsertValue(
-          b, v, convert(c, b, out_field(b, d, res, i), LLVMGetElementType(want)),
-          i, "");
-  } else if (k == LLVMVectorTypeKind && LLVMGetVectorSize(want) == d->nouts) {
-    v = LLVMGetUndef(want);
-    for (unsigned i = 0; i < d->nouts; i++)
-      v = LLVMBuildInsertElement(
-          b, v, convert(c, b, out_field(b, d, res, i), LLVMGetElementType(want)),
-          LLVMConstInt(c->i32, i, 0), "");
-  } else {
+  LLVMValueRef v = shape(c, b, d, res, want);
+  if (!v)
     goto mismatch;
-  }
   LLVMReplaceAllUsesWith(call, v);
   return 0;
 mismatch:
@@ -170,6 +208,30 @@ static LLVMValueRef tape_source(LLVMValueRef v) {
   return stored ? stored : v;
 }
 
+/* What __enzyme_augmentfwd returns, of its declared type: the tape, or a
+ * struct holding the tape (its pointer member) and the primal result (the
+ * other member), in either order (Enzyme's augmented primal returns both). */
+static LLVMValueRef tape_and_result(LtCtx *c, LLVMBuilderRef b, LLVMTypeRef want,
+                                    LLVMValueRef tape, LLVMValueRef result) {
+  if (lt_is_ptr_ty(want))
+    return tape;
+  if (LLVMGetTypeKind(want) != LLVMStructTypeKind ||
+      LLVMCountStructElementTypes(want) != 2)
+    return NULL;
+  LLVMTypeRef rt = LLVMTypeOf(result);
+  for (unsigned t = 0; t < 2; t++) {
+    LLVMTypeRef tt = LLVMStructGetTypeAtIndex(want, t);
+    LLVMTypeRef ot = LLVMStructGetTypeAtIndex(want, 1 - t);
+    if (!lt_is_ptr_ty(tt) || LLVMGetTypeKind(rt) == LLVMVoidTypeKind ||
+        !(ot == rt || (lt_is_float_ty(ot) && lt_is_float_ty(rt))))
+      continue;
+    LLVMValueRef v = LLVMGetUndef(want);
+    v = LLVMBuildInsertValue(b, v, tape, t, "");
+    return LLVMBuildInsertValue(b, v, convert(c, b, result, ot), 1 - t, "");
+  }
+  return NULL;
+}
+
 int lt_rewrite(LtCtx *c, const LtRequest *r, const LtDeriv *d) {
   LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
   LLVMPositionBuilderBefore(b, r->call);
@@ -189,13 +251,15 @@ int lt_rewrite(LtCtx *c, const LtRequest *r, const LtDeriv *d) {
     lt_map_put(&c->tape_owner, tape, (void *)d);
     nc = LLVMBuildCall2(b, LLVMGlobalGetValueType(d->aug), d->aug, args, n, "");
     if (LLVMGetFirstUse(r->call)) {
-      if (!lt_is_ptr_ty(LLVMTypeOf(r->call))) {
+      LLVMValueRef v = tape_and_result(c, b, LLVMTypeOf(r->call), tape, nc);
+      if (!v) {
         lt_error(c, r->call, "__enzyme_augmentfwd returns the tape: declare it "
-                             "to return void *");
+                             "to return void *, or a struct of the tape "
+                             "pointer and the function's result");
         rc = -1;
         break;
       }
-      LLVMReplaceAllUsesWith(r->call, tape);
+      LLVMReplaceAllUsesWith(r->call, v);
     }
     break;
   }

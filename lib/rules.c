@@ -353,6 +353,50 @@ static int d_erfc(const LtRuleIn *in, LLVMValueRef *dx) {
   return !dx[0];
 }
 
+/* asinh' = 1/sqrt(x^2 + 1), acosh' = 1/sqrt(x^2 - 1), atanh' = 1/(1 - x^2). */
+static int d_asinh(const LtRuleIn *in, LLVMValueRef *dx) {
+  LLVMValueRef x = in->x[0];
+  LLVMValueRef r = call1(in, "sqrt", add(in, mul(in, x, x), cst(in, 1.0)));
+  dx[0] = r ? fdiv(in, in->dy, r) : NULL;
+  return !r;
+}
+static int d_acosh(const LtRuleIn *in, LLVMValueRef *dx) {
+  LLVMValueRef x = in->x[0];
+  LLVMValueRef r = call1(in, "sqrt", sub(in, mul(in, x, x), cst(in, 1.0)));
+  dx[0] = r ? fdiv(in, in->dy, r) : NULL;
+  return !r;
+}
+static int d_atanh(const LtRuleIn *in, LLVMValueRef *dx) {
+  LLVMValueRef x = in->x[0];
+  dx[0] = fdiv(in, in->dy, sub(in, cst(in, 1.0), mul(in, x, x)));
+  return 0;
+}
+
+/* fmod(a, b) = a - b trunc(a/b): da = dy, db = -dy trunc(a/b). */
+static int d_fmod(const LtRuleIn *in, LLVMValueRef *dx) {
+  LLVMValueRef q = call1(in, "trunc", fdiv(in, in->x[0], in->x[1]));
+  dx[0] = in->dy;
+  dx[1] = q ? neg(in, mul(in, in->dy, q)) : NULL;
+  return !q;
+}
+
+/* ldexp(x, n) = x 2^n: dx = dy 2^n. The exponent has no adjoint. */
+static int d_ldexp(const LtRuleIn *in, LLVMValueRef *dx) {
+  LLVMValueRef n = LLVMBuildSIToFP(in->b, in->x[1], in->fty, "");
+  LLVMValueRef p = call1(in, "exp2", n);
+  dx[0] = p ? mul(in, in->dy, p) : NULL;
+  return !p;
+}
+
+/* frexp(x, &e) = x 2^-e: dx = dy y/x (the exponent is constant nearby);
+ * at x == 0, where y is 0 too, the scale is taken as 1. */
+static int d_frexp(const LtRuleIn *in, LLVMValueRef *dx) {
+  LLVMValueRef x = in->x[0];
+  LLVMValueRef z = fcmp(in, LLVMRealOEQ, x, cst(in, 0.0));
+  dx[0] = sel(in, z, in->dy, mul(in, in->dy, fdiv(in, in->y, x)));
+  return 0;
+}
+
 /* ---- table and lookup ---------------------------------------------------- */
 
 enum { INTR = 1, LIBM = 2, BOTH = 3 }; /* which spellings a name has */
@@ -362,43 +406,51 @@ static const struct Entry {
   unsigned char forms;
 } rules[] = {
     /* name, nargs, active_mask, needs_result, adjoint */
-    {{"sqrt", 1, 1, 1, d_sqrt}, BOTH},
-    {{"exp", 1, 1, 1, d_exp}, BOTH},
-    {{"exp2", 1, 1, 1, d_exp2}, BOTH},
-    {{"exp10", 1, 1, 1, d_exp10}, BOTH},
-    {{"expm1", 1, 1, 1, d_expm1}, LIBM},
-    {{"log", 1, 1, 0, d_log}, BOTH},
-    {{"log2", 1, 1, 0, d_log2}, BOTH},
-    {{"log10", 1, 1, 0, d_log10}, BOTH},
-    {{"log1p", 1, 1, 0, d_log1p}, LIBM},
-    {{"pow", 2, 3, 1, d_pow}, BOTH},
-    {{"powi", 2, 1, 0, d_powi}, INTR},
-    {{"sin", 1, 1, 0, d_sin}, BOTH},
-    {{"cos", 1, 1, 0, d_cos}, BOTH},
-    {{"tan", 1, 1, 1, d_tan}, BOTH},
-    {{"asin", 1, 1, 0, d_asin}, BOTH},
-    {{"acos", 1, 1, 0, d_acos}, BOTH},
-    {{"atan", 1, 1, 0, d_atan}, BOTH},
-    {{"atan2", 2, 3, 0, d_atan2}, BOTH},
-    {{"sinh", 1, 1, 0, d_sinh}, BOTH},
-    {{"cosh", 1, 1, 0, d_cosh}, BOTH},
-    {{"tanh", 1, 1, 1, d_tanh}, BOTH},
-    {{"fabs", 1, 1, 0, d_fabs}, BOTH},
-    {{"minnum", 2, 3, 0, d_min}, INTR},
-    {{"maxnum", 2, 3, 0, d_max}, INTR},
-    {{"minimum", 2, 3, 0, d_min}, INTR},
-    {{"maximum", 2, 3, 0, d_max}, INTR},
-    {{"minimumnum", 2, 3, 0, d_min}, INTR},
-    {{"maximumnum", 2, 3, 0, d_max}, INTR},
-    {{"copysign", 2, 1, 0, d_copysign}, BOTH},
-    {{"fma", 3, 7, 0, d_fma}, BOTH},
-    {{"fmuladd", 3, 7, 0, d_fma}, INTR},
-    {{"hypot", 2, 3, 1, d_hypot}, LIBM},
+    {{"sqrt", 1, 1, 1, d_sqrt, 0}, BOTH},
+    {{"exp", 1, 1, 1, d_exp, 0}, BOTH},
+    {{"exp2", 1, 1, 1, d_exp2, 0}, BOTH},
+    {{"exp10", 1, 1, 1, d_exp10, 0}, BOTH},
+    {{"expm1", 1, 1, 1, d_expm1, 0}, LIBM},
+    {{"log", 1, 1, 0, d_log, 0}, BOTH},
+    {{"log2", 1, 1, 0, d_log2, 0}, BOTH},
+    {{"log10", 1, 1, 0, d_log10, 0}, BOTH},
+    {{"log1p", 1, 1, 0, d_log1p, 0}, LIBM},
+    {{"pow", 2, 3, 1, d_pow, 0}, BOTH},
+    {{"powi", 2, 1, 0, d_powi, 0}, INTR},
+    {{"sin", 1, 1, 0, d_sin, 0}, BOTH},
+    {{"cos", 1, 1, 0, d_cos, 0}, BOTH},
+    {{"tan", 1, 1, 1, d_tan, 0}, BOTH},
+    {{"asin", 1, 1, 0, d_asin, 0}, BOTH},
+    {{"acos", 1, 1, 0, d_acos, 0}, BOTH},
+    {{"atan", 1, 1, 0, d_atan, 0}, BOTH},
+    {{"atan2", 2, 3, 0, d_atan2, 0}, BOTH},
+    {{"sinh", 1, 1, 0, d_sinh, 0}, BOTH},
+    {{"cosh", 1, 1, 0, d_cosh, 0}, BOTH},
+    {{"tanh", 1, 1, 1, d_tanh, 0}, BOTH},
+    {{"fabs", 1, 1, 0, d_fabs, 0}, BOTH},
+    {{"minnum", 2, 3, 0, d_min, 0}, INTR},
+    {{"maxnum", 2, 3, 0, d_max, 0}, INTR},
+    {{"minimum", 2, 3, 0, d_min, 0}, INTR},
+    {{"maximum", 2, 3, 0, d_max, 0}, INTR},
+    {{"minimumnum", 2, 3, 0, d_min, 0}, INTR},
+    {{"maximumnum", 2, 3, 0, d_max, 0}, INTR},
+    {{"copysign", 2, 1, 0, d_copysign, 0}, BOTH},
+    {{"fma", 3, 7, 0, d_fma, 0}, BOTH},
+    {{"fmuladd", 3, 7, 0, d_fma, 0}, INTR},
+    {{"hypot", 2, 3, 1, d_hypot, 0}, LIBM},
     /* |re + i im|: x86-64 passes the complex double as two doubles */
-    {{"cabs", 2, 3, 1, d_hypot}, LIBM},
-    {{"cbrt", 1, 1, 1, d_cbrt}, LIBM},
-    {{"erf", 1, 1, 0, d_erf}, LIBM},
-    {{"erfc", 1, 1, 0, d_erfc}, LIBM},
+    {{"cabs", 2, 3, 1, d_hypot, 0}, LIBM},
+    {{"cbrt", 1, 1, 1, d_cbrt, 0}, LIBM},
+    {{"erf", 1, 1, 0, d_erf, 0}, LIBM},
+    {{"erfc", 1, 1, 0, d_erfc, 0}, LIBM},
+    {{"asinh", 1, 1, 0, d_asinh, 0}, LIBM},
+    {{"acosh", 1, 1, 0, d_acosh, 0}, LIBM},
+    {{"atanh", 1, 1, 0, d_atanh, 0}, LIBM},
+    {{"fmod", 2, 3, 0, d_fmod, 0}, LIBM},
+    {{"ldexp", 2, 1, 0, d_ldexp, 0}, BOTH},
+    {{"scalbn", 2, 1, 0, d_ldexp, 0}, LIBM},
+    /* writes the exponent through its pointer argument */
+    {{"frexp", 2, 1, 1, d_frexp, 1}, LIBM},
 };
 
 /* libm and runtime spellings whose rule is named after the intrinsic. */

@@ -31,6 +31,8 @@ typedef struct LtRule {
   /* Fill dx[k] with the adjoint contribution to argument k (type of that
    * argument), or NULL when there is none. Returns 0 on success. */
   int (*adjoint)(const LtRuleIn *in, LLVMValueRef dx[LT_RULE_MAXARGS]);
+  int writes_arg;       /* stores through a pointer argument (frexp): not
+                           pure, never recomputed */
 } LtRule;
 
 /* rules.c */
