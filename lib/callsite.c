@@ -470,6 +470,12 @@ static int parse_tail(LtCtx *c, LLVMValueRef call, LtRequest *r, unsigned i,
   return 0;
 }
 
+LLVMValueRef lt_callsite_fn(LLVMValueRef call) {
+  unsigned i = has_sret(call) ? 1 : 0;
+  return i < LLVMGetNumArgOperands(call) ? resolve_fn(LLVMGetOperand(call, i))
+                                          : NULL;
+}
+
 int lt_callsite_parse(LtCtx *c, LLVMValueRef call, LtMode mode, LtRequest *r) {
   memset(r, 0, sizeof *r);
   r->call = call;

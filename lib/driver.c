@@ -128,6 +128,7 @@ int lt_run_module(LLVMModuleRef m, int opt_level) {
   for (size_t i = 0; i < hints.n; i++)
     lt_rewrite_failed(&c, hints.v[i]);
   lt_vec_free(&hints);
+  lt_schedule_calls(&calls);
   for (size_t i = 0; i < calls.n; i++)
     if (handle(&c, calls.v[i]))
       lt_vec_push(&failed, calls.v[i]);

@@ -158,6 +158,12 @@ int lt_is_enzyme_name(const char *name, size_t len); /* contains __enzyme_ */
 int lt_callsite_parse(LtCtx *c, LLVMValueRef call, LtMode mode, LtRequest *r);
 void lt_callsite_free(LtRequest *r);
 
+/* The function an __enzyme_* call differentiates, or NULL. */
+LLVMValueRef lt_callsite_fn(LLVMValueRef call);
+
+/* schedule.c: innermost calls first (nested differentiation) */
+void lt_schedule_calls(LtVec *calls);
+
 /* intptr.c */
 /* Unmarked pointer parameter p of fn is only used to read and write
  * integers and pointers (it then defaults to enzyme_const). */
