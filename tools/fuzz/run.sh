@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Random differential tester for Leantape (issue 3, item 4).
 #
-#   bash tools/fuzz/run.sh [-n COUNT] [-s START_SEED] [-O "LEVELS"] [-g "GEN_ARGS"] [-k]
+#   bash tools/fuzz/run.sh [-n COUNT] [-s START_SEED] [-O "LEVELS"] [-g "GEN_ARGS"] [-k] [-P]
 #
 # For each seed START_SEED .. START_SEED+COUNT-1: generate a program with
-# tools/fuzz/gen.py (GEN_ARGS are passed on, e.g. -g --no-loops), compile it
+# tools/fuzz/gen.py (GEN_ARGS are passed on, e.g. -g --no-loops, -g --pointers,
+# -g "--pointers --no-loops"), compile it
 # with clang-22 -O$L -fpass-plugin=build/lib/LLVMLeantape.so for each level
 # in LEVELS (default "0 2"), run it, and report per seed/level:
 #   PASS   gradients agree with central finite differences
@@ -14,11 +15,17 @@
 #          data branch flips within the FD step): inconclusive, not a failure
 #   FAIL   gradient mismatch, crash (Stack dump / PLEASE submit), any other
 #          compile error, runtime crash or timeout
-# Failing programs are kept in build/fuzz-failures/seed-N[-noloops].c with a
-# reproduce command. Ends with "fuzz: N passed, N failed, N skipped, N unstable";
-# exit status 1 on any failure (and on any SKIP with -S). -k keeps the temp dir. -j JOBS runs seeds in
-# parallel (default 1). Environment: LEANTAPE_BUILD_DIR (default build),
-# CLANG (default clang-22), FUZZ_TIMEOUT seconds per run (default 20).
+# Failing programs are kept in build/fuzz-failures/seed-N[-ARGS].c (ARGS: the
+# generator args, e.g. -noloops, -pointers) with the generator and reproduce
+# commands. -P checks the generator instead of the plugin: each program is
+# made with gen.py --primal-only (no __enzyme_autodiff call), compiled without
+# the plugin at -O0 with -fsanitize=address,undefined and run; FAIL on any
+# sanitizer report, compile error or crash (no plugin needed).
+# Ends with "fuzz: N passed, N failed, N skipped, N unstable"; exit status 1
+# on any failure (and on any SKIP with -S). -k keeps the temp dir. -j JOBS
+# runs seeds in parallel (default 1). Environment: LEANTAPE_BUILD_DIR (default
+# build), CLANG (default clang-22), SANCC (compiler for -P, default $CLANG;
+# clang-22 needs libclang-rt-22-dev), FUZZ_TIMEOUT seconds per run (default 20).
 set -u
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -29,8 +36,8 @@ plugin="$build/lib/LLVMLeantape.so"
 clang=${CLANG:-clang-22}
 tmo=${FUZZ_TIMEOUT:-20}
 
-count=20 start=1 levels="0 2" genargs="" keep=0 jobs=1 strict=0
-while getopts "n:s:O:g:kj:Sh" opt; do
+count=20 start=1 levels="0 2" genargs="" keep=0 jobs=1 strict=0 primal=0
+while getopts "n:s:O:g:kj:SPh" opt; do
   case $opt in
     n) count=$OPTARG ;;
     s) start=$OPTARG ;;
@@ -39,31 +46,69 @@ while getopts "n:s:O:g:kj:Sh" opt; do
     k) keep=1 ;;
     j) jobs=$OPTARG ;;
     S) strict=1 ;; # a clean rejection (SKIP) counts as a failure
-    *) sed -n '2,22p' "$0"; exit 2 ;;
+    P) primal=1 ;; # sanitizer check of the generated primal programs
+    *) sed -n '2,28p' "$0"; exit 2 ;;
   esac
 done
 
-if [ ! -f "$plugin" ]; then
+sancc=${SANCC:-$clang}
+if [ "$primal" = 1 ]; then
+  levels=asan
+elif [ ! -f "$plugin" ]; then
   echo "fuzz: plugin not found: $plugin (build it first)" >&2
   exit 2
 fi
 command -v "$clang" >/dev/null || { echo "fuzz: $clang not found" >&2; exit 2; }
+if [ "$primal" = 1 ]; then
+  echo 'int main(void) { return 0; }' >"${TMPDIR:-/tmp}/fuzz-san-$$.c"
+  if ! "$sancc" -fsanitize=address,undefined "${TMPDIR:-/tmp}/fuzz-san-$$.c" \
+       -o "${TMPDIR:-/tmp}/fuzz-san-$$" >/dev/null 2>&1; then
+    rm -f "${TMPDIR:-/tmp}/fuzz-san-$$"*
+    echo "fuzz: $sancc cannot link -fsanitize=address,undefined (install" \
+      "libclang-rt-22-dev, or set SANCC=gcc)" >&2
+    exit 2
+  fi
+  rm -f "${TMPDIR:-/tmp}/fuzz-san-$$"*
+fi
 
 mkdir -p "$build/fuzz-tmp"
 tmp=$(mktemp -d "$build/fuzz-tmp/run.XXXXXX")
 [ "$keep" = 1 ] || trap 'rm -rf "$tmp"' EXIT
 faildir="$build/fuzz-failures"
+# file name suffix from the generator args: --no-loops -> -noloops,
+# --pointers -> -pointers, --max-depth 2 -> -maxdepth-2
 suffix=""
-case " $genargs " in *" --no-loops "*) suffix="-noloops" ;; esac
+for a in $genargs; do
+  a=$(printf '%s' "$a" | tr -d -- '-' | tr -c 'A-Za-z0-9_\n' '_')
+  [ -n "$a" ] && suffix="$suffix-$a"
+done
+[ "$primal" = 1 ] && suffix="$suffix-primal"
 
 # one seed: prints one result line per level, "RESULT seed level detail"
 run_seed() {
   local seed=$1 L rc out
   local d="$tmp/seed-$seed"
   mkdir -p "$d"
+  local pa=""
+  [ "$primal" = 1 ] && pa=--primal-only
   # shellcheck disable=SC2086
-  if ! python3 "$here/gen.py" --seed "$seed" $genargs -o "$d/prog.c" 2>"$d/gen.err"; then
-    echo "FAIL $seed - generator error: $(head -c 300 "$d/gen.err")"
+  if ! python3 "$here/gen.py" --seed "$seed" $genargs $pa -o "$d/prog.c" 2>"$d/gen.err"; then
+    echo "FAIL $seed - generator error: $(tr '\n' ' ' <"$d/gen.err" | tail -c 300)"
+    return
+  fi
+  if [ "$primal" = 1 ]; then
+    if ! "$sancc" -O0 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
+         -I"$repo/include" "$d/prog.c" -lm -o "$d/prog.asan" >"$d/cc.asan.log" 2>&1; then
+      echo "FAIL $seed asan compile error: $(grep -m1 'error' "$d/cc.asan.log" | head -c 200)"
+      return
+    fi
+    out=$(ASAN_OPTIONS=detect_leaks=1 timeout "$tmo" "$d/prog.asan" 2>&1)
+    rc=$?
+    if [ $rc -ne 0 ] || echo "$out" | grep -q -e 'runtime error' -e 'Sanitizer'; then
+      echo "FAIL $seed asan exit $rc: $(echo "$out" | grep -m2 -e 'runtime error' -e 'ERROR:' -e SUMMARY | tr '\n' ' ' | head -c 300)"
+    else
+      echo "PASS $seed asan"
+    fi
     return
   fi
   for L in $levels; do
@@ -97,7 +142,7 @@ results="$tmp/results"
 seeds=$(seq "$start" $((start + count - 1)))
 if [ "$jobs" -gt 1 ]; then
   export -f run_seed
-  export tmp here genargs levels clang plugin repo tmo
+  export tmp here genargs levels clang plugin repo tmo primal sancc
   printf '%s\n' $seeds | xargs -P "$jobs" -I{} bash -c 'run_seed {}' | tee -a "$results"
 else
   for seed in $seeds; do run_seed "$seed"; done | tee -a "$results"
@@ -108,13 +153,23 @@ fail=$(grep -c '^FAIL ' "$results")
 skip=$(grep -c '^SKIP ' "$results")
 unst=$(grep -c '^UNSTABLE ' "$results")
 
+pa=""
+[ "$primal" = 1 ] && pa=--primal-only
 if [ "$fail" -gt 0 ]; then
   mkdir -p "$faildir"
   echo "fuzz: failures (programs kept in $faildir):"
   for seed in $(awk '/^FAIL /{print $2}' "$results" | sort -un); do
     cp "$tmp/seed-$seed/prog.c" "$faildir/seed-$seed$suffix.c"
+    echo "  seed $seed: generated by python3 $here/gen.py --seed $seed" \
+      "$genargs${pa:+ $pa}"
     for L in $(awk -v s="$seed" '$1=="FAIL" && $2==s {print $3}' "$results" | sort -u); do
       [ "$L" = - ] && continue
+      if [ "$L" = asan ]; then
+        echo "  seed $seed asan: $sancc -O0 -g -fsanitize=address,undefined" \
+          "-fno-sanitize-recover=all -I$repo/include $faildir/seed-$seed$suffix.c" \
+          "-lm -o /tmp/fz-$seed && /tmp/fz-$seed"
+        continue
+      fi
       echo "  seed $seed -O$L: $clang -O$L -fpass-plugin=$plugin -I$repo/include" \
         "$faildir/seed-$seed$suffix.c -lm -o /tmp/fz-$seed && /tmp/fz-$seed"
     done
