@@ -46,6 +46,8 @@ static int call_varied(LtActivity *a, LLVMValueRef i) {
     return 0;
   case LT_CALL_COMPLEX:
     return any_operand(a, i, n, varied);
+  case LT_CALL_DIFF:
+  case LT_CALL_CUSTOM:
   case LT_CALL_UNKNOWN:
     return any_operand(a, i, n, varied) ||
            any_operand(a, i, n, lt_is_shadowed);
@@ -231,6 +233,11 @@ static int activate(LtActivity *a, LLVMValueRef i) {
   }
   if (lt_points_any_active(pt, i))
     changed |= lt_points_activate(pt, i);
+  /* A callee whose caller uses the shadow of its pointer result gives
+   * what it returns a shadow (a buffer it allocates, say). */
+  if (a->ret_shadow && LLVMIsAReturnInst(i) && LLVMGetNumOperands(i) == 1 &&
+      lt_is_ptr_ty(LLVMTypeOf(LLVMGetOperand(i, 0))))
+    changed |= lt_points_activate(pt, LLVMGetOperand(i, 0));
   return changed;
 }
 

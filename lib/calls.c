@@ -70,6 +70,28 @@ static const char *const inactive_intrinsics[] = {
     "llvm.var.annotation.", "llvm.ptr.annotation.", "llvm.objectsize.",
 };
 
+/* Preprocessing marks the calls it keeps (preprocess.c): "diff" (a
+ * defined function differentiated on its own), "custom", "inactive", or
+ * "like=<name>" (__enzyme_function_like: treated as a call of <name>). */
+static const char *mark_of(LLVMValueRef call, unsigned *len) {
+  LLVMAttributeRef a = LLVMGetCallSiteStringAttribute(
+      call, LLVMAttributeFunctionIndex, LT_MARK_ATTR, sizeof LT_MARK_ATTR - 1);
+  return a ? LLVMGetStringAttributeValue(a, len) : NULL;
+}
+
+void lt_mark_call(LLVMValueRef call, const char *what) {
+  LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(call));
+  LLVMAddCallSiteAttribute(
+      call, LLVMAttributeFunctionIndex,
+      LLVMCreateStringAttribute(c, LT_MARK_ATTR, sizeof LT_MARK_ATTR - 1, what,
+                                (unsigned)strlen(what)));
+}
+
+int lt_call_marked(LLVMValueRef call) {
+  unsigned len;
+  return mark_of(call, &len) != NULL;
+}
+
 /* Allocation functions: where their size, element count and alignment
  * are. C++'s operator new/new[] in every form (nothrow, aligned; m is
  * size_t on LP64, j on 32-bit targets) behaves as malloc, as in Enzyme's
@@ -112,6 +134,12 @@ static const char *const free_fns[] = {
 const LtAllocFn *lt_alloc_fn(LLVMValueRef call) {
   size_t len;
   const char *n = lt_callee_name(call, &len);
+  unsigned ml;
+  const char *mark = mark_of(call, &ml);
+  if (mark && ml > 5 && !strncmp(mark, "like=", 5)) {
+    n = mark + 5;
+    len = ml - 5;
+  }
   for (size_t i = 0; i < sizeof alloc_fns / sizeof *alloc_fns; i++)
     if (name_is(n, len, alloc_fns[i].name) &&
         LLVMGetNumArgOperands(call) > (unsigned)alloc_fns[i].size_arg)
@@ -132,6 +160,20 @@ LtCallKind lt_call_kind(LLVMValueRef call, const LtRule **rule) {
   *rule = NULL;
   if (!len)
     return LT_CALL_UNKNOWN;
+  unsigned ml;
+  const char *mark = mark_of(call, &ml);
+  if (mark) {
+    if (ml == 4 && !strncmp(mark, "diff", 4))
+      return LT_CALL_DIFF;
+    if (ml == 6 && !strncmp(mark, "custom", 6))
+      return LT_CALL_CUSTOM;
+    if (ml == 8 && !strncmp(mark, "inactive", 8))
+      return LT_CALL_INACTIVE;
+    if (ml > 5 && !strncmp(mark, "like=", 5)) {
+      n = mark + 5;
+      len = ml - 5;
+    }
+  }
   if (has_prefix(n, len, "llvm.memcpy.") || has_prefix(n, len, "llvm.memmove.") ||
       name_is(n, len, "memcpy") || name_is(n, len, "memmove") ||
       name_is(n, len, "__memcpy_chk") || name_is(n, len, "__memmove_chk"))

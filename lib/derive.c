@@ -24,9 +24,9 @@ static char *make_key(const LtRequest *r, int split) {
   memcpy(k, name, len);
   k[len] = '/';
   for (unsigned p = 0; p < r->nparams; p++)
-    k[len + 1 + p] = "cdno"[r->act[p]];
-  k[len + 1 + r->nparams] = split ? 's' : 'c';
-  k[len + 2 + r->nparams] = r->want_primal ? 'p' : '-';
+    k[len + 1 + p] = "cdnom"[r->act[p]];
+  k[len + 1 + r->nparams] = r->mode == LT_SUBCALL ? 'u' : split ? 's' : 'c';
+  k[len + 2 + r->nparams] = r->ret_shadow ? 'r' : r->want_primal ? 'p' : '-';
   return k;
 }
 
@@ -58,6 +58,46 @@ static void drop_return_values(LLVMValueRef f, LLVMContextRef ctx) {
     }
   }
   LLVMDisposeBuilder(b);
+}
+
+LLVMTypeRef lt_aug_type(LtCtx *c, LLVMValueRef fn, const LtAct *act,
+                        int want_primal, int ret_shadow) {
+  unsigned np = LLVMCountParams(fn), n = 0;
+  LLVMTypeRef *pt = lt_xcalloc(2 * np + 1, sizeof *pt);
+  for (unsigned p = 0; p < np; p++)
+    pt[n++] = LLVMTypeOf(LLVMGetParam(fn, p));
+  for (unsigned p = 0; p < np; p++)
+    if (lt_is_dup(act[p]))
+      pt[n++] = pt[p]; /* a shadow lives in its primal's address space */
+  pt[n++] = c->ptr;
+  LLVMTypeRef rt = LLVMGetReturnType(LLVMGlobalGetValueType(fn));
+  if (ret_shadow) {
+    LLVMTypeRef two[2] = {rt, rt};
+    rt = LLVMStructTypeInContext(c->llctx, two, 2, 0);
+  } else if (!want_primal) {
+    rt = c->vd;
+  }
+  LLVMTypeRef fty = LLVMFunctionType(rt, pt, n, 0);
+  free(pt);
+  return fty;
+}
+
+LLVMTypeRef lt_rev_type(LtCtx *c, LLVMValueRef fn, const LtAct *act,
+                        LLVMTypeRef outs_ty) {
+  unsigned np = LLVMCountParams(fn), n = 0;
+  LLVMTypeRef *pt = lt_xcalloc(2 * np + 2, sizeof *pt);
+  for (unsigned p = 0; p < np; p++)
+    pt[n++] = LLVMTypeOf(LLVMGetParam(fn, p));
+  for (unsigned p = 0; p < np; p++)
+    if (lt_is_dup(act[p]))
+      pt[n++] = pt[p];
+  LLVMTypeRef rty = LLVMGetReturnType(LLVMGlobalGetValueType(fn));
+  if (lt_is_diff_ty(rty))
+    pt[n++] = rty;
+  pt[n++] = c->ptr;
+  LLVMTypeRef fty = LLVMFunctionType(outs_ty, pt, n, 0);
+  free(pt);
+  return fty;
 }
 
 static LLVMValueRef build_grad(LtGen *g, LtDeriv *d, const char *name) {
@@ -104,13 +144,15 @@ static void gen_free(LtGen *g) {
   lt_map_free(&g->fmap);
   lt_map_free(&g->fshadow);
   lt_map_free(&g->fchoice);
-  for (int k = 0; k < 6; k++)
+  for (int k = 0; k < LT_NSLOTKINDS; k++)
     lt_map_free(&g->slot_by_kind[k]);
   lt_map_free(&g->rloop_val);
   lt_map_free(&g->rloop_bb);
   lt_map_free(&g->rsloop_val);
   lt_map_free(&g->rsloop_bb);
   lt_map_free(&g->ivx_loop);
+  lt_map_free(&g->callee);
+  lt_map_free(&g->subtape_ph);
   lt_vec_free(&g->slot_scope);
   free(g->rec_size);
   free(g->prealloc);
@@ -156,7 +198,10 @@ static int analyse(LtGen *g, const LtRequest *r) {
   g->st_affine = lt_xcalloc(g->loops.nloops + 1, sizeof(unsigned));
   lt_induction_build(&g->ind, &g->loops);
   lt_overwrite_build(&g->ow, &g->g);
-  return lt_activity_run(g->c, &g->act_of, g->P, &g->g, r->act);
+  g->act_of.ret_shadow = r->ret_shadow;
+  if (lt_activity_run(g->c, &g->act_of, g->P, &g->g, r->act))
+    return -1;
+  return lt_callees_plan(g);
 }
 
 static int generate(LtGen *g, LtDeriv *d, const char *base) {
@@ -170,7 +215,7 @@ static int generate(LtGen *g, LtDeriv *d, const char *base) {
   lt_forward_loop_state(g);
   lt_tape_store_all(g);
   lt_forward_loop_headers(g);
-  if (!g->want_primal)
+  if (!g->want_primal && !g->ret_shadow)
     drop_return_values(g->A, g->c->llctx);
   d->tape_size = g->tape_size;
   if (g->failed || verify(g->c, g->A, d->fn) || verify(g->c, g->R, d->fn))
@@ -192,6 +237,22 @@ static int generate(LtGen *g, LtDeriv *d, const char *base) {
   return lt_run_pipeline(d->grad, cleanup);
 }
 
+/* A callee's derivative is declared before its body is built, so that
+ * recursive calls reached while building it can call it. */
+static void declare(LtCtx *c, LtGen *g, LtDeriv *d, const LtRequest *r) {
+  char name[300];
+  size_t len;
+  const char *base = LLVMGetValueName2(r->fn, &len);
+  d->act = lt_xcalloc(r->nparams + 1, sizeof *d->act);
+  memcpy(d->act, r->act, r->nparams * sizeof *d->act);
+  snprintf(name, sizeof name, "%s.lt.aug", base);
+  g->A = d->aug = lt_clone_decl(r->fn, name,
+                                lt_aug_type(c, r->fn, r->act, r->want_primal, r->ret_shadow));
+  snprintf(name, sizeof name, "%s.lt.rev", base);
+  g->R = d->rev = lt_clone_decl(r->fn, name, lt_rev_type(c, r->fn, r->act, d->outs_ty));
+  d->building = 1;
+}
+
 LtDeriv *lt_derive(LtCtx *c, const LtRequest *r) {
   int split = r->mode != LT_AUTODIFF;
   char *key = make_key(r, split);
@@ -206,6 +267,8 @@ LtDeriv *lt_derive(LtCtx *c, const LtRequest *r) {
   d->fn = r->fn;
   d->key = key;
   d->mode = r->mode;
+  d->want_primal = r->want_primal;
+  d->ret_shadow = r->ret_shadow;
   d->outs_ty = outs_type(c, r, &d->nouts);
   LtGen g;
   memset(&g, 0, sizeof g);
@@ -213,10 +276,17 @@ LtDeriv *lt_derive(LtCtx *c, const LtRequest *r) {
   g.act = r->act;
   g.at = r->call;
   g.split = split;
+  g.sub = r->mode == LT_SUBCALL;
   g.want_primal = r->want_primal;
+  g.ret_shadow = r->ret_shadow;
   g.nparams = r->nparams;
   for (unsigned p = 0; p < r->nparams; p++)
-    g.nshadows += r->act[p] == LT_DUP || r->act[p] == LT_DUPNONEED;
+    g.nshadows += lt_is_dup(r->act[p]);
+  size_t first = c->derivs.n;
+  if (g.sub) {
+    declare(c, &g, d, r);
+    lt_vec_push(&c->derivs, d);
+  }
   int nerr = c->nerrors;
   g.P = lt_preprocess(c, r->fn, r->call);
   int ok = g.P && !analyse(&g, r) &&
@@ -233,14 +303,30 @@ LtDeriv *lt_derive(LtCtx *c, const LtRequest *r) {
     lt_bury(c, g.P);
   gen_free(&g);
   if (!ok) {
+    /* Derivatives built meanwhile may call this one: drop them too. */
+    for (size_t k = first; k < c->derivs.n; k++) {
+      LtDeriv *e = c->derivs.v[k];
+      if (e == d)
+        continue;
+      LLVMValueRef made[3] = {e->grad, e->aug, e->rev};
+      for (int m = 0; m < 3; m++)
+        if (made[m])
+          lt_bury(c, made[m]);
+      lt_deriv_free(e);
+    }
+    c->derivs.n = first;
     lt_deriv_free(d);
     return NULL;
   }
-  lt_vec_push(&c->derivs, d);
+  if (g.sub)
+    lt_callee_done(c, d);
+  else
+    lt_vec_push(&c->derivs, d);
   return d;
 }
 
 void lt_deriv_free(LtDeriv *d) {
   free(d->key);
+  free(d->act);
   free(d);
 }

@@ -25,6 +25,15 @@ static void queue(LtCtx *c, LLVMValueRef at, const char *msg) {
    * at that point) is reported at the __enzyme_* call being handled. */
   if (!has_loc(at) && has_loc(c->cur_call))
     at = c->cur_call;
+  /* A global (a bad registration) is reported in some function of the
+   * module: diagnostics need one. */
+  if (!at || (!LLVMIsAInstruction(at) && !LLVMIsAFunction(at))) {
+    at = c->cur_call;
+    for (LLVMValueRef f = LLVMGetFirstFunction(c->mod); f && !at;
+         f = LLVMGetNextFunction(f))
+      if (!LLVMIsDeclaration(f))
+        at = f;
+  }
   LtDiag *d = lt_xcalloc(1, sizeof *d);
   d->at = at;
   d->msg = lt_strdup(msg);

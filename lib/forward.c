@@ -41,6 +41,10 @@ static LLVMValueRef need_shadow(LtGen *g, LLVMValueRef v, LLVMValueRef at) {
   return s;
 }
 
+static LLVMValueRef need_shadow_at(LtGen *g, LLVMValueRef v) {
+  return need_shadow(g, v, NULL);
+}
+
 static int maynull(LtGen *g, LLVMValueRef v) {
   return lt_shadow_maynull(&g->act_of, v);
 }
@@ -246,33 +250,44 @@ static void mirror_pointer_memory(LtGen *g, LLVMBuilderRef b, LLVMValueRef i) {
   LLVMBuildCall2(b, LLVMGlobalGetValueType(f), f, args, 3, "");
 }
 
+/* A callee's A_f returns {result, shadow of the result}. */
+static void return_shadows(LtGen *g) {
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(g->c->llctx);
+  LLVMTypeRef rt = LLVMGetReturnType(LLVMGlobalGetValueType(g->A));
+  for (unsigned bi = 0; bi < g->g.nblocks; bi++) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(g->g.block[bi]);
+    if (!LLVMIsAReturnInst(t) || LLVMGetNumOperands(t) != 1)
+      continue;
+    LLVMValueRef at = amap(g, t);
+    LLVMPositionBuilderBefore(b, at);
+    LLVMValueRef v = LLVMGetOperand(at, 0);
+    LLVMValueRef agg = LLVMBuildInsertValue(b, LLVMGetUndef(rt), v, 0, "");
+    agg = LLVMBuildInsertValue(b, agg, need_shadow(g, LLVMGetOperand(t, 0), t), 1, "");
+    LLVMValueRef nr = LLVMBuildRet(b, agg);
+    LLVMInstructionEraseFromParent(at);
+    lt_map_put(&g->fmap, t, nr);
+  }
+  LLVMDisposeBuilder(b);
+}
+
 int lt_forward_build(LtGen *g, const char *name) {
   LtCtx *c = g->c;
   unsigned np = g->nparams, ns = 0;
-  LLVMTypeRef pt[256];
   if (np + g->nshadows + 1 > 256) {
     lt_error(c, g->at, "too many parameters: at most %d are supported",
              255 - (int)g->nshadows);
     return -1;
   }
-  for (unsigned p = 0; p < np; p++)
-    pt[p] = LLVMTypeOf(LLVMGetParam(g->P, p));
-  for (unsigned p = 0; p < np; p++)
-    if (g->act[p] == LT_DUP || g->act[p] == LT_DUPNONEED)
-      pt[np + ns++] = pt[p]; /* a shadow lives in its primal's address space */
-  pt[np + ns] = c->ptr;
-  /* A returns the primal result when __enzyme_augmentfwd hands it back. */
-  LLVMTypeRef rt = g->want_primal ? LLVMGetReturnType(LLVMGlobalGetValueType(g->P))
-                                  : c->vd;
-  LLVMTypeRef fty = LLVMFunctionType(rt, pt, np + ns + 1, 0);
-  g->A = lt_clone_decl(g->P, name, fty);
+  LLVMTypeRef fty = lt_aug_type(c, g->P, g->act, g->want_primal, g->ret_shadow);
+  if (!g->A)
+    g->A = lt_clone_decl(g->P, name, fty);
   lt_map_init(&g->fmap, 256);
   lt_map_init(&g->fshadow, 64);
   lt_map_init(&g->fchoice, 16);
   ns = 0;
   for (unsigned p = 0; p < np; p++) {
     lt_map_put(&g->fmap, LLVMGetParam(g->P, p), LLVMGetParam(g->A, p));
-    if (g->act[p] == LT_DUP || g->act[p] == LT_DUPNONEED) {
+    if (lt_is_dup(g->act[p])) {
       LLVMValueRef s = LLVMGetParam(g->A, np + ns++);
       lt_map_put(&g->fshadow, LLVMGetParam(g->P, p), s);
       LLVMSetValueName2(s, "shadow", 6);
@@ -285,6 +300,14 @@ int lt_forward_build(LtGen *g, const char *name) {
   for (unsigned bi = 0; bi < g->g.nblocks; bi++)
     for (LLVMValueRef i = LLVMGetFirstInstruction(g->g.block[bi]); i;
          i = LLVMGetNextInstruction(i)) {
+      if (lt_map_get(&g->callee, i)) {
+        /* A kept call: A_f computes the primal and the result's shadow. */
+        LLVMValueRef rs;
+        lt_callee_forward(g, b, i, need_shadow_at, &rs);
+        if (rs)
+          lt_map_put(&g->fshadow, i, rs);
+        continue;
+      }
       if (lt_is_ptr_ty(LLVMTypeOf(i)) && lt_is_shadowed(&g->act_of, i))
         lt_map_put(&g->fshadow, i, shadow_of_inst(g, b, i));
     }
@@ -302,6 +325,8 @@ int lt_forward_build(LtGen *g, const char *name) {
     lt_map_put(&g->fmap, drop.v[k], NULL);
   }
   lt_vec_free(&drop);
+  if (g->ret_shadow)
+    return_shadows(g);
   return g->failed ? -1 : 0;
 }
 

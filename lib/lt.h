@@ -104,6 +104,15 @@ void lt_diag_emit(LLVMValueRef at, const char *msg, int is_error);
 void lt_remark_emit(LLVMValueRef at, const char *pass_name,
                     const char *remark_name, const char *msg);
 
+/* annotate.c: registrations and attributes of functions */
+typedef struct LtReg {
+  LLVMValueRef fn, aug, grad; /* custom derivative: augmented, gradient */
+  const char *reg_name;       /* the registering global */
+  int inactive;               /* __enzyme_inactivefn, "enzyme_inactive" */
+  int custom;
+  char like[64];              /* __enzyme_function_like: behaves as this */
+} LtReg;
+
 /* The per-module context: no globals, everything hangs off this. */
 struct LtCtx {
   LLVMModuleRef mod;
@@ -118,13 +127,37 @@ struct LtCtx {
   LtMap tape_owner;  /* tape made by an __enzyme_augmentfwd -> its LtDeriv */
   LtVec rev_calls;   /* rewritten reverse calls: (call, LtDeriv *) pairs */
   LLVMValueRef cur_call; /* the __enzyme_* call being handled */
+  LtMap reg;             /* function -> LtReg * (annotate.c) */
+  LtVec regs;
+  LtMap inactive_globals;/* __enzyme_inactive_global */
   unsigned serial;
 };
 
+void lt_annotate_module(LtCtx *c);
+void lt_annotate_free(LtCtx *c);
+/* The annotation of a call's callee (or of the call itself), or NULL. */
+const LtReg *lt_annotation(LtCtx *c, LLVMValueRef call);
+
 /* callsite.c: __enzyme_* call sites and their markers */
 
-typedef enum { LT_AUTODIFF, LT_AUGFWD, LT_REVERSE, LT_AUGSIZE } LtMode;
-typedef enum { LT_CONST, LT_DUP, LT_DUPNONEED, LT_OUT } LtAct;
+typedef enum {
+  LT_AUTODIFF,
+  LT_AUGFWD,
+  LT_REVERSE,
+  LT_AUGSIZE,
+  LT_SUBCALL /* a callee's derivative, for a call kept as a call */
+} LtMode;
+typedef enum {
+  LT_CONST,
+  LT_DUP,
+  LT_DUPNONEED,
+  LT_OUT,
+  LT_DUPNULL /* dup whose shadow may be null (a callee's mixed-activity
+                argument, guard.c) */
+} LtAct;
+static inline int lt_is_dup(LtAct a) {
+  return a == LT_DUP || a == LT_DUPNONEED || a == LT_DUPNULL;
+}
 
 typedef struct LtRequest {
   LLVMValueRef call;   /* the __enzyme_* call */
@@ -142,6 +175,7 @@ typedef struct LtRequest {
   LLVMValueRef tape;   /* __enzyme_reverse: the tape operand */
   LLVMValueRef sret;   /* the call's sret pointer, or NULL */
   int want_primal;     /* __enzyme_augmentfwd returns {tape, result} */
+  int ret_shadow;      /* LT_SUBCALL: A returns the result's shadow too */
 } LtRequest;
 
 /* 1 if a call or invoke of an entry point (the callee's name contains it). */
@@ -224,6 +258,8 @@ typedef struct LtPoints {
   LtObj *obj;
   unsigned nobj, capobj, words, unknown;
   int *argobj;              /* parameter -> its object, or -1 */
+  int *argnull;             /* parameter -> its inactive twin (LT_DUPNULL) */
+  LtMap callobj;            /* kept call -> its summary object + 1 */
   unsigned char *active;    /* object -> has a shadow */
   unsigned char *tainted;   /* inactive object given active data, or NULL */
   uint64_t *contents;       /* object -> objects whose addresses it may hold */
@@ -279,6 +315,7 @@ typedef struct LtActivity {
   LtMap varied;   /* float value -> (void*)1 when it carries a derivative */
   LtMap bits_ty;  /* integer moving float bits -> the float type (bits.c) */
   LtMap bits_lost;/* integer holding active float bits used in arithmetic */
+  int ret_shadow; /* the returned pointer needs a shadow (a callee's) */
   LtPoints pts;   /* shadows: a pointer has one when it may address active
                      memory; it may be null when it may also address
                      inactive memory */
@@ -326,6 +363,9 @@ typedef enum {
   LT_CALL_RULE,       /* scalar math with a rule (rules.c) */
   LT_CALL_ZERO,       /* zero derivative (floor, ...) */
   LT_CALL_COMPLEX,    /* complex multiply/divide runtime calls (cplx.c) */
+  LT_CALL_DIFF,       /* a defined function kept as a call: differentiated
+                         on its own (callee.c) */
+  LT_CALL_CUSTOM,     /* a function with a registered custom derivative */
   LT_CALL_MEMCPY,     /* llvm.memcpy / memmove */
   LT_CALL_MEMSET,
   LT_CALL_MALLOC,     /* malloc / calloc: shadow allocation */
@@ -334,6 +374,11 @@ typedef enum {
 } LtCallKind;
 
 LtCallKind lt_call_kind(LLVMValueRef call, const LtRule **rule);
+#define LT_MARK_ATTR "leantape-call"
+/* Mark a call kept by preprocessing ("diff", "custom", "inactive",
+ * "like=<name>"); lt_call_kind then classifies it by the mark. */
+void lt_mark_call(LLVMValueRef call, const char *what);
+int lt_call_marked(LLVMValueRef call);
 
 typedef struct LtAllocFn {
   const char *name;
@@ -359,8 +404,22 @@ typedef struct LtDeriv {
   unsigned long long tape_size;
   LLVMTypeRef outs_ty; /* literal struct of out gradients, or void */
   unsigned nouts;
+  /* LT_SUBCALL: the caller gives A the tape memory and R leaves it */
+  LtAct *act;          /* activity per parameter */
+  int want_primal;     /* A returns the primal result */
+  int ret_shadow;      /* ... and the shadow of its pointer result */
+  int building;        /* bodies being generated (recursion reaches it) */
+  LLVMValueRef size_gv;/* i64 global holding tape_size, for callers that
+                          were built while it was not known yet */
 } LtDeriv;
 
+/* The types of A (params, shadows of dup params, tape; the result when
+ * want_primal, {result, shadow} when ret_shadow) and R (params, shadows,
+ * the adjoint of a float result, tape; the gradients). */
+LLVMTypeRef lt_aug_type(LtCtx *c, LLVMValueRef fn, const LtAct *act,
+                        int want_primal, int ret_shadow);
+LLVMTypeRef lt_rev_type(LtCtx *c, LLVMValueRef fn, const LtAct *act,
+                        LLVMTypeRef outs_ty);
 /* Build (or reuse) the derivative for a request; NULL after reporting. */
 LtDeriv *lt_derive(LtCtx *c, const LtRequest *r);
 void lt_deriv_free(LtDeriv *d);
@@ -477,6 +536,18 @@ void lt_overwrite_build(LtOverwrite *o, const LtCfg *g);
 int lt_overwrite_reloadable(const LtOverwrite *o, LLVMValueRef load);
 void lt_overwrite_free(LtOverwrite *o);
 
+typedef enum {
+  LT_SLOT_PRIMAL,    /* a primal value (key: the P value) */
+  LT_SLOT_SHADOW,    /* a shadow pointer (key: the P pointer) */
+  LT_SLOT_CHOICE,    /* predecessor index (key: the P block) */
+  LT_SLOT_EXIT,      /* which return block (key: P) */
+  LT_SLOT_LOOPBUF,   /* a loop's cache buffer (key: its header block) */
+  LT_SLOT_LOOPCOUNT, /* a loop's header executions (key: its header block) */
+  LT_SLOT_SUBTAPE,   /* a kept call's tape, in place (key: the P call) */
+  LT_SLOT_SUBPTR,    /* a kept call's tape on the heap (key: the P call) */
+  LT_NSLOTKINDS
+} LtSlotKind;
+
 /* State shared by the generators of one derivative (derive.c, tape.c,
  * forward.c, reverse.c, revinst.c). P is the preprocessed primal, A the
  * augmented forward function, R the reverse function. */
@@ -486,6 +557,8 @@ struct LtGen {
   LLVMValueRef at;     /* the call site, for diagnostics */
   int split;           /* heap shadows, reverse frees the tape */
   int want_primal;     /* A returns the primal result */
+  int ret_shadow;      /* ... with the shadow of its pointer result */
+  int sub;             /* a callee's derivative: R does not free the tape */
   LLVMValueRef P, A, R;
   LtCfg g;
   LtLoops loops;
@@ -509,7 +582,9 @@ struct LtGen {
   unsigned long long *rec_size; /* loop id -> bytes cached per iteration */
   unsigned long long *slot_off;
   unsigned long long tape_size;
-  LtMap slot_by_kind[6]; /* per LtSlotKind: key -> slot + 1 */
+  LtMap slot_by_kind[LT_NSLOTKINDS]; /* per LtSlotKind: key -> slot + 1 */
+  LtMap callee;        /* kept P call -> its LtDeriv (callee.c) */
+  LtMap subtape_ph;    /* kept P call -> A's placeholder tape operand */
   /* reverse */
   LLVMBuilderRef eb;   /* R's entry, before its terminator */
   LLVMBuilderRef b;    /* R's current block */
@@ -530,14 +605,6 @@ struct LtGen {
   int failed;
 };
 
-typedef enum {
-  LT_SLOT_PRIMAL,    /* a primal value (key: the P value) */
-  LT_SLOT_SHADOW,    /* a shadow pointer (key: the P pointer) */
-  LT_SLOT_CHOICE,    /* predecessor index (key: the P block) */
-  LT_SLOT_EXIT,      /* which return block (key: P) */
-  LT_SLOT_LOOPBUF,   /* a loop's cache buffer (key: its header block) */
-  LT_SLOT_LOOPCOUNT  /* a loop's header executions (key: its header block) */
-} LtSlotKind;
 
 /* loopform.c */
 /* Check loop form, add canonical counters and their exit copies to P. */
@@ -553,8 +620,27 @@ void lt_forward_loop_headers(LtGen *g);
 /* tape.c */
 /* Load of a value from the tape at R's entry; allocates the slot. */
 LLVMValueRef lt_tape_load(LtGen *g, LtSlotKind kind, void *src, LLVMTypeRef ty);
+/* The address of a slot (allocated on first use) in R. */
+LLVMValueRef lt_tape_addr(LtGen *g, LtSlotKind kind, void *src, LLVMTypeRef ty);
 /* Store every slot's value in A, after its definition. */
 void lt_tape_store_all(LtGen *g);
+
+/* callee.c: calls kept as calls get the callee's own derivative */
+/* Build (or find) the derivative of every kept call in P. */
+int lt_callees_plan(LtGen *g);
+/* In A, replace the clone of P's kept call by a call of A_f (shadow gives
+ * A's shadow of a P pointer); *ret_shadow gets the result's shadow. */
+LLVMValueRef lt_callee_forward(LtGen *g, LLVMBuilderRef b, LLVMValueRef call,
+                               LLVMValueRef (*shadow)(LtGen *, LLVMValueRef),
+                               LLVMValueRef *ret_shadow);
+/* The reverse of a kept call, at g->b: call R_f, add its gradients. */
+int lt_callee_reverse(LtGen *g, LLVMValueRef call);
+/* A's tape for the kept call is addr (tape.c calls this once laid out). */
+void lt_callee_tape_store(LtGen *g, LLVMValueRef call, LLVMValueRef addr);
+LLVMValueRef lt_callee_heap_tape(LtGen *g, LLVMBuilderRef b, LLVMValueRef call);
+int lt_callee_in_place(LtGen *g, LLVMValueRef call);
+/* The derivative is complete: its tape size is final. */
+void lt_callee_done(LtCtx *c, LtDeriv *d);
 
 /* forward.c */
 /* A: clone of P with shadows; returns 0 on success. */

@@ -232,7 +232,7 @@ LLVMValueRef lt_rs(LtGen *g, LLVMValueRef v) {
     int p = param_index(g, v);
     unsigned ns = 0;
     for (int q = 0; q < p; q++)
-      ns += g->act[q] == LT_DUP || g->act[q] == LT_DUPNONEED;
+      ns += lt_is_dup(g->act[q]);
     m = LLVMGetParam(g->R, g->nparams + ns);
   } else if (LLVMIsAGetElementPtrInst(v)) {
     unsigned n = (unsigned)LLVMGetNumOperands(v) - 1;

@@ -20,7 +20,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { O_ARG, O_ARGMEM, O_ALLOC, O_GLOBAL, O_UNKNOWN };
+enum { O_ARG, O_ARGMEM, O_ALLOC, O_GLOBAL, O_UNKNOWN, O_CALLMEM };
+
+/* A call to a function differentiated on its own (kept as a call): its
+ * effects are not analysed here, so what it may store or return is
+ * summarised by one object per call, active when it gets a shadow. */
+static int kept_call(LLVMValueRef i) {
+  const LtRule *rule;
+  LtCallKind k = lt_call_kind(i, &rule);
+  return k == LT_CALL_DIFF || k == LT_CALL_CUSTOM;
+}
 
 static unsigned new_obj(LtPoints *pt, int kind, LLVMValueRef src, int param) {
   if (pt->nobj == pt->capobj) {
@@ -84,14 +93,20 @@ void lt_points_init(LtPoints *pt, LLVMValueRef fn, const LtCfg *g,
   memset(pt, 0, sizeof *pt);
   lt_map_init(&pt->sets, 256);
   lt_map_init(&pt->gobj, 16);
+  lt_map_init(&pt->callobj, 16);
   unsigned np = LLVMCountParams(fn);
   pt->argobj = lt_xcalloc(np, sizeof *pt->argobj);
+  pt->argnull = lt_xcalloc(np, sizeof *pt->argnull);
   for (unsigned p = 0; p < np; p++) {
-    pt->argobj[p] = -1;
+    pt->argobj[p] = pt->argnull[p] = -1;
     if (!lt_is_ptr_ty(LLVMTypeOf(LLVMGetParam(fn, p))))
       continue;
     pt->argobj[p] = (int)new_obj(pt, O_ARG, LLVMGetParam(fn, p), (int)p);
     new_obj(pt, O_ARGMEM, LLVMGetParam(fn, p), (int)p);
+    /* A shadow that may be null: the parameter may address memory
+     * without one, as far as this function knows. */
+    if (act[p] == LT_DUPNULL)
+      pt->argnull[p] = (int)new_obj(pt, O_UNKNOWN, NULL, (int)p);
   }
   const LtRule *rule;
   for (unsigned b = 0; b < g->nblocks; b++)
@@ -100,6 +115,8 @@ void lt_points_init(LtPoints *pt, LLVMValueRef fn, const LtCfg *g,
       if (LLVMIsAAllocaInst(i) ||
           (LLVMIsACallInst(i) && lt_call_kind(i, &rule) == LT_CALL_MALLOC))
         new_obj(pt, O_ALLOC, i, -1);
+      else if (LLVMIsACallInst(i) && kept_call(i))
+        lt_map_put(&pt->callobj, i, (void *)(size_t)(new_obj(pt, O_CALLMEM, i, -1) + 1));
   collect_globals(pt, g);
   pt->unknown = new_obj(pt, O_UNKNOWN, NULL, -1);
   pt->words = (pt->nobj + 63) / 64;
@@ -112,12 +129,14 @@ void lt_points_init(LtPoints *pt, LLVMValueRef fn, const LtCfg *g,
     case O_ARG: /* what the parameter points to holds pointers into the */
     case O_ARGMEM: /* memory the caller reaches from it */
       set_add(c, pt->obj[o].kind == O_ARG ? o + 1 : o);
-      pt->active[o] = act[pt->obj[o].param] == LT_DUP ||
-                      act[pt->obj[o].param] == LT_DUPNONEED;
+      pt->active[o] = lt_is_dup(act[pt->obj[o].param]);
       break;
     case O_GLOBAL:
     case O_UNKNOWN:
       set_add(c, pt->unknown);
+      break;
+    case O_CALLMEM:
+      set_add(c, o);
       break;
     default: /* allocations start empty: their loads read what was stored */
       break;
@@ -138,8 +157,10 @@ void lt_points_free(LtPoints *pt) {
   lt_vec_free(&pt->owned);
   lt_map_free(&pt->sets);
   lt_map_free(&pt->gobj);
+  lt_map_free(&pt->callobj);
   free(pt->obj);
   free(pt->argobj);
+  free(pt->argnull);
   free(pt->active);
   free(pt->contents);
   memset(pt, 0, sizeof *pt);
@@ -150,8 +171,12 @@ const uint64_t *lt_points_of(LtPoints *pt, LLVMValueRef v) {
   if (LLVMIsAArgument(v)) {
     LLVMValueRef f = LLVMGetParamParent(v);
     for (unsigned p = 0, n = LLVMCountParams(f); p < n; p++)
-      if (LLVMGetParam(f, p) == v && pt->argobj[p] >= 0)
-        return singleton(pt, v, (unsigned)pt->argobj[p]);
+      if (LLVMGetParam(f, p) == v && pt->argobj[p] >= 0) {
+        const uint64_t *s = singleton(pt, v, (unsigned)pt->argobj[p]);
+        if (pt->argnull[p] >= 0)
+          set_add((uint64_t *)s, (unsigned)pt->argnull[p]);
+        return s;
+      }
     return pt->empty;
   }
   if (LLVMIsAConstant(v)) {
@@ -258,6 +283,29 @@ static int step_call(LtPoints *pt, LLVMValueRef i) {
   if (k == LT_CALL_MEMSET || k == LT_CALL_FREE || k == LT_CALL_RULE ||
       k == LT_CALL_ZERO || k == LT_CALL_COMPLEX)
     return 0;
+  size_t co = (size_t)lt_map_get(&pt->callobj, i);
+  if (co) {
+    /* The callee may store any pointer it is given, or memory it made
+     * (the call's object), into anything it is given, and return any of
+     * them. Its own derivative mirrors the shadows of what it stores into
+     * memory with a shadow (null ones for inactive memory). */
+    uint64_t *s = own(pt, i), *all = lt_xcalloc(pt->words, sizeof *all);
+    set_add(all, (unsigned)co - 1);
+    for (unsigned a = 0; a < n; a++) {
+      const uint64_t *as = lt_points_of(pt, LLVMGetOperand(i, a));
+      join(pt, all, as);
+      for (unsigned o = 0; o < pt->nobj; o++)
+        if (set_has(as, o))
+          join(pt, all, contents(pt, o));
+    }
+    for (unsigned a = 0; a < n; a++)
+      if (lt_is_ptr_ty(LLVMTypeOf(LLVMGetOperand(i, a))))
+        changed |= join_stored(pt, LLVMGetOperand(i, a), all);
+    if (may_carry(LLVMTypeOf(i)))
+      changed |= join(pt, s, all);
+    free(all);
+    return changed;
+  }
   /* Anything else may store unknown pointers into what it is given, and
    * returns a pointer of unknown origin. */
   for (unsigned a = 0; a < n; a++) {
@@ -351,7 +399,8 @@ int lt_points_activate(LtPoints *pt, LLVMValueRef v) {
   const uint64_t *s = lt_points_of(pt, v);
   int changed = 0;
   for (unsigned o = 0; o < pt->nobj; o++)
-    if (set_has(s, o) && !pt->active[o] && pt->obj[o].kind == O_ALLOC) {
+    if (set_has(s, o) && !pt->active[o] &&
+        (pt->obj[o].kind == O_ALLOC || pt->obj[o].kind == O_CALLMEM)) {
       pt->active[o] = 1;
       changed = 1;
     }
@@ -415,7 +464,8 @@ void lt_points_unneeded_writes(LtPoints *pt, const LtCfg *g, const LtAct *act,
         from = LLVMGetOperand(i, 0);
       else if (LLVMIsACallInst(i) && lt_call_kind(i, &rule) == LT_CALL_MEMCPY)
         from = LLVMGetOperand(i, 1);
-      else if (LLVMIsACallInst(i) && lt_call_kind(i, &rule) == LT_CALL_UNKNOWN)
+      else if (LLVMIsACallInst(i) && lt_call_kind(i, &rule) != LT_CALL_MEMSET &&
+               lt_call_kind(i, &rule) != LT_CALL_FREE)
         for (unsigned a = 0, n = LLVMGetNumArgOperands(i); a < n; a++) {
           const uint64_t *s = lt_points_of(pt, LLVMGetOperand(i, a));
           for (unsigned o = 0; o < pt->nobj; o++)

@@ -1,10 +1,18 @@
 /* preprocess.c: the canonical clone that every later stage reads.
  *
- * Clones the function (dropping optnone/noinline), inlines every call to a
- * defined function (the call graph below it must be acyclic), then runs a
- * canonicalising pipeline: SSA form, simplified CFG, loop-simplify and LCSSA.
- * Nested pipelines may be skipped by the host (opt-bisect), so later stages
- * check the form they rely on instead of assuming it.
+ * Clones the function (dropping optnone/noinline), lowers cleanup-only
+ * invokes, and inlines calls to defined functions, except those it keeps
+ * as calls, marked for lt_call_kind:
+ *   - registered: custom derivative ("custom"), inactive ("inactive"),
+ *     __enzyme_function_like ("like=<name>");
+ *   - recursive: the callee reaches itself, or is the function being
+ *     differentiated ("diff": it gets its own derivative, callee.c);
+ *   - too large to copy: a callee whose inlined size (its own and that of
+ *     everything it would inline in turn) is over LT_INLINE_ONE, or over
+ *     LT_INLINE_SHARED when it is called from several places ("diff").
+ * Then a canonicalising pipeline: SSA form, simplified CFG, loop-simplify
+ * and LCSSA. Nested pipelines may be skipped by the host (opt-bisect), so
+ * later stages check the form they rely on instead of assuming it.
  */
 #include "lt.h"
 
@@ -12,62 +20,172 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define LT_INLINE_ONE 4000    /* inlined size of a callee called once */
+#define LT_INLINE_SHARED 400  /* ... called from two or more sites */
+#define LT_INLINE_TOTAL 40000 /* instructions in the clone */
+
 static const char *pipeline =
     "mem2reg,sroa,early-cse,simplifycfg,loop-mssa(licm),loop-simplify,lcssa";
+
+typedef struct Graph {
+  LtMap size;    /* function -> inlined size + 1 (memo) */
+  LtMap sites;   /* function -> call sites in the reachable graph */
+  LtMap rec;     /* function -> 1 recursive, 2 not */
+  LtMap onstack;
+  LLVMValueRef top;
+} Graph;
 
 static LLVMValueRef defined_callee(LLVMValueRef i) {
   if (!LLVMIsACallInst(i) && !LLVMIsAInvokeInst(i))
     return NULL;
   LLVMValueRef f = lt_called_fn(i);
-  if (!f || LLVMIsDeclaration(f) || LLVMGetIntrinsicID(f))
+  if (!f || LLVMIsDeclaration(f) || LLVMGetIntrinsicID(f) ||
+      LLVMIsFunctionVarArg(LLVMGlobalGetValueType(f)))
     return NULL;
   return f;
 }
 
-/* DFS over defined callees; reports the first cycle. */
-static int find_cycle(LtCtx *c, LLVMValueRef fn, LtMap *state, LtVec *stack) {
-  lt_map_put(state, fn, (void *)1);
-  lt_vec_push(stack, fn);
-  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+static unsigned ninstr(LLVMValueRef f) {
+  unsigned n = 0;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i))
+      n++;
+  return n;
+}
+
+/* Does f reach target through defined callees? */
+static int reaches(LLVMValueRef f, LLVMValueRef target, LtMap *seen) {
+  if (lt_map_get(seen, f))
+    return 0;
+  lt_map_put(seen, f, (void *)1);
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb;
        bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
          i = LLVMGetNextInstruction(i)) {
-      if (LLVMGetInstructionOpcode(i) == LLVMIndirectBr) {
-        /* Block addresses name the original's blocks; a clone cannot
-         * jump through them. */
-        lt_error(c, i, "computed goto (indirect branch) is not supported in "
-                       "differentiated code");
-        return -1;
-      }
       LLVMValueRef g = defined_callee(i);
-      if (!g)
-        continue;
-      size_t st = (size_t)lt_map_get(state, g), len;
-      if (st == 1) {
-        lt_error(c, i, "recursive call to '%s': recursion is not supported "
-                       "in differentiated code yet",
-                 LLVMGetValueName2(g, &len));
-        return -1;
-      }
-      if (!st && find_cycle(c, g, state, stack))
-        return -1;
+      if (g && (g == target || reaches(g, target, seen)))
+        return 1;
     }
-  lt_map_put(state, fn, (void *)2);
-  stack->n--;
   return 0;
 }
 
-static int inline_all(LtCtx *c, LLVMValueRef f) {
+static int recursive(Graph *gr, LLVMValueRef f) {
+  size_t r = (size_t)lt_map_get(&gr->rec, f);
+  if (!r) {
+    LtMap seen;
+    lt_map_init(&seen, 16);
+    r = reaches(f, f, &seen) ? 1 : 2;
+    lt_map_free(&seen);
+    lt_map_put(&gr->rec, f, (void *)r);
+  }
+  return r == 1;
+}
+
+/* Instructions f would contribute once everything it inlines is inlined;
+ * calls that stay calls count as one. Saturates, so deep fan-out trees
+ * (which inlining would grow exponentially) stay cheap to measure. */
+static unsigned long long inlined_size(Graph *gr, LLVMValueRef f) {
+  size_t memo = (size_t)lt_map_get(&gr->size, f);
+  if (memo)
+    return memo - 1;
+  if (lt_map_get(&gr->onstack, f))
+    return 1;
+  lt_map_put(&gr->onstack, f, (void *)1);
+  unsigned long long n = 0;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i)) {
+      n++;
+      LLVMValueRef g = defined_callee(i);
+      if (g && g != gr->top && !recursive(gr, g) && n < (1ull << 40))
+        n += inlined_size(gr, g);
+    }
+  lt_map_put(&gr->onstack, f, NULL);
+  lt_map_put(&gr->size, f, (void *)(size_t)(n + 1));
+  return n;
+}
+
+static void count_sites(Graph *gr, LLVMValueRef f, LtMap *seen) {
+  if (lt_map_get(seen, f))
+    return;
+  lt_map_put(seen, f, (void *)1);
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i)) {
+      LLVMValueRef g = defined_callee(i);
+      if (!g)
+        continue;
+      lt_map_put(&gr->sites, g, (void *)((size_t)lt_map_get(&gr->sites, g) + 1));
+      count_sites(gr, g, seen);
+    }
+}
+
+/* Why a call stays a call, as its mark, or NULL to inline it. */
+static const char *keep_reason(LtCtx *c, Graph *gr, LLVMValueRef call,
+                               unsigned clone_size, char *buf, size_t bufsz) {
+  const LtReg *r = lt_annotation(c, call);
+  if (r && r->custom)
+    return "custom";
+  if (r && r->inactive)
+    return "inactive";
+  if (r && r->like[0]) {
+    snprintf(buf, bufsz, "like=%s", r->like);
+    return buf;
+  }
+  LLVMValueRef g = defined_callee(call);
+  if (!g)
+    return NULL;
+  if (g == gr->top || recursive(gr, g))
+    return "diff";
+  unsigned long long sz = inlined_size(gr, g);
+  size_t sites = (size_t)lt_map_get(&gr->sites, g);
+  if (sz > LT_INLINE_ONE || (sites > 1 && sz > LT_INLINE_SHARED) ||
+      clone_size + sz > LT_INLINE_TOTAL)
+    return "diff";
+  return NULL;
+}
+
+static int no_indirect_branch(LtCtx *c, LLVMValueRef f) {
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb;
+       bb = LLVMGetNextBasicBlock(bb)) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+    if (t && LLVMGetInstructionOpcode(t) == LLVMIndirectBr) {
+      /* Block addresses name the original's blocks; a clone cannot jump
+       * through them. */
+      lt_error(c, t, "computed goto (indirect branch) is not supported in "
+                     "differentiated code");
+      return -1;
+    }
+  }
+  return 0;
+}
+
+static int inline_all(LtCtx *c, Graph *gr, LLVMValueRef f) {
+  unsigned size = ninstr(f);
   for (int changed = 1; changed;) {
     changed = 0;
-    if (lt_eh_lower(c, f))
+    if (lt_eh_lower(c, f) || no_indirect_branch(c, f))
       return -1;
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb && !changed;
          bb = LLVMGetNextBasicBlock(bb))
       for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
            i = LLVMGetNextInstruction(i)) {
-        if (!defined_callee(i) || !LLVMIsACallInst(i))
+        if (!LLVMIsACallInst(i) || lt_call_marked(i))
           continue;
+        char buf[80];
+        const char *why = keep_reason(c, gr, i, size, buf, sizeof buf);
+        if (why) {
+          lt_mark_call(i, why);
+          continue;
+        }
+        LLVMValueRef g = defined_callee(i);
+        if (!g)
+          continue;
+        size += ninstr(g);
         if (lt_inline_call(c, i, 1)) {
           lt_error(c, i, "cannot inline this call into the differentiated "
                          "function");
@@ -81,14 +199,17 @@ static int inline_all(LtCtx *c, LLVMValueRef f) {
 }
 
 LLVMValueRef lt_preprocess(LtCtx *c, LLVMValueRef fn, LLVMValueRef at) {
-  LtMap state;
-  LtVec stack = {0};
-  lt_map_init(&state, 16);
-  int cyc = find_cycle(c, fn, &state, &stack);
-  lt_map_free(&state);
-  lt_vec_free(&stack);
-  if (cyc)
-    return NULL;
+  Graph gr;
+  memset(&gr, 0, sizeof gr);
+  gr.top = fn;
+  lt_map_init(&gr.size, 32);
+  lt_map_init(&gr.sites, 32);
+  lt_map_init(&gr.rec, 32);
+  lt_map_init(&gr.onstack, 32);
+  LtMap seen;
+  lt_map_init(&seen, 32);
+  count_sites(&gr, fn, &seen);
+  lt_map_free(&seen);
   size_t len;
   char name[256];
   snprintf(name, sizeof name, "%s.lt.pre", LLVMGetValueName2(fn, &len));
@@ -99,7 +220,12 @@ LLVMValueRef lt_preprocess(LtCtx *c, LLVMValueRef fn, LLVMValueRef at) {
     lt_map_put(&vm, LLVMGetParam(fn, i), LLVMGetParam(p, i));
   lt_clone_body(&vm, fn, p, NULL, 1);
   lt_map_free(&vm);
-  if (inline_all(c, p)) {
+  int rc = inline_all(c, &gr, p);
+  lt_map_free(&gr.size);
+  lt_map_free(&gr.sites);
+  lt_map_free(&gr.rec);
+  lt_map_free(&gr.onstack);
+  if (rc) {
     lt_bury(c, p);
     return NULL;
   }

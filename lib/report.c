@@ -49,6 +49,20 @@ static void describe(Buf *b, LtGen *g, unsigned i) {
   case LT_SLOT_LOOPCOUNT:
     put(b, "%s of a loop", kind == LT_SLOT_LOOPBUF ? "cache" : "count");
     break;
+  case LT_SLOT_SUBTAPE:
+  case LT_SLOT_SUBPTR: {
+    const char *cn = lt_callee_name(src, &len);
+    unsigned line = LLVMGetDebugLocLine(src);
+    put(b, "tape of the call to '%.*s'", (int)len, cn);
+    if (kind == LT_SLOT_SUBTAPE)
+      put(b, " (%llu bytes in place", LLVMABISizeOfType(g->c->td, g->slot_ty.v[i]));
+    else
+      put(b, " (a pointer to it on the heap");
+    if (line)
+      put(b, ", line %u", line);
+    put(b, ")");
+    break;
+  }
   default: {
     const char *nm = LLVMGetValueName2(src, &len);
     unsigned line = LLVMIsAInstruction(src) ? LLVMGetDebugLocLine(src) : 0;

@@ -316,7 +316,7 @@ static void gen_exit(LtGen *g, LLVMBasicBlockRef exitb, LLVMTypeRef outs_ty) {
   for (unsigned l = 0; l < g->loops.nloops; l++)
     if (g->rec_size[l])
       lt_build_free(g->b, g->c->mod, g->r_buf[l]);
-  if (g->split)
+  if (g->split && !g->sub)
     lt_build_free(g->b, g->c->mod, g->rtape);
   LLVMValueRef outs[256];
   unsigned n = 0;
@@ -339,19 +339,12 @@ static void gen_exit(LtGen *g, LLVMBasicBlockRef exitb, LLVMTypeRef outs_ty) {
 
 int lt_reverse_build(LtGen *g, const char *name, LLVMTypeRef outs_ty) {
   LtCtx *c = g->c;
-  LLVMTypeRef pt[260];
-  unsigned np = g->nparams, n = 0;
-  for (unsigned p = 0; p < np; p++)
-    pt[n++] = LLVMTypeOf(LLVMGetParam(g->P, p));
-  for (unsigned p = 0; p < np; p++)
-    if (g->act[p] == LT_DUP || g->act[p] == LT_DUPNONEED)
-      pt[n++] = pt[p]; /* a shadow lives in its primal's address space */
   LLVMTypeRef rty = LLVMGetReturnType(LLVMGlobalGetValueType(g->P));
   int has_dret = lt_is_diff_ty(rty);
-  if (has_dret)
-    pt[n++] = rty;
-  pt[n++] = c->ptr;
-  g->R = lt_clone_decl(g->P, name, LLVMFunctionType(outs_ty, pt, n, 0));
+  LLVMTypeRef fty = lt_rev_type(c, g->P, g->act, outs_ty);
+  unsigned n = LLVMCountParamTypes(fty);
+  if (!g->R)
+    g->R = lt_clone_decl(g->P, name, fty);
   g->rdret = has_dret ? LLVMGetParam(g->R, n - 2) : NULL;
   g->rtape = LLVMGetParam(g->R, n - 1);
   LLVMSetValueName2(g->rtape, "tape", 4);

@@ -272,6 +272,8 @@ int lt_rewrite(LtCtx *c, const LtRequest *r, const LtDeriv *d) {
     rc = deliver(c, b, r, d, res);
     break;
   }
+  case LT_SUBCALL: /* never a call site's mode */
+    break;
   case LT_AUGSIZE:
     if (LLVMGetTypeKind(LLVMTypeOf(r->call)) == LLVMIntegerTypeKind)
       LLVMReplaceAllUsesWith(r->call, LLVMConstInt(LLVMTypeOf(r->call), d->tape_size, 0));

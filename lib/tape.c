@@ -19,6 +19,8 @@ static int slot_scope(LtGen *g, LtSlotKind kind, void *src) {
   switch (kind) {
   case LT_SLOT_PRIMAL:
   case LT_SLOT_SHADOW:
+  case LT_SLOT_SUBTAPE:
+  case LT_SLOT_SUBPTR:
     return lt_scope_of(g, src);
   case LT_SLOT_CHOICE:
     return lt_scope_of_block(g, src);
@@ -59,19 +61,38 @@ static LLVMValueRef byte_gep(LtGen *g, LLVMBuilderRef b, LLVMValueRef base,
   return LLVMBuildGEP2(b, g->c->i8, base, &off, 1, "lt.slot");
 }
 
-LLVMValueRef lt_tape_load(LtGen *g, LtSlotKind kind, void *src,
-                          LLVMTypeRef ty) {
-  size_t found = (size_t)lt_map_get(&g->slot_by_kind[kind], src);
-  unsigned idx = found ? (unsigned)(found - 1) : new_slot(g, kind, src, ty);
+/* The slot's address in R: in the entry for the header, else in the
+ * current block for record m - 1 of the loop's cache (the iteration being
+ * reversed). */
+static LLVMValueRef slot_addr(LtGen *g, unsigned idx, LLVMBuilderRef *at) {
   int s = scope_of_slot(g, idx);
   LLVMValueRef off = LLVMConstInt(g->c->i64, g->slot_off[idx], 0);
-  if (s < 0)
-    return LLVMBuildLoad2(g->eb, ty, byte_gep(g, g->eb, g->rtape, off), "lt.tape");
-  /* Record m - 1 of the loop's cache: the iteration being reversed. */
+  if (s < 0) {
+    *at = g->eb;
+    return byte_gep(g, g->eb, g->rtape, off);
+  }
+  *at = g->b;
   LLVMValueRef m = LLVMBuildLoad2(g->b, g->c->i64, g->r_m[s], "");
   LLVMValueRef i = LLVMBuildSub(g->b, m, LLVMConstInt(g->c->i64, 1, 0), "");
-  LLVMValueRef at = LLVMBuildAdd(g->b, LLVMBuildMul(g->b, i, g->r_rs[s], ""), off, "");
-  return LLVMBuildLoad2(g->b, ty, byte_gep(g, g->b, g->r_buf[s], at), "lt.cache");
+  LLVMValueRef o = LLVMBuildAdd(g->b, LLVMBuildMul(g->b, i, g->r_rs[s], ""), off, "");
+  return byte_gep(g, g->b, g->r_buf[s], o);
+}
+
+static unsigned slot_of(LtGen *g, LtSlotKind kind, void *src, LLVMTypeRef ty) {
+  size_t found = (size_t)lt_map_get(&g->slot_by_kind[kind], src);
+  return found ? (unsigned)(found - 1) : new_slot(g, kind, src, ty);
+}
+
+LLVMValueRef lt_tape_load(LtGen *g, LtSlotKind kind, void *src,
+                          LLVMTypeRef ty) {
+  LLVMBuilderRef at;
+  LLVMValueRef p = slot_addr(g, slot_of(g, kind, src, ty), &at);
+  return LLVMBuildLoad2(at, ty, p, at == g->eb ? "lt.tape" : "lt.cache");
+}
+
+LLVMValueRef lt_tape_addr(LtGen *g, LtSlotKind kind, void *src, LLVMTypeRef ty) {
+  LLVMBuilderRef at;
+  return slot_addr(g, slot_of(g, kind, src, ty), &at);
 }
 
 static void position_after(LLVMBuilderRef b, LLVMValueRef v, LLVMValueRef fn) {
@@ -124,18 +145,29 @@ void lt_tape_store_all(LtGen *g) {
       store_at_returns(g, b, i);
       continue;
     }
-    LLVMValueRef v;
-    if (kind == LT_SLOT_CHOICE)
-      v = lt_forward_choice(g, src);
-    else if (kind == LT_SLOT_SHADOW)
-      v = lt_map_get(&g->fshadow, src);
-    else
-      v = lt_map_get(&g->fmap, src);
-    if (!v) {
-      g->failed = 1;
-      continue;
+    LLVMValueRef v, ph = NULL;
+    if (kind == LT_SLOT_SUBTAPE || kind == LT_SLOT_SUBPTR) {
+      /* At the callee's A call, before its tape placeholder. */
+      ph = lt_map_get(&g->subtape_ph, src);
+      if (!ph) {
+        g->failed = 1;
+        continue;
+      }
+      LLVMPositionBuilderBefore(b, ph);
+      v = kind == LT_SLOT_SUBPTR ? lt_callee_heap_tape(g, b, src) : NULL;
+    } else {
+      if (kind == LT_SLOT_CHOICE)
+        v = lt_forward_choice(g, src);
+      else if (kind == LT_SLOT_SHADOW)
+        v = lt_map_get(&g->fshadow, src);
+      else
+        v = lt_map_get(&g->fmap, src);
+      if (!v) {
+        g->failed = 1;
+        continue;
+      }
+      position_after(b, v, g->A);
     }
-    position_after(b, v, g->A);
     int s = scope_of_slot(g, i);
     LLVMValueRef off = LLVMConstInt(g->c->i64, g->slot_off[i], 0), base = g->atape;
     if (s >= 0) {
@@ -144,7 +176,18 @@ void lt_tape_store_all(LtGen *g) {
       off = LLVMBuildAdd(b, LLVMBuildMul(b, cur, rs, ""), off, "");
       base = LLVMBuildLoad2(b, g->c->ptr, g->a_buf[s], "");
     }
-    LLVMBuildStore(b, v, byte_gep(g, b, base, off));
+    LLVMValueRef p = byte_gep(g, b, base, off);
+    if (kind == LT_SLOT_SUBTAPE || kind == LT_SLOT_SUBPTR) {
+      if (kind == LT_SLOT_SUBPTR)
+        LLVMBuildStore(b, v, p);
+      lt_callee_tape_store(g, src, kind == LT_SLOT_SUBPTR ? v : p);
+      continue;
+    }
+    LLVMBuildStore(b, v, p);
   }
+  /* Kept calls whose callee keeps no tape get none. */
+  for (size_t k = 0; k < g->subtape_ph.cap; k++)
+    if (g->subtape_ph.keys[k] && g->subtape_ph.vals[k])
+      lt_callee_tape_store(g, g->subtape_ph.keys[k], LLVMConstNull(g->c->ptr));
   LLVMDisposeBuilder(b);
 }

@@ -1,0 +1,172 @@
+/* annotate.c: the user's annotations of functions and globals.
+ *
+ * Enzyme's conventions, read once per module (names are matched by
+ * containment, as Enzyme's registrationKind does):
+ *   void *__enzyme_register_gradient_<name>[3] = {fn, augmented, gradient};
+ *   void *__enzyme_inactivefn<...> = fn;           (or an array of them)
+ *   void *__enzyme_function_like<...>[2] = {fn, "log1p"};  ("malloc", ...)
+ *   void *__enzyme_inactive_global<...> = &global;
+ * and the IR function attributes "enzyme_inactive" and
+ * "enzyme_inactive_noblock" (on the function or a call). A registration
+ * that cannot be used is a compile error naming it, never ignored.
+ */
+#include "lt.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int has(const char *s, size_t n, const char *w) {
+  size_t wl = strlen(w);
+  for (size_t i = 0; i + wl <= n; i++)
+    if (!memcmp(s + i, w, wl))
+      return 1;
+  return 0;
+}
+
+static LLVMValueRef strip(LLVMValueRef v) {
+  while (v && LLVMIsAConstantExpr(v) &&
+         (LLVMGetConstOpcode(v) == LLVMBitCast ||
+          LLVMGetConstOpcode(v) == LLVMAddrSpaceCast ||
+          LLVMGetConstOpcode(v) == LLVMGetElementPtr))
+    v = LLVMGetOperand(v, 0);
+  if (v && LLVMIsAGlobalAlias(v))
+    v = LLVMAliasGetAliasee(v);
+  return v;
+}
+
+/* The elements of a global's initializer: itself, or its members. */
+static unsigned elements(LLVMValueRef init, LLVMValueRef *out, unsigned max) {
+  if (!init)
+    return 0;
+  LLVMTypeKind k = LLVMGetTypeKind(LLVMTypeOf(init));
+  if (k != LLVMArrayTypeKind && k != LLVMStructTypeKind) {
+    out[0] = strip(init);
+    return 1;
+  }
+  unsigned n = k == LLVMArrayTypeKind ? (unsigned)LLVMGetArrayLength2(LLVMTypeOf(init))
+                                      : LLVMCountStructElementTypes(LLVMTypeOf(init));
+  if (n > max)
+    n = max;
+  for (unsigned i = 0; i < n; i++)
+    out[i] = strip(LLVMGetAggregateElement(init, i));
+  return n;
+}
+
+static LtReg *reg_of(LtCtx *c, LLVMValueRef fn) {
+  LtReg *r = lt_map_get(&c->reg, fn);
+  if (!r) {
+    r = lt_xcalloc(1, sizeof *r);
+    r->fn = fn;
+    lt_map_put(&c->reg, fn, r);
+    lt_vec_push(&c->regs, r);
+  }
+  return r;
+}
+
+static const char *cstring(LLVMValueRef v, size_t *len) {
+  LLVMValueRef g = strip(v);
+  if (!g || !LLVMIsAGlobalVariable(g) || !LLVMGetInitializer(g))
+    return NULL;
+  LLVMValueRef init = LLVMGetInitializer(g);
+  if (!LLVMIsAConstantDataSequential(init) || !LLVMIsConstantString(init))
+    return NULL;
+  const char *s = LLVMGetAsString(init, len);
+  while (*len && s[*len - 1] == 0)
+    --*len;
+  return s;
+}
+
+static void gradient(LtCtx *c, LLVMValueRef gv, const char *name) {
+  LLVMValueRef e[4] = {0};
+  unsigned n = elements(LLVMGetInitializer(gv), e, 4);
+  if (n != 3 || !LLVMIsAFunction(e[0]) || !LLVMIsAFunction(e[1]) ||
+      !LLVMIsAFunction(e[2])) {
+    lt_error(c, gv, "'%s' must hold three functions {function, augmented "
+                    "forward, gradient}; this registration cannot be used",
+             name);
+    return;
+  }
+  LtReg *r = reg_of(c, e[0]);
+  r->custom = 1;
+  r->aug = e[1];
+  r->grad = e[2];
+  r->reg_name = name;
+}
+
+static void like(LtCtx *c, LLVMValueRef gv, const char *name) {
+  LLVMValueRef e[3] = {0};
+  unsigned n = elements(LLVMGetInitializer(gv), e, 3);
+  size_t len = 0;
+  const char *s = n == 2 ? cstring(LLVMGetAggregateElement(LLVMGetInitializer(gv), 1), &len)
+                         : NULL;
+  if (n != 2 || !LLVMIsAFunction(e[0]) || !s || !len || len > 63) {
+    lt_error(c, gv, "'%s' must hold {function, \"name\"} with the name of a "
+                    "function Leantape knows (\"malloc\", \"free\", \"log1p\", "
+                    "...); this registration cannot be used",
+             name);
+    return;
+  }
+  LtReg *r = reg_of(c, e[0]);
+  memcpy(r->like, s, len);
+  r->like[len] = 0;
+  r->reg_name = name;
+}
+
+void lt_annotate_module(LtCtx *c) {
+  lt_map_init(&c->reg, 16);
+  lt_map_init(&c->inactive_globals, 8);
+  for (LLVMValueRef gv = LLVMGetFirstGlobal(c->mod); gv; gv = LLVMGetNextGlobal(gv)) {
+    size_t len;
+    const char *name = LLVMGetValueName2(gv, &len);
+    if (!lt_is_enzyme_name(name, len))
+      continue;
+    if (has(name, len, "__enzyme_register_gradient") ||
+        has(name, len, "__enzyme_register_derivative")) {
+      gradient(c, gv, name);
+    } else if (has(name, len, "__enzyme_inactivefn")) {
+      LLVMValueRef e[64];
+      unsigned n = elements(LLVMGetInitializer(gv), e, 64);
+      for (unsigned i = 0; i < n; i++) {
+        if (!LLVMIsAFunction(e[i])) {
+          lt_error(c, gv, "'%s' must hold functions; this registration "
+                          "cannot be used", name);
+          break;
+        }
+        reg_of(c, e[i])->inactive = 1;
+      }
+    } else if (has(name, len, "__enzyme_function_like")) {
+      like(c, gv, name);
+    } else if (has(name, len, "__enzyme_inactive_global")) {
+      LLVMValueRef e[64];
+      unsigned n = elements(LLVMGetInitializer(gv), e, 64);
+      for (unsigned i = 0; i < n; i++)
+        if (e[i] && LLVMIsAGlobalVariable(e[i]))
+          lt_map_put(&c->inactive_globals, e[i], (void *)1);
+    }
+  }
+  for (LLVMValueRef f = LLVMGetFirstFunction(c->mod); f; f = LLVMGetNextFunction(f))
+    if (LLVMGetStringAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                                      "enzyme_inactive", 15) ||
+        LLVMGetStringAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                                      "enzyme_inactive_noblock", 23))
+      reg_of(c, f)->inactive = 1;
+}
+
+void lt_annotate_free(LtCtx *c) {
+  for (size_t i = 0; i < c->regs.n; i++)
+    free(c->regs.v[i]);
+  lt_vec_free(&c->regs);
+  lt_map_free(&c->reg);
+  lt_map_free(&c->inactive_globals);
+}
+
+const LtReg *lt_annotation(LtCtx *c, LLVMValueRef call) {
+  static const LtReg inactive_call = {NULL, NULL, NULL, NULL, 1, 0, ""};
+  LLVMValueRef f = lt_called_fn(call);
+  if (!f)
+    return NULL;
+  if (LLVMGetCallSiteStringAttribute(call, LLVMAttributeFunctionIndex,
+                                     "enzyme_inactive", 15))
+    return &inactive_call;
+  return lt_map_get(&c->reg, f);
+}

@@ -1,0 +1,212 @@
+/* callee.c: calls that stay calls.
+ *
+ * A call preprocessing keeps (recursive or large callees, "diff") gets the
+ * callee's own augmented forward A_f and reverse R_f, built once per
+ * (callee, activity) by lt_derive in LT_SUBCALL mode and reused by every
+ * call site; recursion finds the derivative being built and uses its
+ * declarations. The activity of a call: a float argument that varies is
+ * enzyme_out, a pointer with a shadow is enzyme_dup (one whose shadow may
+ * be null is LT_DUPNULL), the rest enzyme_const; A_f returns the primal
+ * result when the caller uses it, and the shadow of a pointer result that
+ * has one. Tapes nest: the caller keeps A_f's tape in its own tape (in
+ * place when its size is known, on the heap for a derivative still being
+ * built, i.e. a recursive call), one per iteration inside loops. R_f gets
+ * the tape back, accumulates into shadows and returns the gradients of
+ * the enzyme_out arguments, which the caller adds to their adjoints.
+ */
+#include "lt.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define LT_SUBTAPE_INLINE 1024 /* bytes kept in place in the caller's tape */
+
+static int plan_call(LtGen *g, LLVMValueRef call) {
+  LtCtx *c = g->c;
+  LLVMValueRef f = lt_called_fn(call);
+  unsigned np = LLVMCountParams(f);
+  if (np != LLVMGetNumArgOperands(call)) {
+    lt_error(c, call, "a call with another number of arguments than '%s' "
+                      "has parameters cannot be differentiated",
+             LLVMGetValueName2(f, &(size_t){0}));
+    return -1;
+  }
+  LtRequest r;
+  memset(&r, 0, sizeof r);
+  r.call = call;
+  r.fn = f;
+  r.mode = LT_SUBCALL;
+  r.nparams = np;
+  r.act = lt_xcalloc(np + 1, sizeof *r.act);
+  unsigned byval = LLVMGetEnumAttributeKindForName("byval", 5);
+  for (unsigned p = 0; p < np; p++) {
+    LLVMValueRef op = LLVMGetOperand(call, p);
+    LLVMTypeRef t = LLVMTypeOf(LLVMGetParam(f, p));
+    if (lt_is_ptr_ty(t) && lt_is_shadowed(&g->act_of, op)) {
+      if (LLVMGetEnumAttributeAtIndex(f, p + 1, byval)) {
+        lt_error(c, call, "a struct passed by value whose members are "
+                          "active, to '%s', which stays a call (recursive or "
+                          "large); pass a pointer instead",
+                 LLVMGetValueName2(f, &(size_t){0}));
+        free(r.act);
+        return -1;
+      }
+      r.act[p] = lt_shadow_maynull(&g->act_of, op) ? LT_DUPNULL : LT_DUP;
+    } else if (!lt_is_ptr_ty(t) && lt_is_diff_ty(t) && lt_is_varied(&g->act_of, op)) {
+      r.act[p] = LT_OUT;
+    } else {
+      r.act[p] = LT_CONST;
+    }
+  }
+  LLVMTypeRef rt = LLVMGetReturnType(LLVMGlobalGetValueType(f));
+  r.want_primal = LLVMGetTypeKind(rt) != LLVMVoidTypeKind && LLVMGetFirstUse(call);
+  r.ret_shadow = lt_is_ptr_ty(rt) && lt_is_shadowed(&g->act_of, call);
+  LtDeriv *d = lt_derive(c, &r);
+  free(r.act);
+  if (!d)
+    return -1;
+  lt_map_put(&g->callee, call, d);
+  return 0;
+}
+
+int lt_callees_plan(LtGen *g) {
+  const LtRule *rule;
+  lt_map_init(&g->callee, 8);
+  lt_map_init(&g->subtape_ph, 8);
+  for (unsigned b = 0; b < g->g.nblocks; b++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(g->g.block[b]); i;
+         i = LLVMGetNextInstruction(i))
+      if (LLVMIsACallInst(i) && lt_call_kind(i, &rule) == LT_CALL_DIFF &&
+          plan_call(g, i))
+        return -1;
+  return 0;
+}
+
+/* Is the callee's tape kept in place in the caller's tape? */
+static int in_place(const LtDeriv *d) {
+  return !d->building && d->tape_size <= LT_SUBTAPE_INLINE;
+}
+
+static LLVMTypeRef subtape_type(LtGen *g, const LtDeriv *d) {
+  LLVMTypeRef i128 = LLVMIntTypeInContext(g->c->llctx, 128);
+  return LLVMArrayType2(i128, (d->tape_size + 15) / 16);
+}
+
+LLVMValueRef lt_callee_forward(LtGen *g, LLVMBuilderRef b, LLVMValueRef call,
+                               LLVMValueRef (*shadow)(LtGen *, LLVMValueRef),
+                               LLVMValueRef *ret_shadow) {
+  const LtDeriv *d = lt_map_get(&g->callee, call);
+  LLVMValueRef ac = lt_map_get(&g->fmap, call);
+  unsigned np = LLVMGetNumArgOperands(call), n = 0;
+  LLVMValueRef *args = lt_xcalloc(2 * np + 2, sizeof *args);
+  for (unsigned p = 0; p < np; p++)
+    args[n++] = LLVMGetOperand(ac, p);
+  for (unsigned p = 0; p < np; p++)
+    if (lt_is_dup(d->act[p]))
+      args[n++] = shadow(g, LLVMGetOperand(call, p));
+  LLVMPositionBuilderBefore(b, ac);
+  /* The tape memory is known once the caller's tape is laid out (tape.c). */
+  LLVMValueRef ph = LLVMBuildFreeze(b, LLVMGetPoison(g->c->ptr), "lt.subtape");
+  lt_map_put(&g->subtape_ph, call, ph);
+  args[n++] = ph;
+  LLVMValueRef nc = LLVMBuildCall2(b, LLVMGlobalGetValueType(d->aug), d->aug,
+                                   args, n, "");
+  LLVMInstructionSetDebugLoc(nc, LLVMInstructionGetDebugLoc(ac));
+  free(args);
+  LLVMValueRef v = nc;
+  *ret_shadow = NULL;
+  if (d->ret_shadow) {
+    v = LLVMBuildExtractValue(b, nc, 0, "");
+    *ret_shadow = LLVMBuildExtractValue(b, nc, 1, "");
+  }
+  if (d->want_primal)
+    LLVMReplaceAllUsesWith(ac, v);
+  else if (LLVMGetTypeKind(LLVMTypeOf(ac)) != LLVMVoidTypeKind)
+    LLVMReplaceAllUsesWith(ac, LLVMGetPoison(LLVMTypeOf(ac)));
+  LLVMInstructionEraseFromParent(ac);
+  lt_map_put(&g->fmap, call, d->want_primal ? v : NULL);
+  return nc;
+}
+
+/* The callee's tape, at the placeholder: in place in the caller's tape
+ * (addr), or heap memory whose pointer the caller's tape keeps. */
+void lt_callee_tape_store(LtGen *g, LLVMValueRef call, LLVMValueRef addr) {
+  LLVMValueRef ph = lt_map_get(&g->subtape_ph, call);
+  if (!ph)
+    return;
+  LLVMReplaceAllUsesWith(ph, addr);
+  LLVMInstructionEraseFromParent(ph);
+  lt_map_put(&g->subtape_ph, call, NULL);
+}
+
+/* The heap tape for a callee whose size is not known yet (it is being
+ * built): its size is read from a global set when it is done. */
+LLVMValueRef lt_callee_heap_tape(LtGen *g, LLVMBuilderRef b, LLVMValueRef call) {
+  LtDeriv *d = lt_map_get(&g->callee, call);
+  LLVMValueRef size;
+  if (d->building) {
+    if (!d->size_gv) {
+      d->size_gv = LLVMAddGlobal(g->c->mod, g->c->i64, "lt.tapesize");
+      LLVMSetLinkage(d->size_gv, LLVMPrivateLinkage);
+      LLVMSetInitializer(d->size_gv, LLVMConstInt(g->c->i64, 0, 0));
+    }
+    size = LLVMBuildLoad2(b, g->c->i64, d->size_gv, "");
+  } else {
+    size = LLVMConstInt(g->c->i64, d->tape_size ? d->tape_size : 1, 0);
+  }
+  return lt_build_malloc(b, g->c->mod, size);
+}
+
+void lt_callee_done(LtCtx *c, LtDeriv *d) {
+  d->building = 0;
+  if (d->size_gv) {
+    LLVMSetInitializer(d->size_gv,
+                       LLVMConstInt(c->i64, d->tape_size ? d->tape_size : 1, 0));
+    LLVMSetGlobalConstant(d->size_gv, 1);
+  }
+}
+
+int lt_callee_reverse(LtGen *g, LLVMValueRef call) {
+  const LtDeriv *d = lt_map_get(&g->callee, call);
+  if (!d)
+    return -1;
+  unsigned np = LLVMGetNumArgOperands(call), n = 0;
+  LLVMValueRef *args = lt_xcalloc(2 * np + 3, sizeof *args);
+  for (unsigned p = 0; p < np; p++)
+    args[n++] = lt_rv(g, LLVMGetOperand(call, p));
+  for (unsigned p = 0; p < np; p++)
+    if (lt_is_dup(d->act[p])) {
+      LLVMValueRef s = lt_rs(g, LLVMGetOperand(call, p));
+      args[n++] = s ? s : LLVMConstNull(LLVMTypeOf(LLVMGetOperand(call, p)));
+    }
+  LLVMTypeRef rt = LLVMGetReturnType(LLVMGlobalGetValueType(d->fn));
+  if (lt_is_diff_ty(rt))
+    args[n++] = lt_is_varied(&g->act_of, call) ? lt_adj_read(g, call)
+                                               : LLVMConstNull(rt);
+  LLVMValueRef tape = NULL;
+  if (in_place(d)) {
+    tape = d->tape_size ? lt_tape_addr(g, LT_SLOT_SUBTAPE, call, subtape_type(g, d))
+                        : LLVMConstNull(g->c->ptr);
+  } else {
+    tape = lt_tape_load(g, LT_SLOT_SUBPTR, call, g->c->ptr);
+  }
+  args[n++] = tape;
+  LLVMValueRef outs = LLVMBuildCall2(g->b, LLVMGlobalGetValueType(d->rev), d->rev,
+                                     args, n, "");
+  free(args);
+  if (!in_place(d))
+    lt_build_free(g->b, g->c->mod, tape);
+  for (unsigned p = 0, k = 0; p < np; p++) {
+    if (d->act[p] != LT_OUT)
+      continue;
+    LLVMValueRef dx = d->nouts == 1 ? outs : LLVMBuildExtractValue(g->b, outs, k, "");
+    lt_adj_add(g, LLVMGetOperand(call, p), dx);
+    k++;
+  }
+  return 0;
+}
+
+int lt_callee_in_place(LtGen *g, LLVMValueRef call) {
+  const LtDeriv *d = lt_map_get(&g->callee, call);
+  return d && in_place(d);
+}
