@@ -170,3 +170,50 @@ const LtReg *lt_annotation(LtCtx *c, LLVMValueRef call) {
     return &inactive_call;
   return lt_map_get(&c->reg, f);
 }
+
+static void no_inline(LLVMContextRef c, LLVMValueRef f) {
+  if (!f || !LLVMIsAFunction(f) || LLVMIsDeclaration(f))
+    return;
+  unsigned ai = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
+  unsigned ni = LLVMGetEnumAttributeKindForName("noinline", 8);
+  LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, ai);
+  LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                          LLVMCreateEnumAttribute(c, ni, 0));
+}
+
+/* Before the optimiser runs (PipelineStart): annotated functions must not
+ * be inlined into their callers, or their calls, and so the annotation,
+ * would be gone by the time the derivatives are built (Enzyme's
+ * preserveNVVM does the same). */
+int lt_prepare_module(LLVMModuleRef m) {
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  int changed = 0;
+  for (LLVMValueRef gv = LLVMGetFirstGlobal(m); gv; gv = LLVMGetNextGlobal(gv)) {
+    size_t len;
+    const char *name = LLVMGetValueName2(gv, &len);
+    if (!lt_is_enzyme_name(name, len) || !LLVMGetInitializer(gv))
+      continue;
+    if (!has(name, len, "__enzyme_register_gradient") &&
+        !has(name, len, "__enzyme_register_derivative") &&
+        !has(name, len, "__enzyme_inactivefn") &&
+        !has(name, len, "__enzyme_function_like"))
+      continue;
+    LLVMValueRef e[64];
+    unsigned n = elements(LLVMGetInitializer(gv), e, 64);
+    /* a registration names the primal first; inactive lists name only
+     * functions */
+    for (unsigned i = 0; i < n; i++) {
+      if (i > 0 && !has(name, len, "__enzyme_inactivefn"))
+        break;
+      no_inline(c, e[i]);
+      changed = 1;
+    }
+  }
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+    if (LLVMGetStringAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                                      "enzyme_inactive", 15)) {
+      no_inline(c, f);
+      changed = 1;
+    }
+  return changed;
+}

@@ -153,6 +153,7 @@ static void gen_free(LtGen *g) {
   lt_map_free(&g->ivx_loop);
   lt_map_free(&g->callee);
   lt_map_free(&g->subtape_ph);
+  lt_map_free(&g->custom_tape);
   lt_vec_free(&g->slot_scope);
   free(g->rec_size);
   free(g->prealloc);

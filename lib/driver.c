@@ -125,6 +125,7 @@ int lt_run_module(LLVMModuleRef m, int opt_level) {
   find_calls(&c, &calls, &failed, &hints);
   if (!calls.n && !failed.n && !hints.n)
     return 0;
+  lt_annotate_module(&c);
   for (size_t i = 0; i < hints.n; i++)
     lt_rewrite_failed(&c, hints.v[i]);
   lt_vec_free(&hints);
@@ -143,6 +144,7 @@ int lt_run_module(LLVMModuleRef m, int opt_level) {
   for (size_t i = 0; i < c.derivs.n; i++)
     lt_deriv_free(c.derivs.v[i]);
   lt_vec_free(&c.derivs);
+  lt_annotate_free(&c);
   lt_map_free(&c.tape_owner);
   lt_vec_free(&c.rev_calls);
   return 1;

@@ -300,10 +300,16 @@ int lt_forward_build(LtGen *g, const char *name) {
   for (unsigned bi = 0; bi < g->g.nblocks; bi++)
     for (LLVMValueRef i = LLVMGetFirstInstruction(g->g.block[bi]); i;
          i = LLVMGetNextInstruction(i)) {
-      if (lt_map_get(&g->callee, i)) {
-        /* A kept call: A_f computes the primal and the result's shadow. */
+      const LtRule *rule;
+      int custom = LLVMIsACallInst(i) && lt_call_kind(i, &rule) == LT_CALL_CUSTOM;
+      if (custom || lt_map_get(&g->callee, i)) {
+        /* A kept call: A_f (or the registered augmented function)
+         * computes the primal and the result's shadow. */
         LLVMValueRef rs;
-        lt_callee_forward(g, b, i, need_shadow_at, &rs);
+        if (custom)
+          lt_custom_forward(g, b, i, need_shadow_at, &rs);
+        else
+          lt_callee_forward(g, b, i, need_shadow_at, &rs);
         if (rs)
           lt_map_put(&g->fshadow, i, rs);
         continue;

@@ -134,6 +134,8 @@ struct LtCtx {
 };
 
 void lt_annotate_module(LtCtx *c);
+/* PipelineStart: keep annotated functions from being inlined. */
+int lt_prepare_module(LLVMModuleRef m);
 void lt_annotate_free(LtCtx *c);
 /* The annotation of a call's callee (or of the call itself), or NULL. */
 const LtReg *lt_annotation(LtCtx *c, LLVMValueRef call);
@@ -545,6 +547,7 @@ typedef enum {
   LT_SLOT_LOOPCOUNT, /* a loop's header executions (key: its header block) */
   LT_SLOT_SUBTAPE,   /* a kept call's tape, in place (key: the P call) */
   LT_SLOT_SUBPTR,    /* a kept call's tape on the heap (key: the P call) */
+  LT_SLOT_CUSTOMTAPE,/* a custom derivative's tape (key: the P call) */
   LT_NSLOTKINDS
 } LtSlotKind;
 
@@ -585,6 +588,7 @@ struct LtGen {
   LtMap slot_by_kind[LT_NSLOTKINDS]; /* per LtSlotKind: key -> slot + 1 */
   LtMap callee;        /* kept P call -> its LtDeriv (callee.c) */
   LtMap subtape_ph;    /* kept P call -> A's placeholder tape operand */
+  LtMap custom_tape;   /* custom-derivative P call -> A's tape value */
   /* reverse */
   LLVMBuilderRef eb;   /* R's entry, before its terminator */
   LLVMBuilderRef b;    /* R's current block */
@@ -641,6 +645,13 @@ LLVMValueRef lt_callee_heap_tape(LtGen *g, LLVMBuilderRef b, LLVMValueRef call);
 int lt_callee_in_place(LtGen *g, LLVMValueRef call);
 /* The derivative is complete: its tape size is final. */
 void lt_callee_done(LtCtx *c, LtDeriv *d);
+
+/* custom.c: registered custom derivatives (Enzyme's ABI) */
+int lt_custom_check(LtCtx *c, const LtReg *r, LLVMValueRef at);
+LLVMValueRef lt_custom_forward(LtGen *g, LLVMBuilderRef b, LLVMValueRef call,
+                               LLVMValueRef (*shadow)(LtGen *, LLVMValueRef),
+                               LLVMValueRef *ret_shadow);
+int lt_custom_reverse(LtGen *g, LLVMValueRef call);
 
 /* forward.c */
 /* A: clone of P with shadows; returns 0 on success. */

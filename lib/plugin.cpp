@@ -24,6 +24,9 @@ extern "C" {
 // lib/driver.c: differentiate every __enzyme_* call in M. opt_level is -1
 // under `-passes=leantape`, else the speedup level 0..3. Nonzero = changed.
 int lt_run_module(LLVMModuleRef M, int opt_level);
+// lib/annotate.c: before the optimiser, keep annotated functions (custom
+// derivatives, inactive functions) from being inlined.
+int lt_prepare_module(LLVMModuleRef M);
 
 void lt_diag_emit(LLVMValueRef at, const char *msg, int is_error);
 void lt_remark_emit(LLVMValueRef at, const char *pass_name,
@@ -93,6 +96,15 @@ struct LeantapePass : PassInfoMixin<LeantapePass> {
   static bool isRequired() { return true; }
 };
 
+// Runs at PipelineStart, before any inlining.
+struct LeantapePrepare : PassInfoMixin<LeantapePrepare> {
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    return lt_prepare_module(wrap(&M)) ? PreservedAnalyses::none()
+                                       : PreservedAnalyses::all();
+  }
+  static bool isRequired() { return true; }
+};
+
 // print<leantape-loops>, print<leantape-induction>: read-only printers.
 struct LeantapePrinter : PassInfoMixin<LeantapePrinter> {
   void (*Print)(LLVMValueRef);
@@ -130,6 +142,10 @@ void registerCallbacks(PassBuilder &PB) {
   PB.registerOptimizerEarlyEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel L, auto...) {
         MPM.addPass(LeantapePass(L.getSpeedupLevel()));
+      });
+  PB.registerPipelineStartEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel) {
+        MPM.addPass(LeantapePrepare());
       });
 }
 } // namespace

@@ -49,6 +49,9 @@ static void describe(Buf *b, LtGen *g, unsigned i) {
   case LT_SLOT_LOOPCOUNT:
     put(b, "%s of a loop", kind == LT_SLOT_LOOPBUF ? "cache" : "count");
     break;
+  case LT_SLOT_CUSTOMTAPE:
+    put(b, "tape of the custom derivative of '%s'", lt_callee_name(src, &len));
+    break;
   case LT_SLOT_SUBTAPE:
   case LT_SLOT_SUBPTR: {
     const char *cn = lt_callee_name(src, &len);

@@ -135,6 +135,8 @@ static int rev_call(LtGen *g, LLVMValueRef i) {
     return lt_is_varied(&g->act_of, i) ? lt_rev_complex(g, i) : 0;
   case LT_CALL_DIFF:
     return lt_callee_reverse(g, i);
+  case LT_CALL_CUSTOM:
+    return lt_custom_reverse(g, i);
   case LT_CALL_MEMCPY:
   case LT_CALL_MEMSET:
     return rev_memcall(g, i, k);

@@ -21,6 +21,7 @@ static int slot_scope(LtGen *g, LtSlotKind kind, void *src) {
   case LT_SLOT_SHADOW:
   case LT_SLOT_SUBTAPE:
   case LT_SLOT_SUBPTR:
+  case LT_SLOT_CUSTOMTAPE:
     return lt_scope_of(g, src);
   case LT_SLOT_CHOICE:
     return lt_scope_of_block(g, src);
@@ -158,6 +159,8 @@ void lt_tape_store_all(LtGen *g) {
     } else {
       if (kind == LT_SLOT_CHOICE)
         v = lt_forward_choice(g, src);
+      else if (kind == LT_SLOT_CUSTOMTAPE)
+        v = lt_map_get(&g->custom_tape, src);
       else if (kind == LT_SLOT_SHADOW)
         v = lt_map_get(&g->fshadow, src);
       else
