@@ -233,6 +233,20 @@ static int activate(LtActivity *a, LLVMValueRef i) {
   }
   if (lt_points_any_active(pt, i))
     changed |= lt_points_activate(pt, i);
+  const LtAllocFn *af = LLVMIsACallInst(i) && lt_call_kind(i, &rule) == LT_CALL_MALLOC
+                            ? lt_alloc_fn(i)
+                            : NULL;
+  if (af && af->old_arg >= 0) {
+    /* The reverse of realloc moves adjoints from the new block's shadow
+     * back to the old one's: both or neither have one. */
+    LLVMValueRef old = LLVMGetOperand(i, (unsigned)af->old_arg);
+    if (lt_points_any_active(pt, old))
+      changed |= lt_points_activate(pt, i);
+    if (lt_points_any_active(pt, i))
+      changed |= lt_points_activate(pt, old);
+  }
+  if (af && af->out_arg >= 0 && lt_points_any_active(pt, i))
+    changed |= lt_points_activate(pt, LLVMGetOperand(i, (unsigned)af->out_arg));
   /* A callee whose caller uses the shadow of its pointer result gives
    * what it returns a shadow (a buffer it allocates, say). */
   if (a->ret_shadow && LLVMIsAReturnInst(i) && LLVMGetNumOperands(i) == 1 &&

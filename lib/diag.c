@@ -21,6 +21,11 @@ static int has_loc(LLVMValueRef v) {
 }
 
 static void queue(LtCtx *c, LLVMValueRef at, const char *msg) {
+  if (getenv("LEANTAPE_DEBUG") && at && LLVMIsAInstruction(at)) {
+    fprintf(stderr, "leantape debug: %s at:", msg);
+    LLVMDumpValue(at);
+    fputc('\n', stderr);
+  }
   /* An instruction without a location (generated or inlined code, no -g
    * at that point) is reported at the __enzyme_* call being handled. */
   if (!has_loc(at) && has_loc(c->cur_call))

@@ -67,6 +67,38 @@ static LLVMValueRef byte_size(LtGen *g, LLVMBuilderRef b, LLVMValueRef alloca) {
   return LLVMBuildMul(b, n, es, "lt.size");
 }
 
+/* The shadow of a heap allocation (heap.c), built at b. */
+static LLVMValueRef heap_shadow(LtGen *g, LLVMBuilderRef b, LLVMValueRef i) {
+  LLVMValueRef ai = amap(g, i);
+  const LtAllocFn *af = lt_alloc_fn(i);
+  LLVMValueRef size = LLVMBuildZExtOrBitCast(
+      b, LLVMGetOperand(ai, (unsigned)af->size_arg), g->c->i64, "");
+  if (af->count_arg >= 0)
+    size = LLVMBuildMul(b, size,
+                        LLVMBuildZExtOrBitCast(b, LLVMGetOperand(ai, (unsigned)af->count_arg),
+                                               g->c->i64, ""),
+                        "");
+  if (af->old_arg >= 0)
+    return lt_shadow_realloc(g->c, b, need_shadow(g, LLVMGetOperand(i, (unsigned)af->old_arg), i),
+                             size);
+  return lt_shadow_alloc(g->c, b, size,
+                         af->align_arg >= 0 ? LLVMGetOperand(ai, (unsigned)af->align_arg) : NULL);
+}
+
+/* posix_memalign: the block's shadow goes through the shadow of the
+ * pointer it was stored through. */
+static void out_shadow(LtGen *g, LLVMBuilderRef b, LLVMValueRef i) {
+  const LtAllocFn *af = lt_alloc_fn(i);
+  LLVMValueRef ai = amap(g, i), out = LLVMGetOperand(i, (unsigned)af->out_arg);
+  LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(ai));
+  LLVMValueRef s = heap_shadow(g, b, i);
+  LLVMValueRef sp = need_shadow(g, out, i);
+  if (maynull(g, out))
+    sp = lt_guard_write(g->c, b, sp, sink(g));
+  LLVMBuildStore(b, s, sp);
+  lt_map_put(&g->fshadow, i, s);
+}
+
 static LLVMValueRef shadow_alloc(LtGen *g, LLVMBuilderRef b, LLVMValueRef i) {
   LLVMValueRef ai = amap(g, i);
   if (LLVMIsAAllocaInst(i) && !g->split) {
@@ -82,30 +114,7 @@ static LLVMValueRef shadow_alloc(LtGen *g, LLVMBuilderRef b, LLVMValueRef i) {
   LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(ai));
   if (LLVMIsAAllocaInst(i))
     return lt_build_calloc(b, g->c->mod, byte_size(g, b, i));
-  const LtAllocFn *af = lt_alloc_fn(i);
-  LLVMValueRef size = LLVMBuildZExtOrBitCast(
-      b, LLVMGetOperand(ai, (unsigned)af->size_arg), g->c->i64, "");
-  if (af->count_arg >= 0)
-    size = LLVMBuildMul(b, size,
-                        LLVMBuildZExtOrBitCast(b, LLVMGetOperand(ai, (unsigned)af->count_arg),
-                                               g->c->i64, ""),
-                        "");
-  if (af->align_arg < 0)
-    return lt_build_calloc(b, g->c->mod, size);
-  /* Over-aligned: aligned_alloc wants a multiple of the alignment. */
-  LLVMValueRef al = LLVMBuildZExtOrBitCast(
-      b, LLVMGetOperand(ai, (unsigned)af->align_arg), g->c->i64, "");
-  LLVMValueRef one = LLVMConstInt(g->c->i64, 1, 0);
-  LLVMValueRef mask = LLVMBuildSub(b, al, one, "");
-  size = LLVMBuildAnd(b, LLVMBuildAdd(b, size, mask, ""),
-                      LLVMBuildNot(b, mask, ""), "");
-  LLVMTypeRef pt[2] = {g->c->i64, g->c->i64};
-  LLVMTypeRef fty = LLVMFunctionType(g->c->ptr, pt, 2, 0);
-  LLVMValueRef args[2] = {al, size};
-  LLVMValueRef s = LLVMBuildCall2(
-      b, fty, lt_decl_fn(g->c->mod, "aligned_alloc", fty), args, 2, "");
-  LLVMBuildMemSet(b, s, LLVMConstInt(g->c->i8, 0, 0), size, 1);
-  return s;
+  return heap_shadow(g, b, i);
 }
 
 static LLVMValueRef shadow_of_inst(LtGen *g, LLVMBuilderRef b, LLVMValueRef i) {
@@ -316,6 +325,9 @@ int lt_forward_build(LtGen *g, const char *name) {
       }
       if (lt_is_ptr_ty(LLVMTypeOf(i)) && lt_is_shadowed(&g->act_of, i))
         lt_map_put(&g->fshadow, i, shadow_of_inst(g, b, i));
+      else if (LLVMIsACallInst(i) && lt_call_kind(i, &rule) == LT_CALL_MALLOC &&
+               lt_alloc_fn(i)->out_arg >= 0 && lt_points_any_active(&g->act_of.pts, i))
+        out_shadow(g, b, i);
     }
   fill_phis(g);
   mark_math_pure(g);
@@ -375,6 +387,10 @@ LLVMTypeRef lt_mem_elem_type(LtGen *g, LLVMValueRef call) {
                             lt_is_ptr_ty(LLVMTypeOf(LLVMGetOperand(call, 1)))
                         ? lt_base_of(LLVMGetOperand(call, 1))
                         : b1;
+  return lt_elem_type_of(g, b1, b2);
+}
+
+LLVMTypeRef lt_elem_type_of(LtGen *g, LLVMValueRef b1, LLVMValueRef b2) {
   LLVMTypeRef fl = NULL, pt = NULL;
   for (unsigned bi = 0; bi < g->g.nblocks; bi++)
     for (LLVMValueRef i = LLVMGetFirstInstruction(g->g.block[bi]); i;

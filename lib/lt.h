@@ -292,6 +292,14 @@ int lt_points_reads_tainted(LtPoints *pt, LLVMValueRef addr);
 void lt_points_unneeded_writes(LtPoints *pt, const LtCfg *g, const LtAct *act,
                                LtVec *out);
 
+/* heap.c: heap shadows (a size header in front, for realloc) */
+LLVMValueRef lt_shadow_alloc(LtCtx *c, LLVMBuilderRef b, LLVMValueRef size,
+                             LLVMValueRef align);
+void lt_shadow_free(LtCtx *c, LLVMBuilderRef b, LLVMValueRef p);
+LLVMValueRef lt_shadow_realloc(LtCtx *c, LLVMBuilderRef b, LLVMValueRef old,
+                               LLVMValueRef size);
+LLVMValueRef lt_shadow_size(LtCtx *c, LLVMBuilderRef b, LLVMValueRef p);
+
 /* guard.c: accesses through shadows that may be null */
 #define LT_GUARD_BYTES 256
 /* An address to read sp's shadow data from: a zero area when sp is null. */
@@ -346,6 +354,7 @@ typedef struct LtMemLayout {
 typedef struct LtGen LtGen;
 int lt_mem_layout(LtGen *g, LLVMValueRef call, LtMemLayout *L);
 int lt_mem_layout_has(const LtMemLayout *L, int ptrs); /* pointer / float fields */
+int lt_realloc_layout(LtGen *g, LLVMValueRef call, LtMemLayout *L);
 /* Helper (dst, src, elements): forward moves pointer fields, reverse
  * moves float adjoints from dst to src. */
 LLVMValueRef lt_mem_helper(LtCtx *c, const LtMemLayout *L, int forward);
@@ -388,6 +397,8 @@ typedef struct LtAllocFn {
   int count_arg;  /* element count, or -1 */
   int align_arg;  /* alignment, or -1 */
   int zeroed;     /* the memory starts zeroed (calloc) */
+  int old_arg;    /* realloc: the block it resizes, or -1 */
+  int out_arg;    /* posix_memalign: stores the block through it, or -1 */
 } LtAllocFn;
 /* The allocation function a call calls (malloc, calloc, aligned_alloc,
  * operator new in all forms), or NULL. */
@@ -661,6 +672,9 @@ LLVMValueRef lt_forward_choice(LtGen *g, LLVMBasicBlockRef pbb);
 /* Memory element type for a memcpy/memset destination: a float type, the
  * pointer type, or NULL when unknown. */
 LLVMTypeRef lt_mem_elem_type(LtGen *g, LLVMValueRef call);
+/* The float (else pointer) type accessed through pointers based on b1 or
+ * b2, or NULL. */
+LLVMTypeRef lt_elem_type_of(LtGen *g, LLVMValueRef b1, LLVMValueRef b2);
 
 /* materialize.c: primal values and shadows in R, at g->b or R's entry */
 LLVMValueRef lt_rv(LtGen *g, LLVMValueRef v);      /* primal value in R */

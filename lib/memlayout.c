@@ -165,6 +165,20 @@ int lt_mem_layout(LtGen *g, LLVMValueRef call, LtMemLayout *L) {
   return 0;
 }
 
+/* realloc copies the old block: elements of the type the function
+ * accesses the new block as. */
+int lt_realloc_layout(LtGen *g, LLVMValueRef call, LtMemLayout *L) {
+  memset(L, 0, sizeof *L);
+  const LtAllocFn *af = lt_alloc_fn(call);
+  LLVMTypeRef et = lt_elem_type_of(g, call, lt_base_of(LLVMGetOperand(call, (unsigned)af->old_arg)));
+  if (!et || lt_is_ptr_ty(et))
+    et = g->c->f64;
+  L->period = LLVMABISizeOfType(g->c->td, et);
+  L->n = 1;
+  L->f[0].ty = et;
+  return 0;
+}
+
 int lt_mem_layout_has(const LtMemLayout *L, int ptrs) {
   for (unsigned k = 0; k < L->n; k++)
     if (lt_is_ptr_ty(L->f[k].ty) == ptrs)

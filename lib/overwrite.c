@@ -56,9 +56,16 @@ static int call_writes(LtOverwrite *o, LLVMValueRef i) {
       if (lt_is_ptr_ty(LLVMTypeOf(LLVMGetOperand(i, a))))
         lt_vec_push(&o->written, lt_base_of(LLVMGetOperand(i, a)));
     return 0;
+  case LT_CALL_MALLOC: {
+    const LtAllocFn *af = lt_alloc_fn(i);
+    if (af->old_arg >= 0)
+      lt_vec_push(&o->written, lt_base_of(LLVMGetOperand(i, (unsigned)af->old_arg)));
+    if (af->out_arg >= 0)
+      lt_vec_push(&o->written, lt_base_of(LLVMGetOperand(i, (unsigned)af->out_arg)));
+    return 0;
+  }
   case LT_CALL_ZERO:
   case LT_CALL_COMPLEX:
-  case LT_CALL_MALLOC:
     return 0;
   case LT_CALL_MEMCPY:
   case LT_CALL_MEMSET:

@@ -268,8 +268,21 @@ static int step_call(LtPoints *pt, LLVMValueRef i) {
   LtCallKind k = lt_call_kind(i, &rule);
   unsigned n = LLVMGetNumArgOperands(i);
   int changed = 0;
-  if (k == LT_CALL_MALLOC)
-    return 0; /* its set is fixed */
+  if (k == LT_CALL_MALLOC) {
+    /* realloc copies the old block's contents; posix_memalign stores the
+     * block through its first argument. */
+    const LtAllocFn *af = lt_alloc_fn(i);
+    if (af->old_arg >= 0) {
+      const uint64_t *a = lt_points_of(pt, LLVMGetOperand(i, (unsigned)af->old_arg));
+      for (unsigned o = 0; o < pt->nobj; o++)
+        if (set_has(a, o))
+          changed |= join_stored(pt, i, contents(pt, o));
+    }
+    if (af->out_arg >= 0)
+      changed |= join_stored(pt, LLVMGetOperand(i, (unsigned)af->out_arg),
+                             lt_points_of(pt, i));
+    return changed;
+  }
   if (k == LT_CALL_MEMCPY) {
     LLVMValueRef src = LLVMGetOperand(i, 1);
     const uint64_t *a = lt_points_of(pt, src);
@@ -306,9 +319,10 @@ static int step_call(LtPoints *pt, LLVMValueRef i) {
     free(all);
     return changed;
   }
-  /* Anything else may store unknown pointers into what it is given, and
+  /* An unknown function may store unknown pointers into what it is
+   * given (inactive library functions and intrinsics do not), and any
    * returns a pointer of unknown origin. */
-  for (unsigned a = 0; a < n; a++) {
+  for (unsigned a = 0; a < n && k == LT_CALL_UNKNOWN; a++) {
     LLVMValueRef op = LLVMGetOperand(i, a);
     if (lt_is_ptr_ty(LLVMTypeOf(op)))
       changed |= join_stored(pt, op, pt->unknown_set);

@@ -125,6 +125,38 @@ static int rev_memcall(LtGen *g, LLVMValueRef i, LtCallKind k) {
   return 0;
 }
 
+/* The shadow lives from the allocation to here, its reverse. A realloc
+ * first moves the adjoints of the copied part back to the old shadow. */
+static int rev_alloc(LtGen *g, LLVMValueRef i) {
+  const LtAllocFn *af = lt_alloc_fn(i);
+  LLVMValueRef s;
+  if (af->out_arg >= 0) {
+    if (!lt_points_any_active(&g->act_of.pts, i))
+      return 0;
+    s = lt_tape_load(g, LT_SLOT_SHADOW, i, g->c->ptr);
+  } else {
+    if (!lt_is_shadowed(&g->act_of, i))
+      return 0;
+    s = lt_rs(g, i);
+  }
+  if (af->old_arg >= 0) {
+    LLVMValueRef old = lt_rs(g, LLVMGetOperand(i, (unsigned)af->old_arg));
+    LtMemLayout L;
+    if (old && !lt_realloc_layout(g, i, &L) && lt_mem_layout_has(&L, 0)) {
+      LLVMValueRef m = lt_shadow_size(g->c, g->b, old);
+      LLVMValueRef n = lt_shadow_size(g->c, g->b, s);
+      LLVMValueRef k = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntULT, m, n, ""),
+                                       m, n, "");
+      LLVMValueRef f = lt_mem_helper(g->c, &L, 0);
+      LLVMValueRef args[3] = {s, old,
+                              LLVMBuildUDiv(g->b, k, LLVMConstInt(g->c->i64, L.period, 0), "")};
+      LLVMBuildCall2(g->b, LLVMGlobalGetValueType(f), f, args, 3, "");
+    }
+  }
+  lt_shadow_free(g->c, g->b, s);
+  return 0;
+}
+
 static int rev_call(LtGen *g, LLVMValueRef i) {
   const LtRule *rule;
   LtCallKind k = lt_call_kind(i, &rule);
@@ -141,10 +173,7 @@ static int rev_call(LtGen *g, LLVMValueRef i) {
   case LT_CALL_MEMSET:
     return rev_memcall(g, i, k);
   case LT_CALL_MALLOC:
-    /* The shadow lives from the allocation to here, its reverse. */
-    if (lt_is_shadowed(&g->act_of, i))
-      lt_build_free(g->b, g->c->mod, lt_rs(g, i));
-    return 0;
+    return rev_alloc(g, i);
   default:
     return 0; /* inactive, zero-derivative, free (the shadow is freed at
                  the reverse of its allocation) */

@@ -1,0 +1,153 @@
+/* heap.c: shadows of heap memory.
+ *
+ * The shadow of a heap allocation (malloc, calloc, realloc, aligned_alloc,
+ * posix_memalign, operator new) is zeroed memory of the same size and
+ * alignment with a small header in front: its size and the header's own
+ * size, so that realloc can copy a shadow it did not see allocated. The
+ * primal's realloc may free the old block, but the reverse pass still
+ * accumulates into the old shadow, so a shadow realloc allocates a new
+ * shadow, copies the old one (zeros and shadow pointers, in the forward
+ * pass) and keeps it; the reverse of the realloc moves the new shadow's
+ * adjoints back into the old one and frees the new shadow. Each shadow is
+ * freed at the reverse of its allocation, exactly once.
+ *   ptr  lt.shadow.alloc(i64 size, i64 align)
+ *   void lt.shadow.free(ptr)                     (null: nothing)
+ *   ptr  lt.shadow.realloc(ptr old, i64 size)    (old kept)
+ *   i64  lt.shadow.size(ptr)
+ */
+#include "lt.h"
+
+static LLVMValueRef fn_of(LtCtx *c, const char *name, LLVMTypeRef ret,
+                          LLVMTypeRef *pt, unsigned n, LLVMBasicBlockRef *entry) {
+  LLVMValueRef f = LLVMGetNamedFunction(c->mod, name);
+  *entry = NULL;
+  if (f)
+    return f;
+  f = LLVMAddFunction(c->mod, name, LLVMFunctionType(ret, pt, n, 0));
+  LLVMSetLinkage(f, LLVMInternalLinkage);
+  *entry = LLVMAppendBasicBlockInContext(c->llctx, f, "entry");
+  return f;
+}
+
+static LLVMValueRef at(LtCtx *c, LLVMBuilderRef b, LLVMValueRef p, long long off) {
+  LLVMValueRef o = LLVMConstInt(c->i64, (unsigned long long)off, 1);
+  return LLVMBuildGEP2(b, c->i8, p, &o, 1, "");
+}
+
+static LLVMValueRef alloc_fn(LtCtx *c) {
+  LLVMBasicBlockRef e;
+  LLVMTypeRef pt[2] = {c->i64, c->i64};
+  LLVMValueRef f = fn_of(c, "lt.shadow.alloc", c->ptr, pt, 2, &e);
+  if (!e)
+    return f;
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
+  LLVMPositionBuilderAtEnd(b, e);
+  LLVMValueRef n = LLVMGetParam(f, 0), al = LLVMGetParam(f, 1);
+  LLVMValueRef sixteen = LLVMConstInt(c->i64, 16, 0);
+  LLVMValueRef big = LLVMBuildICmp(b, LLVMIntUGT, al, sixteen, "");
+  LLVMValueRef hdr = LLVMBuildSelect(b, big, al, sixteen, "");
+  LLVMValueRef mask = LLVMBuildSub(b, hdr, LLVMConstInt(c->i64, 1, 0), "");
+  LLVMValueRef total = LLVMBuildAnd(
+      b, LLVMBuildAdd(b, LLVMBuildAdd(b, n, hdr, ""), mask, ""),
+      LLVMBuildNot(b, mask, ""), "");
+  LLVMTypeRef at2[2] = {c->i64, c->i64};
+  LLVMTypeRef aty = LLVMFunctionType(c->ptr, at2, 2, 0);
+  LLVMValueRef args[2] = {hdr, total};
+  LLVMValueRef base = LLVMBuildCall2(b, aty, lt_decl_fn(c->mod, "aligned_alloc", aty),
+                                     args, 2, "");
+  LLVMBuildMemSet(b, base, LLVMConstInt(c->i8, 0, 0), total, 16);
+  LLVMValueRef p = LLVMBuildGEP2(b, c->i8, base, &hdr, 1, "");
+  LLVMBuildStore(b, hdr, at(c, b, p, -16));
+  LLVMBuildStore(b, n, at(c, b, p, -8));
+  LLVMBuildRet(b, p);
+  LLVMDisposeBuilder(b);
+  return f;
+}
+
+static LLVMValueRef free_fn(LtCtx *c) {
+  LLVMBasicBlockRef e;
+  LLVMValueRef f = fn_of(c, "lt.shadow.free", c->vd, &c->ptr, 1, &e);
+  if (!e)
+    return f;
+  LLVMBasicBlockRef go = LLVMAppendBasicBlockInContext(c->llctx, f, "free");
+  LLVMBasicBlockRef x = LLVMAppendBasicBlockInContext(c->llctx, f, "exit");
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
+  LLVMValueRef p = LLVMGetParam(f, 0);
+  LLVMPositionBuilderAtEnd(b, e);
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, p, LLVMConstNull(c->ptr), ""), x, go);
+  LLVMPositionBuilderAtEnd(b, go);
+  LLVMValueRef hdr = LLVMBuildLoad2(b, c->i64, at(c, b, p, -16), "");
+  LLVMValueRef base = LLVMBuildGEP2(b, c->i8, p, (LLVMValueRef[]){LLVMBuildNeg(b, hdr, "")},
+                                    1, "");
+  lt_build_free(b, c->mod, base);
+  LLVMBuildBr(b, x);
+  LLVMPositionBuilderAtEnd(b, x);
+  LLVMBuildRetVoid(b);
+  LLVMDisposeBuilder(b);
+  return f;
+}
+
+static LLVMValueRef size_fn(LtCtx *c) {
+  LLVMBasicBlockRef e;
+  LLVMValueRef f = fn_of(c, "lt.shadow.size", c->i64, &c->ptr, 1, &e);
+  if (!e)
+    return f;
+  LLVMBasicBlockRef go = LLVMAppendBasicBlockInContext(c->llctx, f, "read");
+  LLVMBasicBlockRef x = LLVMAppendBasicBlockInContext(c->llctx, f, "none");
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
+  LLVMValueRef p = LLVMGetParam(f, 0);
+  LLVMPositionBuilderAtEnd(b, e);
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, p, LLVMConstNull(c->ptr), ""), x, go);
+  LLVMPositionBuilderAtEnd(b, go);
+  LLVMBuildRet(b, LLVMBuildLoad2(b, c->i64, at(c, b, p, -8), ""));
+  LLVMPositionBuilderAtEnd(b, x);
+  LLVMBuildRet(b, LLVMConstInt(c->i64, 0, 0));
+  LLVMDisposeBuilder(b);
+  return f;
+}
+
+static LLVMValueRef realloc_fn(LtCtx *c) {
+  LLVMBasicBlockRef e;
+  LLVMTypeRef pt[2] = {c->ptr, c->i64};
+  LLVMValueRef f = fn_of(c, "lt.shadow.realloc", c->ptr, pt, 2, &e);
+  if (!e)
+    return f;
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
+  LLVMPositionBuilderAtEnd(b, e);
+  LLVMValueRef old = LLVMGetParam(f, 0), n = LLVMGetParam(f, 1);
+  LLVMValueRef af = alloc_fn(c), sf = size_fn(c);
+  LLVMValueRef args[2] = {n, LLVMConstInt(c->i64, 16, 0)};
+  LLVMValueRef p = LLVMBuildCall2(b, LLVMGlobalGetValueType(af), af, args, 2, "");
+  LLVMValueRef m = LLVMBuildCall2(b, LLVMGlobalGetValueType(sf), sf, &old, 1, "");
+  LLVMValueRef less = LLVMBuildICmp(b, LLVMIntULT, m, n, "");
+  LLVMBuildMemCpy(b, p, 1, old, 1, LLVMBuildSelect(b, less, m, n, ""));
+  LLVMBuildRet(b, p);
+  LLVMDisposeBuilder(b);
+  return f;
+}
+
+LLVMValueRef lt_shadow_alloc(LtCtx *c, LLVMBuilderRef b, LLVMValueRef size,
+                             LLVMValueRef align) {
+  LLVMValueRef f = alloc_fn(c);
+  LLVMValueRef args[2] = {LLVMBuildZExtOrBitCast(b, size, c->i64, ""),
+                          align ? LLVMBuildZExtOrBitCast(b, align, c->i64, "")
+                                : LLVMConstInt(c->i64, 16, 0)};
+  return LLVMBuildCall2(b, LLVMGlobalGetValueType(f), f, args, 2, "");
+}
+
+void lt_shadow_free(LtCtx *c, LLVMBuilderRef b, LLVMValueRef p) {
+  LLVMValueRef f = free_fn(c);
+  LLVMBuildCall2(b, LLVMGlobalGetValueType(f), f, &p, 1, "");
+}
+
+LLVMValueRef lt_shadow_realloc(LtCtx *c, LLVMBuilderRef b, LLVMValueRef old,
+                               LLVMValueRef size) {
+  LLVMValueRef f = realloc_fn(c);
+  LLVMValueRef args[2] = {old, LLVMBuildZExtOrBitCast(b, size, c->i64, "")};
+  return LLVMBuildCall2(b, LLVMGlobalGetValueType(f), f, args, 2, "");
+}
+
+LLVMValueRef lt_shadow_size(LtCtx *c, LLVMBuilderRef b, LLVMValueRef p) {
+  LLVMValueRef f = size_fn(c);
+  return LLVMBuildCall2(b, LLVMGlobalGetValueType(f), f, &p, 1, "");
+}
