@@ -109,6 +109,9 @@ enum {
   M_UNSUPPORTED = -3, /* Enzyme's, not implemented here */
   M_MODIFIER = -4,  /* modifies the next parameter; no effect here */
   M_FLAG = -5,      /* stands alone; no effect here */
+  M_TAPE = -6,      /* enzyme_tape p: the tape, or where it goes */
+  M_ALLOCATED = -7, /* enzyme_allocated N: p has N bytes for the tape */
+  M_NOFREE = -8,    /* enzyme_nofree: __enzyme_reverse keeps the tape */
 };
 
 /* The marker's name: an IR metadata string, or the global a load reads.
@@ -164,9 +167,11 @@ static int marker_of(LLVMValueRef v, const char **bad) {
       {"enzyme_width", M_UNSUPPORTED},
       {"enzyme_dupv", M_UNSUPPORTED},
       {"enzyme_dupnoneedv", M_UNSUPPORTED},
-      {"enzyme_tape", M_UNSUPPORTED},
-      {"enzyme_allocated", M_UNSUPPORTED},
-      {"enzyme_nofree", M_UNSUPPORTED},
+      /* Split-mode options (Enzyme.cpp, handleArguments): where the tape
+       * lives, and whether the reverse call frees it. */
+      {"enzyme_tape", M_TAPE},
+      {"enzyme_allocated", M_ALLOCATED},
+      {"enzyme_nofree", M_NOFREE},
       {"enzyme_primal_return", M_UNSUPPORTED},
       {"enzyme_const_return", M_UNSUPPORTED},
       {"enzyme_active_return", M_UNSUPPORTED},
@@ -196,13 +201,42 @@ static int marker_of(LLVMValueRef v, const char **bad) {
 /* Read the markers in front of operand *pi: the last activity marker, or
  * M_NONE; skips modifiers and flags. -1 after reporting a bad marker. */
 static int read_markers(LtCtx *c, LLVMValueRef call, unsigned *pi,
-                        unsigned nops, int *act) {
+                        unsigned nops, int *act, LtRequest *r) {
   *act = M_NONE;
   for (; *pi < nops; ++*pi) {
     const char *bad = NULL;
     int m = marker_of(LLVMGetOperand(call, *pi), &bad);
     if (m == M_NONE)
       return 0;
+    if (m == M_TAPE || m == M_ALLOCATED || m == M_NOFREE) {
+      if (r->mode != LT_AUGFWD && r->mode != LT_REVERSE &&
+          !(r->mode == LT_AUGSIZE && m == M_ALLOCATED)) {
+        lt_error(c, call, "'%s' is for split mode (__enzyme_augmentfwd and "
+                          "__enzyme_reverse)", bad);
+        return -1;
+      }
+      if (m == M_NOFREE) {
+        r->nofree = 1;
+        continue;
+      }
+      LLVMValueRef v = *pi + 1 < nops ? LLVMGetOperand(call, *pi + 1) : NULL;
+      if (m == M_ALLOCATED) {
+        if (!v || !LLVMIsAConstantInt(v)) {
+          lt_error(c, call, "enzyme_allocated must be followed by the tape "
+                            "storage's size in bytes, a constant");
+          return -1;
+        }
+        r->allocated = (long long)LLVMConstIntGetZExtValue(v);
+      } else {
+        if (!v || !lt_is_ptr_ty(LLVMTypeOf(v))) {
+          lt_error(c, call, "enzyme_tape must be followed by a pointer");
+          return -1;
+        }
+        r->tape_ptr = v;
+      }
+      ++*pi;
+      continue;
+    }
     if (m == M_UNKNOWN) {
       lt_error(c, call, "unknown marker '%s'; the markers are enzyme_dup, "
                         "enzyme_dupnoneed, enzyme_const and enzyme_out", bad);
@@ -280,7 +314,7 @@ static int parse_params(LtCtx *c, LLVMValueRef call, LtRequest *r,
   for (unsigned p = 0; p < r->nparams; p++) {
     LLVMTypeRef pty = LLVMTypeOf(LLVMGetParam(r->fn, p));
     int m;
-    if (read_markers(c, call, &i, nops, &m))
+    if (read_markers(c, call, &i, nops, &m, r))
       return -1;
     if (i >= nops) {
       lt_error(c, call, "too few arguments: '%s' has %u parameters and "
@@ -426,28 +460,70 @@ static void take_dret(LtRequest *r, LLVMValueRef call, unsigned i,
 static int parse_tail(LtCtx *c, LLVMValueRef call, LtRequest *r, unsigned i,
                       unsigned nops) {
   LLVMTypeRef rty = LLVMGetReturnType(LLVMGlobalGetValueType(r->fn));
-  int m;
-  if (read_markers(c, call, &i, nops, &m))
-    return -1;
-  if (m != M_NONE) {
-    lt_error(c, call, "too many arguments: '%s' takes %u parameters, and "
-                      "an activity marker follows the last one",
-             LLVMGetValueName2(r->fn, &(size_t){0}), r->nparams);
+  /* Split-mode options may stand anywhere after the parameters, as in
+   * Enzyme; the values left (the adjoint of the result, the tape) must
+   * be contiguous. */
+  unsigned first = nops, last = 0, count = 0, prev = 0, tape_at = nops;
+  for (unsigned j = i; j < nops;) {
+    int m;
+    unsigned k = j;
+    if (read_markers(c, call, &k, nops, &m, r))
+      return -1;
+    if (m != M_NONE) {
+      lt_error(c, call, "too many arguments: '%s' takes %u parameters, and "
+                        "an activity marker follows the last one",
+               LLVMGetValueName2(r->fn, &(size_t){0}), r->nparams);
+      return -1;
+    }
+    if (k >= nops)
+      break;
+    if (first == nops)
+      first = k;
+    prev = last;
+    last = k;
+    count++;
+    j = k + 1;
+  }
+  /* __enzyme_reverse's tape is the last value; the values before it (the
+   * adjoint of the result) must be contiguous. */
+  if (r->mode == LT_REVERSE && !r->tape_ptr && count) {
+    tape_at = last;
+    last = count > 1 ? prev : first;
+    count--;
+  }
+  if (count && last - first + 1 != count) {
+    lt_error(c, call, "split-mode options (enzyme_tape, enzyme_allocated, "
+                      "enzyme_nofree) must not stand between the members of "
+                      "the adjoint of the result");
     return -1;
   }
-  if (r->mode == LT_REVERSE) {
-    if (i >= nops) {
+  if (tape_at < nops && !count) {
+    first = tape_at;
+    last = tape_at - 1;
+  }
+  unsigned end = nops;
+  i = count ? first : tape_at < nops ? tape_at : nops;
+  nops = count ? last + 1 : i;
+  if (r->mode == LT_REVERSE && r->tape_ptr) {
+    int byval;
+    unsigned w = dret_width(call, rty, i, nops, &byval);
+    if (w && i + w == nops) {
+      take_dret(r, call, i, w, byval);
+      i += w;
+    }
+  } else if (r->mode == LT_REVERSE) {
+    if (tape_at >= end) {
       lt_error(c, call, "too few arguments: __enzyme_reverse needs the tape "
                         "returned by __enzyme_augmentfwd as its last argument");
       return -1;
     }
     int byval;
-    unsigned w = dret_width(call, rty, i, nops - 1, &byval);
-    if (w && nops - i == w + 1) {
+    unsigned w = dret_width(call, rty, i, nops, &byval);
+    if (w && i + w == nops) {
       take_dret(r, call, i, w, byval);
       i += w;
     }
-    r->tape = LLVMGetOperand(call, i++);
+    r->tape = LLVMGetOperand(call, tape_at);
     if (!lt_is_ptr_ty(LLVMTypeOf(r->tape))) {
       lt_error(c, call, "the last argument of __enzyme_reverse must be the "
                         "tape returned by __enzyme_augmentfwd");
@@ -504,10 +580,14 @@ int lt_callsite_parse(LtCtx *c, LLVMValueRef call, LtMode mode, LtRequest *r) {
   if (parse_params(c, call, r, &i, nops) || parse_tail(c, call, r, i, nops))
     return -1;
   /* A struct return of __enzyme_augmentfwd holds the tape and the result. */
+  /* A struct return of __enzyme_augmentfwd holds the tape and the result;
+   * with enzyme_tape the tape goes there and the call returns the result. */
+  LLVMTypeKind ck = LLVMGetTypeKind(LLVMTypeOf(call));
   r->want_primal = mode == LT_AUGFWD &&
-                   LLVMGetTypeKind(LLVMTypeOf(call)) == LLVMStructTypeKind &&
                    LLVMGetTypeKind(LLVMGetReturnType(LLVMGlobalGetValueType(fn))) !=
-                       LLVMVoidTypeKind;
+                       LLVMVoidTypeKind &&
+                   (ck == LLVMStructTypeKind ||
+                    (r->tape_ptr && ck != LLVMVoidTypeKind && LLVMGetFirstUse(call)));
   return 0;
 }
 

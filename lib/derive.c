@@ -27,6 +27,7 @@ static char *make_key(const LtRequest *r, int split) {
     k[len + 1 + p] = "cdnom"[r->act[p]];
   k[len + 1 + r->nparams] = r->mode == LT_SUBCALL ? 'u' : split ? 's' : 'c';
   k[len + 2 + r->nparams] = r->ret_shadow ? 'r' : r->want_primal ? 'p' : '-';
+  k[len + 3 + r->nparams] = r->nofree ? 'n' : r->mode == LT_REVERSE && r->tape_ptr && r->allocated ? 'k' : '-';
   return k;
 }
 
@@ -280,6 +281,8 @@ LtDeriv *lt_derive(LtCtx *c, const LtRequest *r) {
   g.sub = r->mode == LT_SUBCALL;
   g.want_primal = r->want_primal;
   g.ret_shadow = r->ret_shadow;
+  g.nofree = r->nofree;
+  g.keep_header = r->mode == LT_REVERSE && r->tape_ptr && r->allocated;
   g.nparams = r->nparams;
   for (unsigned p = 0; p < r->nparams; p++)
     g.nshadows += lt_is_dup(r->act[p]);

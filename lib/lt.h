@@ -178,6 +178,9 @@ typedef struct LtRequest {
   LLVMValueRef sret;   /* the call's sret pointer, or NULL */
   int want_primal;     /* __enzyme_augmentfwd returns {tape, result} */
   int ret_shadow;      /* LT_SUBCALL: A returns the result's shadow too */
+  LLVMValueRef tape_ptr; /* enzyme_tape p */
+  long long allocated; /* enzyme_allocated N (0: none) */
+  int nofree;          /* enzyme_nofree */
 } LtRequest;
 
 /* 1 if a call or invoke of an entry point (the callee's name contains it). */
@@ -573,6 +576,8 @@ struct LtGen {
   int want_primal;     /* A returns the primal result */
   int ret_shadow;      /* ... with the shadow of its pointer result */
   int sub;             /* a callee's derivative: R does not free the tape */
+  int keep_header;     /* R leaves the tape header (caller storage) */
+  int nofree;          /* R frees nothing (enzyme_nofree) */
   LLVMValueRef P, A, R;
   LtCfg g;
   LtLoops loops;

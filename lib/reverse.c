@@ -313,10 +313,10 @@ static void init_loops(LtGen *g) {
 
 static void gen_exit(LtGen *g, LLVMBasicBlockRef exitb, LLVMTypeRef outs_ty) {
   LLVMPositionBuilderAtEnd(g->b, exitb);
-  for (unsigned l = 0; l < g->loops.nloops; l++)
+  for (unsigned l = 0; l < g->loops.nloops && !g->nofree; l++)
     if (g->rec_size[l])
       lt_build_free(g->b, g->c->mod, g->r_buf[l]);
-  if (g->split && !g->sub)
+  if (g->split && !g->sub && !g->keep_header && !g->nofree)
     lt_build_free(g->b, g->c->mod, g->rtape);
   LLVMValueRef outs[256];
   unsigned n = 0;

@@ -232,6 +232,13 @@ static LLVMValueRef tape_and_result(LtCtx *c, LLVMBuilderRef b, LLVMTypeRef want
   return NULL;
 }
 
+static int tape_too_small(LtCtx *c, const LtRequest *r, const LtDeriv *d) {
+  lt_error(c, r->call, "the tape of '%s' needs %llu bytes, but "
+                       "enzyme_allocated gives %lld",
+           LLVMGetValueName2(r->fn, &(size_t){0}), d->tape_size, r->allocated);
+  return -1;
+}
+
 int lt_rewrite(LtCtx *c, const LtRequest *r, const LtDeriv *d) {
   LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
   LLVMPositionBuilderBefore(b, r->call);
@@ -246,11 +253,30 @@ int lt_rewrite(LtCtx *c, const LtRequest *r, const LtDeriv *d) {
     break;
   case LT_AUGFWD: {
     unsigned long long sz = d->tape_size ? d->tape_size : 1;
-    LLVMValueRef tape = lt_build_malloc(b, c->mod, LLVMConstInt(c->i64, sz, 0));
+    if (r->allocated && d->tape_size > (unsigned long long)r->allocated) {
+      rc = tape_too_small(c, r, d);
+      break;
+    }
+    /* enzyme_allocated N, enzyme_tape p: the tape is the caller's storage;
+     * enzyme_tape p alone: p receives the heap tape. */
+    LLVMValueRef tape = r->tape_ptr && r->allocated
+                            ? r->tape_ptr
+                            : lt_build_malloc(b, c->mod, LLVMConstInt(c->i64, sz, 0));
+    if (r->tape_ptr && !r->allocated)
+      LLVMBuildStore(b, tape, r->tape_ptr);
     args[n++] = tape;
     lt_map_put(&c->tape_owner, tape, (void *)d);
     nc = LLVMBuildCall2(b, LLVMGlobalGetValueType(d->aug), d->aug, args, n, "");
-    if (LLVMGetFirstUse(r->call)) {
+    if (LLVMGetFirstUse(r->call) && r->tape_ptr) {
+      if (!d->want_primal) {
+        lt_error(c, r->call, "with enzyme_tape, __enzyme_augmentfwd returns "
+                             "the function's result, which '%s' does not have",
+                 LLVMGetValueName2(r->fn, &(size_t){0}));
+        rc = -1;
+        break;
+      }
+      LLVMReplaceAllUsesWith(r->call, convert(c, b, nc, LLVMTypeOf(r->call)));
+    } else if (LLVMGetFirstUse(r->call)) {
       LLVMValueRef v = tape_and_result(c, b, LLVMTypeOf(r->call), tape, nc);
       if (!v) {
         lt_error(c, r->call, "__enzyme_augmentfwd returns the tape: declare it "
@@ -264,8 +290,14 @@ int lt_rewrite(LtCtx *c, const LtRequest *r, const LtDeriv *d) {
     break;
   }
   case LT_REVERSE: {
+    if (r->allocated && d->tape_size > (unsigned long long)r->allocated) {
+      rc = tape_too_small(c, r, d);
+      break;
+    }
     n = (unsigned)add_dret(c, b, r, args, n);
-    args[n++] = r->tape;
+    args[n++] = !r->tape_ptr   ? r->tape
+                : r->allocated ? r->tape_ptr
+                               : LLVMBuildLoad2(b, c->ptr, r->tape_ptr, "lt.tape");
     nc = res = LLVMBuildCall2(b, LLVMGlobalGetValueType(d->rev), d->rev, args, n, "");
     lt_vec_push(&c->rev_calls, nc);
     lt_vec_push(&c->rev_calls, (void *)d);
@@ -294,7 +326,11 @@ void lt_rewrite_check_tapes(LtCtx *c) {
     const LtDeriv *d = c->rev_calls.v[i + 1];
     LLVMValueRef tape = LLVMGetOperand(call, LLVMGetNumArgOperands(call) - 1);
     const LtDeriv *owner = lt_map_get(&c->tape_owner, tape_source(tape));
-    if (owner && owner != d)
+    size_t len;
+    LLVMGetValueName2(d->fn, &len);
+    /* function and activity: the key up to the mode (derive.c) */
+    size_t klen = len + 1 + LLVMCountParams(d->fn);
+    if (owner && (owner->fn != d->fn || strncmp(owner->key, d->key, klen)))
       lt_error(c, call, "this tape was made by __enzyme_augmentfwd of '%s' "
                         "with a different function or different activity "
                         "markers; pass the same function and markers to "
