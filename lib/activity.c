@@ -224,9 +224,16 @@ static int activate(LtActivity *a, LLVMValueRef i) {
   const LtRule *rule;
   int changed = 0;
   if (LLVMIsAStoreInst(i)) {
-    LLVMValueRef v = LLVMGetOperand(i, 0);
+    LLVMValueRef v = LLVMGetOperand(i, 0), q = LLVMGetOperand(i, 1);
     if (lt_is_varied(a, v) || lt_points_any_active(pt, v))
-      changed |= lt_points_activate(pt, LLVMGetOperand(i, 1));
+      changed |= lt_points_activate(pt, q);
+    /* A pointer stored into memory with a shadow gets one (whoever loads
+     * it back, here or in a caller, finds its shadow there). */
+    if (lt_points_any_active(pt, q) && !lt_is_varied(a, v))
+      changed |= lt_points_activate(pt, v);
+  } else if (LLVMIsALoadInst(i) && lt_points_any_active(pt, i)) {
+    /* Loading a pointer with a shadow needs the shadow of the memory. */
+    changed |= lt_points_activate(pt, LLVMGetOperand(i, 0));
   } else if (LLVMIsACallInst(i) && lt_call_kind(i, &rule) == LT_CALL_MEMCPY &&
              lt_points_any_active(pt, LLVMGetOperand(i, 1))) {
     changed |= lt_points_activate(pt, LLVMGetOperand(i, 0));
@@ -247,6 +254,19 @@ static int activate(LtActivity *a, LLVMValueRef i) {
   }
   if (af && af->out_arg >= 0 && lt_points_any_active(pt, i))
     changed |= lt_points_activate(pt, LLVMGetOperand(i, (unsigned)af->out_arg));
+  /* A function differentiated on its own may store what it computes from
+   * active inputs into any memory it is given: that memory gets shadows. */
+  LtCallKind k = LLVMIsACallInst(i) ? lt_call_kind(i, &rule) : LT_CALL_INACTIVE;
+  if (k == LT_CALL_DIFF || k == LT_CALL_CUSTOM) {
+    unsigned n = LLVMGetNumArgOperands(i);
+    int active = 0;
+    for (unsigned q = 0; q < n && !active; q++)
+      active = lt_is_varied(a, LLVMGetOperand(i, q)) ||
+               lt_points_any_active(pt, LLVMGetOperand(i, q));
+    for (unsigned q = 0; q < n && active; q++)
+      if (lt_is_ptr_ty(LLVMTypeOf(LLVMGetOperand(i, q))))
+        changed |= lt_points_activate_reach(pt, LLVMGetOperand(i, q));
+  }
   /* A callee whose caller uses the shadow of its pointer result gives
    * what it returns a shadow (a buffer it allocates, say). */
   if (a->ret_shadow && LLVMIsAReturnInst(i) && LLVMGetNumOperands(i) == 1 &&
@@ -258,7 +278,7 @@ static int activate(LtActivity *a, LLVMValueRef i) {
 int lt_activity_run(LtCtx *c, LtActivity *a, LLVMValueRef fn, const LtCfg *g,
                     const LtAct *act) {
   lt_map_init(&a->varied, 64);
-  lt_points_init(&a->pts, fn, g, act);
+  lt_points_init(&a->pts, c, fn, g, act);
   for (unsigned p = 0, n = LLVMCountParams(fn); p < n; p++)
     if (act[p] == LT_OUT)
       lt_map_put(&a->varied, LLVMGetParam(fn, p), (void *)1);

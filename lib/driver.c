@@ -145,6 +145,7 @@ int lt_run_module(LLVMModuleRef m, int opt_level) {
     lt_deriv_free(c.derivs.v[i]);
   lt_vec_free(&c.derivs);
   lt_annotate_free(&c);
+  lt_escape_free(&c);
   lt_map_free(&c.tape_owner);
   lt_vec_free(&c.rev_calls);
   return 1;

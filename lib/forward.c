@@ -242,7 +242,7 @@ static void mirror_pointer_memory(LtGen *g, LLVMBuilderRef b, LLVMValueRef i) {
     return;
   LLVMValueRef dst = LLVMGetOperand(i, 0), src = LLVMGetOperand(i, 1);
   LtMemLayout L;
-  if (!lt_is_shadowed(&g->act_of, dst) || lt_mem_layout(g, i, &L) ||
+  if (!lt_is_shadowed(&g->act_of, dst) || lt_mem_layout(g->c, i, &L) ||
       !lt_mem_layout_has(&L, 1))
     return;
   /* The shadow pointers of the copied pointer fields (null: a memset, or
@@ -379,43 +379,4 @@ LLVMValueRef lt_forward_choice(LtGen *g, LLVMBasicBlockRef pbb) {
   }
   lt_map_put(&g->fchoice, pbb, phi);
   return phi;
-}
-
-LLVMTypeRef lt_mem_elem_type(LtGen *g, LLVMValueRef call) {
-  LLVMValueRef b1 = lt_base_of(LLVMGetOperand(call, 0));
-  LLVMValueRef b2 = LLVMGetNumArgOperands(call) > 1 &&
-                            lt_is_ptr_ty(LLVMTypeOf(LLVMGetOperand(call, 1)))
-                        ? lt_base_of(LLVMGetOperand(call, 1))
-                        : b1;
-  return lt_elem_type_of(g, b1, b2);
-}
-
-LLVMTypeRef lt_elem_type_of(LtGen *g, LLVMValueRef b1, LLVMValueRef b2) {
-  LLVMTypeRef fl = NULL, pt = NULL;
-  for (unsigned bi = 0; bi < g->g.nblocks; bi++)
-    for (LLVMValueRef i = LLVMGetFirstInstruction(g->g.block[bi]); i;
-         i = LLVMGetNextInstruction(i)) {
-      LLVMValueRef addr = NULL;
-      LLVMTypeRef t = NULL;
-      if (LLVMIsALoadInst(i)) {
-        addr = LLVMGetOperand(i, 0);
-        t = LLVMTypeOf(i);
-      } else if (LLVMIsAStoreInst(i)) {
-        addr = LLVMGetOperand(i, 1);
-        t = LLVMTypeOf(LLVMGetOperand(i, 0));
-      } else if (LLVMIsAGetElementPtrInst(i)) {
-        addr = i;
-        t = LLVMGetGEPSourceElementType(i);
-      }
-      if (!addr || !t)
-        continue;
-      LLVMValueRef base = lt_base_of(addr);
-      if (base != b1 && base != b2)
-        continue;
-      if (lt_is_float_ty(t) && !fl)
-        fl = t;
-      if (lt_is_ptr_ty(t) && LLVMIsALoadInst(i))
-        pt = t;
-    }
-  return fl ? fl : pt;
 }

@@ -130,6 +130,8 @@ struct LtCtx {
   LtMap reg;             /* function -> LtReg * (annotate.c) */
   LtVec regs;
   LtMap inactive_globals;/* __enzyme_inactive_global */
+  LtMap escape_memo;     /* function -> escape flags per parameter */
+  LtVec escape_arrays;
   unsigned serial;
 };
 
@@ -200,6 +202,20 @@ void lt_callsite_free(LtRequest *r);
 /* The function an __enzyme_* call differentiates, or NULL. */
 LLVMValueRef lt_callsite_fn(LLVMValueRef call);
 
+/* escape.c: do pointers escape from parameter p of f into memory (or an
+ * unknown function), or into its return value? */
+/* STORED: the parameter's pointer is stored; COPIED: pointers kept in the
+ * memory it reaches are; RETURNED / RETCONT: returned. */
+enum {
+  LT_ESC_STORED = 1,
+  LT_ESC_RETURNED = 2,
+  LT_ESC_COPIED = 4,
+  LT_ESC_RETCONT = 8,
+  LT_ESC_ALL = 15
+};
+int lt_param_escapes(LtCtx *c, LLVMValueRef f, unsigned p);
+void lt_escape_free(LtCtx *c);
+
 /* schedule.c: innermost calls first (nested differentiation) */
 void lt_schedule_calls(LtVec *calls);
 
@@ -260,8 +276,9 @@ typedef struct LtObj {
 } LtObj;
 
 typedef struct LtPoints {
+  LtCtx *c;
   LtObj *obj;
-  unsigned nobj, capobj, words, unknown;
+  unsigned nobj, capobj, words, unknown, null;
   int *argobj;              /* parameter -> its object, or -1 */
   int *argnull;             /* parameter -> its inactive twin (LT_DUPNULL) */
   LtMap callobj;            /* kept call -> its summary object + 1 */
@@ -274,7 +291,7 @@ typedef struct LtPoints {
   LtVec owned;              /* allocated sets */
 } LtPoints;
 
-void lt_points_init(LtPoints *pt, LLVMValueRef fn, const LtCfg *g,
+void lt_points_init(LtPoints *pt, LtCtx *c, LLVMValueRef fn, const LtCfg *g,
                     const LtAct *act);
 void lt_points_free(LtPoints *pt);
 const uint64_t *lt_points_of(LtPoints *pt, LLVMValueRef v);
@@ -285,6 +302,8 @@ int lt_points_any_active(LtPoints *pt, LLVMValueRef v);
 int lt_points_any_inactive(LtPoints *pt, LLVMValueRef v);
 /* Give every allocation v may address a shadow; 1 when one was new. */
 int lt_points_activate(LtPoints *pt, LLVMValueRef v);
+/* lt_points_activate, and also for allocations their memory points to. */
+int lt_points_activate_reach(LtPoints *pt, LLVMValueRef v);
 /* Memory at addr may hold pointers to active memory. */
 int lt_points_contents_active(LtPoints *pt, LLVMValueRef addr);
 /* Mark the inactive objects at addr as holding active data; 1 if new. */
@@ -355,9 +374,13 @@ typedef struct LtMemLayout {
   struct { unsigned off; LLVMTypeRef ty; } f[LT_MEM_FIELDS]; /* float or ptr */
 } LtMemLayout;
 typedef struct LtGen LtGen;
-int lt_mem_layout(LtGen *g, LLVMValueRef call, LtMemLayout *L);
+int lt_mem_layout(LtCtx *c, LLVMValueRef call, LtMemLayout *L);
 int lt_mem_layout_has(const LtMemLayout *L, int ptrs); /* pointer / float fields */
-int lt_realloc_layout(LtGen *g, LLVMValueRef call, LtMemLayout *L);
+int lt_realloc_layout(LtCtx *c, LLVMValueRef call, LtMemLayout *L);
+/* The float (else pointer) type the function of `call` accesses through
+ * pointers based on its destination or source (b1, b2), or NULL. */
+LLVMTypeRef lt_mem_elem_type(LLVMValueRef call);
+LLVMTypeRef lt_elem_type_of(LLVMValueRef fn, LLVMValueRef b1, LLVMValueRef b2);
 /* Helper (dst, src, elements): forward moves pointer fields, reverse
  * moves float adjoints from dst to src. */
 LLVMValueRef lt_mem_helper(LtCtx *c, const LtMemLayout *L, int forward);
@@ -676,10 +699,7 @@ int lt_forward_build(LtGen *g, const char *name);
 LLVMValueRef lt_forward_choice(LtGen *g, LLVMBasicBlockRef pbb);
 /* Memory element type for a memcpy/memset destination: a float type, the
  * pointer type, or NULL when unknown. */
-LLVMTypeRef lt_mem_elem_type(LtGen *g, LLVMValueRef call);
-/* The float (else pointer) type accessed through pointers based on b1 or
- * b2, or NULL. */
-LLVMTypeRef lt_elem_type_of(LtGen *g, LLVMValueRef b1, LLVMValueRef b2);
+
 
 /* materialize.c: primal values and shadows in R, at g->b or R's entry */
 LLVMValueRef lt_rv(LtGen *g, LLVMValueRef v);      /* primal value in R */

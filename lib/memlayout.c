@@ -15,6 +15,46 @@
 #include <stdio.h>
 #include <string.h>
 
+LLVMTypeRef lt_elem_type_of(LLVMValueRef fn, LLVMValueRef b1, LLVMValueRef b2) {
+  LLVMTypeRef fl = NULL, pt = NULL;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i)) {
+      LLVMValueRef addr = NULL;
+      LLVMTypeRef t = NULL;
+      if (LLVMIsALoadInst(i)) {
+        addr = LLVMGetOperand(i, 0);
+        t = LLVMTypeOf(i);
+      } else if (LLVMIsAStoreInst(i)) {
+        addr = LLVMGetOperand(i, 1);
+        t = LLVMTypeOf(LLVMGetOperand(i, 0));
+      } else if (LLVMIsAGetElementPtrInst(i)) {
+        addr = i;
+        t = LLVMGetGEPSourceElementType(i);
+      }
+      if (!addr || !t)
+        continue;
+      LLVMValueRef base = lt_base_of(addr);
+      if (base != b1 && base != b2)
+        continue;
+      if (lt_is_float_ty(t) && !fl)
+        fl = t;
+      if (lt_is_ptr_ty(t) && LLVMIsALoadInst(i))
+        pt = t;
+    }
+  return fl ? fl : pt;
+}
+
+LLVMTypeRef lt_mem_elem_type(LLVMValueRef call) {
+  LLVMValueRef b1 = lt_base_of(LLVMGetOperand(call, 0));
+  LLVMValueRef b2 = LLVMGetNumArgOperands(call) > 1 &&
+                            lt_is_ptr_ty(LLVMTypeOf(LLVMGetOperand(call, 1)))
+                        ? lt_base_of(LLVMGetOperand(call, 1))
+                        : b1;
+  return lt_elem_type_of(LLVMGetBasicBlockParent(LLVMGetInstructionParent(call)), b1, b2);
+}
+
 static void add(LtMemLayout *L, unsigned long long off, LLVMTypeRef t) {
   if (L->n < LT_MEM_FIELDS) {
     L->f[L->n].off = off;
@@ -85,29 +125,29 @@ static LLVMTypeRef declared(LLVMTargetDataRef td, LLVMValueRef p,
   return t;
 }
 
-static int from_tbaa_struct(LtGen *g, LLVMValueRef call, unsigned long long n,
+static int from_tbaa_struct(LtCtx *c, LLVMValueRef call, unsigned long long n,
                             LtMemLayout *L, LLVMTypeRef fill) {
-  unsigned kind = LLVMGetMDKindIDInContext(g->c->llctx, "tbaa.struct", 11);
+  unsigned kind = LLVMGetMDKindIDInContext(c->llctx, "tbaa.struct", 11);
   LLVMValueRef md = LLVMGetMetadata(call, kind);
   unsigned no = md ? LLVMGetMDNodeNumOperands(md) : 0;
   if (!no || no % 3 || no > 3 * LT_MEM_FIELDS)
     return 0;
   LLVMValueRef ops[3 * LT_MEM_FIELDS];
   LLVMGetMDNodeOperands(md, ops);
-  unsigned long long fs = LLVMABISizeOfType(g->c->td, fill);
+  unsigned long long fs = LLVMABISizeOfType(c->td, fill);
   for (unsigned k = 0; k < no; k += 3) {
     if (!LLVMIsAConstantInt(ops[k]) || !LLVMIsAConstantInt(ops[k + 1]))
       return 0;
     unsigned long long off = LLVMConstIntGetZExtValue(ops[k]);
     unsigned long long size = LLVMConstIntGetZExtValue(ops[k + 1]);
     LLVMTypeRef ft = NULL;
-    int cls = lt_tbaa_class(g->c->llctx, ops[k + 2], &ft);
+    int cls = lt_tbaa_class(c->llctx, ops[k + 2], &ft);
     if (off + size > n)
       return 0;
-    if (cls == LT_TBAA_FLOAT && LLVMABISizeOfType(g->c->td, ft) == size)
+    if (cls == LT_TBAA_FLOAT && LLVMABISizeOfType(c->td, ft) == size)
       add(L, off, ft);
-    else if (cls == LT_TBAA_PTR && size == LLVMABISizeOfType(g->c->td, g->c->ptr))
-      add(L, off, g->c->ptr);
+    else if (cls == LT_TBAA_PTR && size == LLVMABISizeOfType(c->td, c->ptr))
+      add(L, off, c->ptr);
     else if (cls != LT_TBAA_INT) /* char or unknown: the accesses' floats */
       for (unsigned long long o = off; o + fs <= off + size; o += fs)
         add(L, o, fill);
@@ -115,19 +155,19 @@ static int from_tbaa_struct(LtGen *g, LLVMValueRef call, unsigned long long n,
   return !L->overflow;
 }
 
-int lt_mem_layout(LtGen *g, LLVMValueRef call, LtMemLayout *L) {
-  LLVMTargetDataRef td = g->c->td;
+int lt_mem_layout(LtCtx *c, LLVMValueRef call, LtMemLayout *L) {
+  LLVMTargetDataRef td = c->td;
   LLVMValueRef size = LLVMGetOperand(call, 2);
   int constant = LLVMIsAConstantInt(size) != NULL;
   unsigned long long n = constant ? LLVMConstIntGetZExtValue(size) : 0;
-  LLVMTypeRef et = lt_mem_elem_type(g, call);
+  LLVMTypeRef et = lt_mem_elem_type(call);
   LLVMTypeRef fill = et ? et
-                     : constant && n % 8 ? LLVMFloatTypeInContext(g->c->llctx)
-                                         : g->c->f64;
+                     : constant && n % 8 ? LLVMFloatTypeInContext(c->llctx)
+                                         : c->f64;
   memset(L, 0, sizeof *L);
   if (constant) {
     L->period = n;
-    if (from_tbaa_struct(g, call, n, L, lt_is_ptr_ty(fill) ? g->c->f64 : fill))
+    if (from_tbaa_struct(c, call, n, L, lt_is_ptr_ty(fill) ? c->f64 : fill))
       return 0;
     memset(L, 0, sizeof *L);
     L->period = n;
@@ -167,13 +207,14 @@ int lt_mem_layout(LtGen *g, LLVMValueRef call, LtMemLayout *L) {
 
 /* realloc copies the old block: elements of the type the function
  * accesses the new block as. */
-int lt_realloc_layout(LtGen *g, LLVMValueRef call, LtMemLayout *L) {
+int lt_realloc_layout(LtCtx *c, LLVMValueRef call, LtMemLayout *L) {
   memset(L, 0, sizeof *L);
   const LtAllocFn *af = lt_alloc_fn(call);
-  LLVMTypeRef et = lt_elem_type_of(g, call, lt_base_of(LLVMGetOperand(call, (unsigned)af->old_arg)));
+  LLVMTypeRef et = lt_elem_type_of(LLVMGetBasicBlockParent(LLVMGetInstructionParent(call)),
+                                   call, lt_base_of(LLVMGetOperand(call, (unsigned)af->old_arg)));
   if (!et || lt_is_ptr_ty(et))
-    et = g->c->f64;
-  L->period = LLVMABISizeOfType(g->c->td, et);
+    et = c->f64;
+  L->period = LLVMABISizeOfType(c->td, et);
   L->n = 1;
   L->f[0].ty = et;
   return 0;

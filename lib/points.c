@@ -17,10 +17,14 @@
  */
 #include "lt.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { O_ARG, O_ARGMEM, O_ALLOC, O_GLOBAL, O_UNKNOWN, O_CALLMEM };
+/* O_NULL stands for "no shadow here" where a shadow may be null at run
+ * time (a callee's result, a LT_DUPNULL parameter): inactive, and never
+ * reported as memory losing active data (guard.c handles it). */
+enum { O_ARG, O_ARGMEM, O_ALLOC, O_GLOBAL, O_UNKNOWN, O_CALLMEM, O_NULL };
 
 /* A call to a function differentiated on its own (kept as a call): its
  * effects are not analysed here, so what it may store or return is
@@ -88,9 +92,10 @@ static const uint64_t *singleton(LtPoints *pt, LLVMValueRef key, unsigned o) {
   return s;
 }
 
-void lt_points_init(LtPoints *pt, LLVMValueRef fn, const LtCfg *g,
+void lt_points_init(LtPoints *pt, LtCtx *c, LLVMValueRef fn, const LtCfg *g,
                     const LtAct *act) {
   memset(pt, 0, sizeof *pt);
+  pt->c = c;
   lt_map_init(&pt->sets, 256);
   lt_map_init(&pt->gobj, 16);
   lt_map_init(&pt->callobj, 16);
@@ -106,7 +111,7 @@ void lt_points_init(LtPoints *pt, LLVMValueRef fn, const LtCfg *g,
     /* A shadow that may be null: the parameter may address memory
      * without one, as far as this function knows. */
     if (act[p] == LT_DUPNULL)
-      pt->argnull[p] = (int)new_obj(pt, O_UNKNOWN, NULL, (int)p);
+      pt->argnull[p] = (int)new_obj(pt, O_NULL, NULL, (int)p);
   }
   const LtRule *rule;
   for (unsigned b = 0; b < g->nblocks; b++)
@@ -119,6 +124,7 @@ void lt_points_init(LtPoints *pt, LLVMValueRef fn, const LtCfg *g,
         lt_map_put(&pt->callobj, i, (void *)(size_t)(new_obj(pt, O_CALLMEM, i, -1) + 1));
   collect_globals(pt, g);
   pt->unknown = new_obj(pt, O_UNKNOWN, NULL, -1);
+  pt->null = new_obj(pt, O_NULL, NULL, -1);
   pt->words = (pt->nobj + 63) / 64;
   pt->active = lt_xcalloc(pt->nobj, 1);
   pt->contents = lt_xcalloc((size_t)pt->nobj * pt->words, sizeof *pt->contents);
@@ -137,6 +143,10 @@ void lt_points_init(LtPoints *pt, LLVMValueRef fn, const LtCfg *g,
       break;
     case O_CALLMEM:
       set_add(c, o);
+      set_add(c, pt->null);
+      break;
+    case O_NULL:
+      set_add(c, pt->null);
       break;
     default: /* allocations start empty: their loads read what was stored */
       break;
@@ -283,6 +293,9 @@ static int step_call(LtPoints *pt, LLVMValueRef i) {
                              lt_points_of(pt, i));
     return changed;
   }
+  LtMemLayout L;
+  if (k == LT_CALL_MEMCPY && !lt_mem_layout(pt->c, i, &L) && !lt_mem_layout_has(&L, 1))
+    return 0; /* it copies no pointers */
   if (k == LT_CALL_MEMCPY) {
     LLVMValueRef src = LLVMGetOperand(i, 1);
     const uint64_t *a = lt_points_of(pt, src);
@@ -298,25 +311,48 @@ static int step_call(LtPoints *pt, LLVMValueRef i) {
     return 0;
   size_t co = (size_t)lt_map_get(&pt->callobj, i);
   if (co) {
-    /* The callee may store any pointer it is given, or memory it made
-     * (the call's object), into anything it is given, and return any of
-     * them. Its own derivative mirrors the shadows of what it stores into
-     * memory with a shadow (null ones for inactive memory). */
+    /* The callee may store what escapes from its parameters, or memory it
+     * made (the call's object), into anything it is given, and return any
+     * of them. Its own derivative mirrors the shadows of what it stores
+     * into memory with a shadow (null ones for inactive memory). */
     uint64_t *s = own(pt, i), *all = lt_xcalloc(pt->words, sizeof *all);
+    uint64_t *ret = lt_xcalloc(pt->words, sizeof *ret);
     set_add(all, (unsigned)co - 1);
+    set_add(all, pt->null); /* the callee may give no shadow */
+    LLVMValueRef callee = lt_called_fn(i);
     for (unsigned a = 0; a < n; a++) {
+      int e = lt_param_escapes(pt->c, callee, a);
+      if (!e)
+        continue;
+      /* stored / returned: the pointer; copied / returned contents:
+       * the pointers in the memory it reaches (two levels deep) */
       const uint64_t *as = lt_points_of(pt, LLVMGetOperand(i, a));
-      join(pt, all, as);
-      for (unsigned o = 0; o < pt->nobj; o++)
-        if (set_has(as, o))
-          join(pt, all, contents(pt, o));
+      if (e & LT_ESC_STORED)
+        join(pt, all, as);
+      if (e & LT_ESC_RETURNED)
+        join(pt, ret, as);
+      if (!(e & (LT_ESC_COPIED | LT_ESC_RETCONT)))
+        continue;
+      uint64_t *into = e & LT_ESC_COPIED ? all : ret;
+      for (unsigned o = 0; o < pt->nobj; o++) {
+        if (!set_has(as, o))
+          continue;
+        const uint64_t *c1 = contents(pt, o);
+        join(pt, into, c1);
+        for (unsigned q = 0; q < pt->nobj; q++)
+          if (set_has(c1, q))
+            join(pt, into, contents(pt, q));
+      }
     }
     for (unsigned a = 0; a < n; a++)
       if (lt_is_ptr_ty(LLVMTypeOf(LLVMGetOperand(i, a))))
         changed |= join_stored(pt, LLVMGetOperand(i, a), all);
-    if (may_carry(LLVMTypeOf(i)))
+    if (may_carry(LLVMTypeOf(i))) {
       changed |= join(pt, s, all);
+      changed |= join(pt, s, ret);
+    }
     free(all);
+    free(ret);
     return changed;
   }
   /* An unknown function may store unknown pointers into what it is
@@ -421,6 +457,25 @@ int lt_points_activate(LtPoints *pt, LLVMValueRef v) {
   return changed;
 }
 
+/* Allocations v may address, and those whose addresses they hold (a
+ * struct of buffers), get shadows. */
+int lt_points_activate_reach(LtPoints *pt, LLVMValueRef v) {
+  const uint64_t *s = lt_points_of(pt, v);
+  int changed = lt_points_activate(pt, v);
+  for (unsigned o = 0; o < pt->nobj; o++) {
+    if (!set_has(s, o))
+      continue;
+    const uint64_t *c = contents(pt, o);
+    for (unsigned q = 0; q < pt->nobj; q++)
+      if (set_has(c, q) && !pt->active[q] &&
+          (pt->obj[q].kind == O_ALLOC || pt->obj[q].kind == O_CALLMEM)) {
+        pt->active[q] = 1;
+        changed = 1;
+      }
+  }
+  return changed;
+}
+
 int lt_points_contents_active(LtPoints *pt, LLVMValueRef addr) {
   const uint64_t *a = lt_points_of(pt, addr);
   for (unsigned o = 0; o < pt->nobj; o++)
@@ -439,7 +494,22 @@ int lt_points_taint(LtPoints *pt, LLVMValueRef addr) {
   const uint64_t *a = lt_points_of(pt, addr);
   int changed = 0;
   for (unsigned o = 0; o < pt->nobj; o++)
-    if (set_has(a, o) && !pt->active[o]) {
+    if (set_has(a, o) && !pt->active[o] && pt->obj[o].kind != O_NULL) {
+      if (getenv("LEANTAPE_DEBUG")) {
+        fprintf(stderr, "leantape debug: in %s object %u (kind %d, param %d) gets active data through",
+                LLVMIsAInstruction(addr) ? LLVMGetValueName2(LLVMGetBasicBlockParent(LLVMGetInstructionParent(addr)), &(size_t){0}) : "?",
+                o, pt->obj[o].kind, pt->obj[o].param);
+        LLVMDumpValue(addr);
+        fprintf(stderr, "\n  pts:");
+        for (unsigned q = 0; q < pt->nobj; q++)
+          if (set_has(a, q)) {
+            fprintf(stderr, " [%u kind %d act %d ", q, pt->obj[q].kind, pt->active[q]);
+            if (pt->obj[q].src)
+              LLVMDumpValue(pt->obj[q].src);
+            fprintf(stderr, "]");
+          }
+        fputc('\n', stderr);
+      }
       if (!pt->tainted)
         pt->tainted = lt_xcalloc(pt->nobj, 1);
       changed |= !pt->tainted[o];

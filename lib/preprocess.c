@@ -179,6 +179,9 @@ static int inline_all(LtCtx *c, Graph *gr, LLVMValueRef f) {
         char buf[80];
         const char *why = keep_reason(c, gr, i, size, buf, sizeof buf);
         if (why) {
+          if (getenv("LEANTAPE_DEBUG"))
+            fprintf(stderr, "leantape debug: in %s keeps the call to %s (%s)\n",
+                    LLVMGetValueName2(f, &(size_t){0}), lt_callee_name(i, &(size_t){0}), why);
           lt_mark_call(i, why);
           continue;
         }

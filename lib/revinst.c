@@ -109,7 +109,7 @@ static int rev_memcall(LtGen *g, LLVMValueRef i, LtCallKind k) {
   LLVMValueRef dst = LLVMGetOperand(i, 0);
   LLVMValueRef ddst = lt_rs(g, dst);
   LtMemLayout L;
-  if (!ddst || lt_mem_layout(g, i, &L) || !lt_mem_layout_has(&L, 0))
+  if (!ddst || lt_mem_layout(g->c, i, &L) || !lt_mem_layout_has(&L, 0))
     return 0;
   LLVMValueRef n = LLVMBuildZExtOrBitCast(g->b, lt_rv(g, LLVMGetOperand(i, 2)),
                                           g->c->i64, "");
@@ -142,7 +142,7 @@ static int rev_alloc(LtGen *g, LLVMValueRef i) {
   if (af->old_arg >= 0) {
     LLVMValueRef old = lt_rs(g, LLVMGetOperand(i, (unsigned)af->old_arg));
     LtMemLayout L;
-    if (old && !lt_realloc_layout(g, i, &L) && lt_mem_layout_has(&L, 0)) {
+    if (old && !lt_realloc_layout(g->c, i, &L) && lt_mem_layout_has(&L, 0)) {
       LLVMValueRef m = lt_shadow_size(g->c, g->b, old);
       LLVMValueRef n = lt_shadow_size(g->c, g->b, s);
       LLVMValueRef k = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntULT, m, n, ""),

@@ -1,0 +1,189 @@
+/* escape.c: which parameters of a function let pointers escape.
+ *
+ * A call kept as a call is summarised by its caller's points-to analysis
+ * (points.c): what may it store into the memory it is given, and return?
+ * Per parameter: LT_ESC_STORED when a value derived from it (address
+ * arithmetic, a pointer loaded from memory it addresses) is stored as a
+ * value, or passed to a function that stores it (an unknown function
+ * does); LT_ESC_COPIED when the memory it addresses is the source of a
+ * memcpy (pointers kept there move); LT_ESC_RETURNED when such a value is
+ * returned.
+ * -O0 spills of parameters to local slots are followed. Cycles and deep
+ * call chains are taken to escape. Memoised per function.
+ */
+#include "lt.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_DEPTH 12
+
+static int escapes(LtCtx *c, LLVMValueRef f, unsigned p, int depth);
+
+/* What passing v (at level lv: 0 the parameter's address or arithmetic on
+ * it, 1 a pointer loaded from the memory it addresses, ...) to call does:
+ * LT_ESC_* flags for the parameter; *ret gets the level of the call's
+ * result when it is derived from v, else -1. */
+static int call_escapes(LtCtx *c, LLVMValueRef call, LLVMValueRef v, int lv,
+                        int depth, int *ret) {
+  const LtRule *rule;
+  *ret = -1;
+  switch (lt_call_kind(call, &rule)) {
+  case LT_CALL_RULE:
+  case LT_CALL_ZERO:
+  case LT_CALL_COMPLEX:
+  case LT_CALL_MEMSET:
+  case LT_CALL_FREE:
+  case LT_CALL_MALLOC:
+    return 0;
+  case LT_CALL_MEMCPY:
+    if (lt_is_ptr_ty(LLVMTypeOf(call)))
+      *ret = lv; /* returns its destination */
+    return LLVMGetOperand(call, 1) == v ? LT_ESC_COPIED : 0;
+  case LT_CALL_INACTIVE:
+    if (lt_is_ptr_ty(LLVMTypeOf(call)))
+      *ret = lv; /* may return what it is given */
+    return 0;
+  default:
+    break;
+  }
+  LLVMValueRef g = lt_called_fn(call);
+  if (!g || LLVMIsDeclaration(g) || LLVMIsFunctionVarArg(LLVMGlobalGetValueType(g)))
+    return LT_ESC_STORED;
+  int esc = 0;
+  for (unsigned a = 0, n = LLVMGetNumArgOperands(call); a < n; a++) {
+    if (LLVMGetOperand(call, a) != v)
+      continue;
+    int e = a >= LLVMCountParams(g) ? LT_ESC_ALL : escapes(c, g, a, depth + 1);
+    /* the callee's parameter is v: what escapes from it is, for the
+     * caller's parameter, its contents when v was loaded */
+    if (e & LT_ESC_STORED)
+      esc |= lv == 0 ? LT_ESC_STORED : LT_ESC_COPIED;
+    if (e & LT_ESC_COPIED)
+      esc |= LT_ESC_COPIED;
+    if ((e & LT_ESC_RETURNED) && *ret < 0)
+      *ret = lv;
+    if ((e & LT_ESC_RETCONT) && *ret < lv + 1)
+      *ret = lv + 1;
+  }
+  return esc;
+}
+
+static int value_escapes(LtCtx *c, LLVMValueRef root, int depth) {
+  LtVec work = {0};
+  LtMap seen; /* value -> its level + 2 */
+  lt_map_init(&seen, 32);
+  lt_vec_push(&work, root);
+  lt_map_put(&seen, root, (void *)2);
+  int esc = 0;
+  while (work.n && !(esc & LT_ESC_STORED)) {
+    LLVMValueRef v = work.v[--work.n];
+    int lv = (int)(size_t)lt_map_get(&seen, v) - 2;
+    for (LLVMUseRef u = LLVMGetFirstUse(v); u && !(esc & LT_ESC_STORED);
+         u = LLVMGetNextUse(u)) {
+      LLVMValueRef user = LLVMGetUser(u);
+      if (!LLVMIsAInstruction(user))
+        continue;
+      LLVMValueRef derived = NULL;
+      int dlv = lv;
+      switch (LLVMGetInstructionOpcode(user)) {
+      case LLVMStore: {
+        if (LLVMGetOperand(user, 0) != v)
+          break;
+        /* -O0 spills parameters to a local slot: the slot's loads give v
+         * back, so the slot is one level above it. */
+        LLVMValueRef slot = LLVMGetOperand(user, 1);
+        if (LLVMIsAAllocaInst(slot)) {
+          derived = slot;
+          dlv = lv - 1;
+        } else {
+          esc |= lv <= 0 ? LT_ESC_STORED : LT_ESC_COPIED;
+        }
+        break;
+      }
+      case LLVMAtomicRMW:
+      case LLVMAtomicCmpXchg:
+        if (LLVMGetOperand(user, 0) != v)
+          esc |= lv <= 0 ? LT_ESC_STORED : LT_ESC_COPIED;
+        break;
+      case LLVMRet:
+        esc |= lv <= 0 ? LT_ESC_RETURNED : LT_ESC_RETCONT;
+        break;
+      case LLVMCall:
+      case LLVMInvoke: {
+        int ret;
+        esc |= call_escapes(c, user, v, lv < 0 ? 0 : lv, depth, &ret);
+        if (ret >= 0) {
+          derived = user;
+          dlv = ret;
+        }
+        break;
+      }
+      case LLVMLoad:
+        if (lt_is_ptr_ty(LLVMTypeOf(user)) ||
+            LLVMGetTypeKind(LLVMTypeOf(user)) == LLVMIntegerTypeKind) {
+          derived = user; /* pointers kept in the memory it addresses */
+          dlv = lv + 1;
+        }
+        break;
+      case LLVMICmp:
+        break;
+      default:
+        derived = user; /* GEP, casts, PHI, select, arithmetic on bits */
+        break;
+      }
+      if ((esc & LT_ESC_STORED) && getenv("LEANTAPE_DEBUG")) {
+        fprintf(stderr, "leantape debug: escapes in %s at",
+                LLVMGetValueName2(LLVMGetBasicBlockParent(LLVMGetInstructionParent(user)), &(size_t){0}));
+        LLVMDumpValue(user);
+        fputc('\n', stderr);
+      }
+      if (dlv > 4)
+        derived = NULL; /* deeper than the summary looks */
+      if (derived && !lt_map_get(&seen, derived)) {
+        lt_map_put(&seen, derived, (void *)(size_t)(dlv + 2));
+        lt_vec_push(&work, derived);
+      }
+    }
+  }
+  lt_vec_free(&work);
+  lt_map_free(&seen);
+  return esc & LT_ESC_STORED ? LT_ESC_ALL : esc;
+}
+
+/* LT_ESC_* + 1 per parameter, in a per-function array; 0: not yet, 9:
+ * being decided. */
+static int escapes(LtCtx *c, LLVMValueRef f, unsigned p, int depth) {
+  if (depth > MAX_DEPTH || p >= LLVMCountParams(f))
+    return LT_ESC_ALL;
+  unsigned char *m = lt_map_get(&c->escape_memo, f);
+  if (!m) {
+    m = lt_xcalloc(LLVMCountParams(f) + 1, 1);
+    lt_map_put(&c->escape_memo, f, m);
+    lt_vec_push(&c->escape_arrays, m);
+  }
+  if (m[p] == 9)
+    return LT_ESC_ALL; /* a cycle */
+  if (m[p])
+    return m[p] - 1;
+  m[p] = 9;
+  int e = value_escapes(c, LLVMGetParam(f, p), depth);
+  m[p] = (unsigned char)(e + 1);
+  return e;
+}
+
+int lt_param_escapes(LtCtx *c, LLVMValueRef f, unsigned p) {
+  if (!f || LLVMIsDeclaration(f) || p >= LLVMCountParams(f))
+    return LT_ESC_ALL;
+  if (!lt_is_ptr_ty(LLVMTypeOf(LLVMGetParam(f, p))))
+    return 0; /* integers and floats carry no pointers here */
+  return escapes(c, f, p, 0);
+}
+
+void lt_escape_free(LtCtx *c) {
+  for (size_t i = 0; i < c->escape_arrays.n; i++)
+    free(c->escape_arrays.v[i]);
+  lt_vec_free(&c->escape_arrays);
+  lt_map_free(&c->escape_memo);
+}
