@@ -124,28 +124,41 @@ static void count_sites(Graph *gr, LLVMValueRef f, LtMap *seen) {
     }
 }
 
-/* Why a call stays a call, as its mark, or NULL to inline it. */
+/* Why a call stays a call, as its mark, or NULL to inline it; why[]
+ * gets the reason in words, for the remark. */
 static const char *keep_reason(LtCtx *c, Graph *gr, LLVMValueRef call,
-                               unsigned clone_size, char *buf, size_t bufsz) {
+                               unsigned clone_size, char *buf, size_t bufsz,
+                               char *why, size_t whysz) {
   const LtReg *r = lt_annotation(c, call);
-  if (r && r->custom)
+  if (r && r->custom) {
+    snprintf(why, whysz, "it has a custom derivative (%s)", r->reg_name);
     return "custom";
-  if (r && r->inactive)
+  }
+  if (r && r->inactive) {
+    snprintf(why, whysz, "it is marked inactive");
     return "inactive";
+  }
   if (r && r->like[0]) {
+    snprintf(why, whysz, "it is registered as like '%s'", r->like);
     snprintf(buf, bufsz, "like=%s", r->like);
     return buf;
   }
   LLVMValueRef g = defined_callee(call);
   if (!g)
     return NULL;
-  if (g == gr->top || recursive(gr, g))
+  if (g == gr->top || recursive(gr, g)) {
+    snprintf(why, whysz, "it is recursive");
     return "diff";
+  }
   unsigned long long sz = inlined_size(gr, g);
   size_t sites = (size_t)lt_map_get(&gr->sites, g);
   if (sz > LT_INLINE_ONE || (sites > 1 && sz > LT_INLINE_SHARED) ||
-      clone_size + sz > LT_INLINE_TOTAL)
+      clone_size + sz > LT_INLINE_TOTAL) {
+    snprintf(why, whysz, "inlined it would be %llu instructions, called from "
+                         "%zu place(s) (limits: %d once, %d shared, %d in all)",
+             sz, sites, LT_INLINE_ONE, LT_INLINE_SHARED, LT_INLINE_TOTAL);
     return "diff";
+  }
   return NULL;
 }
 
@@ -176,13 +189,16 @@ static int inline_all(LtCtx *c, Graph *gr, LLVMValueRef f) {
            i = LLVMGetNextInstruction(i)) {
         if (!LLVMIsACallInst(i) || lt_call_marked(i))
           continue;
-        char buf[80];
-        const char *why = keep_reason(c, gr, i, size, buf, sizeof buf);
-        if (why) {
-          if (getenv("LEANTAPE_DEBUG"))
-            fprintf(stderr, "leantape debug: in %s keeps the call to %s (%s)\n",
-                    LLVMGetValueName2(f, &(size_t){0}), lt_callee_name(i, &(size_t){0}), why);
-          lt_mark_call(i, why);
+        char buf[80], words[200], msg[400];
+        const char *mark = keep_reason(c, gr, i, size, buf, sizeof buf,
+                                       words, sizeof words);
+        if (mark) {
+          size_t len;
+          const char *callee = lt_callee_name(i, &len);
+          snprintf(msg, sizeof msg, "the call to '%.*s' stays a call: %s",
+                   (int)len, callee, words);
+          lt_remark_emit(i, "leantape", "CallKept", msg);
+          lt_mark_call(i, mark);
           continue;
         }
         LLVMValueRef g = defined_callee(i);

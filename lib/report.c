@@ -116,7 +116,7 @@ void lt_report(LtGen *g, const char *fname, LLVMValueRef at) {
       hdr += LLVMABISizeOfType(g->c->td, g->slot_ty.v[i]);
   }
   put(&b, "derivative of '%s' (%s mode): %llu bytes of values outside loops",
-      fname, g->split ? "split" : "combined", hdr);
+      fname, g->sub ? "called" : g->split ? "split" : "combined", hdr);
   list_slots(&b, g, -1);
   stats(&b, g, -1);
   put(&b, "; %u loop(s)", g->loops.nloops);
