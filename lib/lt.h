@@ -663,6 +663,10 @@ void lt_forward_loop_headers(LtGen *g);
 /* tape.c */
 /* Load of a value from the tape at R's entry; allocates the slot. */
 LLVMValueRef lt_tape_load(LtGen *g, LtSlotKind kind, void *src, LLVMTypeRef ty);
+/* The same, loaded at builder `at` when the slot is outside loops (a value
+ * of a path not always taken is read only on that path). */
+LLVMValueRef lt_tape_load_at(LtGen *g, LtSlotKind kind, void *src,
+                             LLVMTypeRef ty, LLVMBuilderRef at);
 /* The address of a slot (allocated on first use) in R. */
 LLVMValueRef lt_tape_addr(LtGen *g, LtSlotKind kind, void *src, LLVMTypeRef ty);
 /* Store every slot's value in A, after its definition. */

@@ -159,6 +159,14 @@ static LLVMValueRef affine(LtGen *g, LLVMValueRef v, int s) {
   return LLVMBuildTruncOrBitCast(g->b, acc, t, "lt.affine");
 }
 
+/* Where v is made in R: once in R's entry when it is outside loops and
+ * computed on every path (-1), else in each reverse block that uses it
+ * (0): a value of a path not taken is never recomputed or read from the
+ * tape, which would read memory its path did not write. */
+static int placement(LtGen *g, LLVMValueRef v, int s) {
+  return s < 0 && (!LLVMIsAInstruction(v) || always_runs(g, v, -1)) ? -1 : 0;
+}
+
 /* The iteration in which a loop with a known trip count T was left is
  * T - 1 (there is one exiting block, so every exit is the last one). */
 static LLVMValueRef exit_iteration(LtGen *g, LLVMValueRef v) {
@@ -170,8 +178,7 @@ static LLVMValueRef exit_iteration(LtGen *g, LLVMValueRef v) {
     return NULL;
   t.start = lt_rv(g, t.start);
   t.bound = lt_rv(g, t.bound);
-  int s = lt_scope_of(g, v);
-  LLVMBuilderRef at = s < 0 ? g->eb : g->b;
+  LLVMBuilderRef at = placement(g, v, lt_scope_of(g, v)) < 0 ? g->eb : g->b;
   return LLVMBuildSub(at, lt_trip_emit(at, &t), LLVMConstInt(g->c->i64, 1, 0),
                       "lt.last");
 }
@@ -189,9 +196,10 @@ static LLVMValueRef rv_depth(LtGen *g, LLVMValueRef v, int depth) {
     return v;
   if (LLVMIsAArgument(v))
     return LLVMGetParam(g->R, (unsigned)param_index(g, v));
-  int s = lt_scope_of(g, v);
-  LtMap *val = s < 0 ? &g->rprimal : &g->rloop_val;
-  LLVMValueRef m = memo_get(g, val, &g->rloop_bb, v, s);
+  int s = lt_scope_of(g, v), where = placement(g, v, s);
+  LtMap *val = where < 0 ? &g->rprimal : &g->rloop_val;
+  LLVMBuilderRef at = where < 0 ? g->eb : g->b;
+  LLVMValueRef m = memo_get(g, val, &g->rloop_bb, v, where);
   if (m)
     return m;
   int l = loop_of_counter(g, v), seen = lt_map_get(val, v) != NULL;
@@ -203,15 +211,15 @@ static LLVMValueRef rv_depth(LtGen *g, LLVMValueRef v, int depth) {
     g->st_affine[s + 1] += !seen;
   } else if (!g->split && LLVMIsALoadInst(v) && always_runs(g, v, s) &&
              lt_overwrite_reloadable(&g->ow, v)) {
-    m = reload(g, s < 0 ? g->eb : g->b, v);
+    m = reload(g, at, v);
     g->st_reload[s + 1] += !seen;
   } else if ((pure_op(LLVMGetInstructionOpcode(v)) || pure_call(v)) &&
              depth < MAX_RECOMPUTE_DEPTH) {
-    m = recompute(g, s < 0 ? g->eb : g->b, v, depth);
+    m = recompute(g, at, v, depth);
     g->st_recompute[s + 1] += !seen;
   } else
-    m = lt_tape_load(g, LT_SLOT_PRIMAL, v, LLVMTypeOf(v));
-  memo_put(g, val, &g->rloop_bb, v, s, m);
+    m = lt_tape_load_at(g, LT_SLOT_PRIMAL, v, LLVMTypeOf(v), at);
+  memo_put(g, val, &g->rloop_bb, v, where, m);
   return m;
 }
 
@@ -220,10 +228,10 @@ LLVMValueRef lt_rv(LtGen *g, LLVMValueRef v) { return rv_depth(g, v, 0); }
 LLVMValueRef lt_rs(LtGen *g, LLVMValueRef v) {
   if (LLVMIsAConstantPointerNull(v) || LLVMIsAUndefValue(v))
     return v;
-  int s = lt_scope_of(g, v);
-  LtMap *val = s < 0 ? &g->rshadow : &g->rsloop_val;
-  LLVMBuilderRef at = s < 0 ? g->eb : g->b;
-  LLVMValueRef m = memo_get(g, val, &g->rsloop_bb, v, s);
+  int s = lt_scope_of(g, v), where = placement(g, v, s);
+  LtMap *val = where < 0 ? &g->rshadow : &g->rsloop_val;
+  LLVMBuilderRef at = where < 0 ? g->eb : g->b;
+  LLVMValueRef m = memo_get(g, val, &g->rsloop_bb, v, where);
   if (m)
     return m;
   if (!lt_is_shadowed(&g->act_of, v))
@@ -251,11 +259,11 @@ LLVMValueRef lt_rs(LtGen *g, LLVMValueRef v) {
     m = LLVMBuildPointerCast(at, lt_rs(g, LLVMGetOperand(v, 0)),
                              LLVMTypeOf(v), "");
   } else if (LLVMIsAInstruction(v) && lt_is_shadowed(&g->act_of, v)) {
-    m = lt_tape_load(g, LT_SLOT_SHADOW, v, LLVMTypeOf(v));
+    m = lt_tape_load_at(g, LT_SLOT_SHADOW, v, LLVMTypeOf(v), at);
   } else {
     return NULL; /* no shadow: inactive memory */
   }
-  memo_put(g, val, &g->rsloop_bb, v, s, m);
+  memo_put(g, val, &g->rsloop_bb, v, where, m);
   return m;
 }
 

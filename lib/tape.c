@@ -69,8 +69,9 @@ static LLVMValueRef slot_addr(LtGen *g, unsigned idx, LLVMBuilderRef *at) {
   int s = scope_of_slot(g, idx);
   LLVMValueRef off = LLVMConstInt(g->c->i64, g->slot_off[idx], 0);
   if (s < 0) {
-    *at = g->eb;
-    return byte_gep(g, g->eb, g->rtape, off);
+    if (!*at)
+      *at = g->eb;
+    return byte_gep(g, *at, g->rtape, off);
   }
   *at = g->b;
   LLVMValueRef m = LLVMBuildLoad2(g->b, g->c->i64, g->r_m[s], "");
@@ -84,15 +85,20 @@ static unsigned slot_of(LtGen *g, LtSlotKind kind, void *src, LLVMTypeRef ty) {
   return found ? (unsigned)(found - 1) : new_slot(g, kind, src, ty);
 }
 
-LLVMValueRef lt_tape_load(LtGen *g, LtSlotKind kind, void *src,
-                          LLVMTypeRef ty) {
-  LLVMBuilderRef at;
+LLVMValueRef lt_tape_load_at(LtGen *g, LtSlotKind kind, void *src,
+                             LLVMTypeRef ty, LLVMBuilderRef where) {
+  LLVMBuilderRef at = where == g->eb ? NULL : where;
   LLVMValueRef p = slot_addr(g, slot_of(g, kind, src, ty), &at);
   return LLVMBuildLoad2(at, ty, p, at == g->eb ? "lt.tape" : "lt.cache");
 }
 
+LLVMValueRef lt_tape_load(LtGen *g, LtSlotKind kind, void *src,
+                          LLVMTypeRef ty) {
+  return lt_tape_load_at(g, kind, src, ty, g->eb);
+}
+
 LLVMValueRef lt_tape_addr(LtGen *g, LtSlotKind kind, void *src, LLVMTypeRef ty) {
-  LLVMBuilderRef at;
+  LLVMBuilderRef at = NULL;
   return slot_addr(g, slot_of(g, kind, src, ty), &at);
 }
 
