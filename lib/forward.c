@@ -242,9 +242,22 @@ static void mirror_pointer_memory(LtGen *g, LLVMBuilderRef b, LLVMValueRef i) {
     return;
   LLVMValueRef dst = LLVMGetOperand(i, 0), src = LLVMGetOperand(i, 1);
   LtMemLayout L;
-  if (!lt_is_shadowed(&g->act_of, dst) || lt_mem_layout(g->c, i, &L) ||
-      !lt_mem_layout_has(&L, 1))
+  if (!lt_is_shadowed(&g->act_of, dst) || lt_mem_layout(g->c, i, &L))
     return;
+  if (!lt_mem_layout_has(&L, 1)) {
+    /* Pointers with shadows may be among what is copied, and nothing says
+     * where: their shadows could not be moved. */
+    if (k == LT_CALL_MEMCPY && L.guessed &&
+        lt_points_contents_active(&g->act_of.pts, src) &&
+        lt_mem_elem_type(i) && !lt_is_ptr_ty(lt_mem_elem_type(i))) {
+      lt_error(g->c, i, "this copies memory that may hold both pointers to "
+                        "active data and floating-point values, and its "
+                        "layout is unknown; copy the struct by assignment, or "
+                        "its members one by one");
+      g->failed = 1;
+    }
+    return;
+  }
   /* The shadow pointers of the copied pointer fields (null: a memset, or
    * a source without a shadow). */
   LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(ai));

@@ -371,6 +371,7 @@ int lt_tbaa_class_of(LLVMValueRef inst, LLVMTypeRef *fty); /* its !tbaa */
 typedef struct LtMemLayout {
   unsigned long long period; /* bytes per element */
   unsigned n, overflow;
+  int guessed;               /* uniform, from how the memory is accessed */
   struct { unsigned off; LLVMTypeRef ty; } f[LT_MEM_FIELDS]; /* float or ptr */
 } LtMemLayout;
 typedef struct LtGen LtGen;

@@ -106,17 +106,25 @@ static LLVMTypeRef declared(LLVMTargetDataRef td, LLVMValueRef p,
   LLVMTypeRef t = LLVMGetGEPSourceElementType(p), cur = t;
   if (LLVMGetTypeKind(t) == LLVMIntegerTypeKind)
     return NULL;
+  /* An index into an array that is not a constant selects some element:
+   * from there on, the layout is the element's (st[i] = st[j] copies an
+   * S between two elements of an S[2]). */
   for (int k = 2, n = LLVMGetNumOperands(p); k < n; k++) {
     LLVMValueRef ix = LLVMGetOperand(p, (unsigned)k);
-    if (!LLVMIsAConstantInt(ix))
-      return NULL;
-    unsigned long long v = LLVMConstIntGetZExtValue(ix);
     if (LLVMGetTypeKind(cur) == LLVMStructTypeKind) {
-      *off += LLVMOffsetOfElement(td, cur, (unsigned)v);
-      cur = LLVMStructGetTypeAtIndex(cur, (unsigned)v);
+      if (!LLVMIsAConstantInt(ix))
+        return NULL;
+      unsigned v = (unsigned)LLVMConstIntGetZExtValue(ix);
+      *off += LLVMOffsetOfElement(td, cur, v);
+      cur = LLVMStructGetTypeAtIndex(cur, v);
     } else if (LLVMGetTypeKind(cur) == LLVMArrayTypeKind) {
       cur = LLVMGetElementType(cur);
-      *off += v * LLVMABISizeOfType(td, cur);
+      if (LLVMIsAConstantInt(ix)) {
+        *off += LLVMConstIntGetZExtValue(ix) * LLVMABISizeOfType(td, cur);
+      } else {
+        t = cur;
+        *off = 0;
+      }
     } else {
       return NULL;
     }
@@ -199,6 +207,7 @@ int lt_mem_layout(LtCtx *c, LLVMValueRef call, LtMemLayout *L) {
   }
   /* Uniform: elements of the type the function accesses the memory as. */
   L->period = LLVMABISizeOfType(td, fill);
+  L->guessed = 1;
   L->n = 1;
   L->f[0].off = 0;
   L->f[0].ty = fill;
