@@ -248,8 +248,7 @@ static void mirror_pointer_memory(LtGen *g, LLVMBuilderRef b, LLVMValueRef i) {
     /* Pointers with shadows may be among what is copied, and nothing says
      * where: their shadows could not be moved. */
     if (k == LT_CALL_MEMCPY && L.guessed &&
-        lt_points_contents_active(&g->act_of.pts, src) &&
-        lt_mem_elem_type(i) && !lt_is_ptr_ty(lt_mem_elem_type(i))) {
+        lt_points_contents_active(&g->act_of.pts, src) && lt_mem_mixed(i)) {
       lt_error(g->c, i, "this copies memory that may hold both pointers to "
                         "active data and floating-point values, and its "
                         "layout is unknown; copy the struct by assignment, or "

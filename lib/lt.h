@@ -381,6 +381,8 @@ int lt_realloc_layout(LtCtx *c, LLVMValueRef call, LtMemLayout *L);
 /* The float (else pointer) type the function of `call` accesses through
  * pointers based on its destination or source (b1, b2), or NULL. */
 LLVMTypeRef lt_mem_elem_type(LLVMValueRef call);
+/* The function accesses the copy's memory both as floats and pointers. */
+int lt_mem_mixed(LLVMValueRef call);
 LLVMTypeRef lt_elem_type_of(LLVMValueRef fn, LLVMValueRef b1, LLVMValueRef b2);
 /* Helper (dst, src, elements): forward moves pointer fields, reverse
  * moves float adjoints from dst to src. */

@@ -46,6 +46,32 @@ LLVMTypeRef lt_elem_type_of(LLVMValueRef fn, LLVMValueRef b1, LLVMValueRef b2) {
   return fl ? fl : pt;
 }
 
+int lt_mem_mixed(LLVMValueRef call) {
+  LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInstructionParent(call));
+  LLVMValueRef b1 = lt_base_of(LLVMGetOperand(call, 0));
+  LLVMValueRef b2 = lt_base_of(LLVMGetOperand(call, 1));
+  int fl = 0, pt = 0;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i)) {
+      LLVMValueRef addr = NULL;
+      LLVMTypeRef t = NULL;
+      if (LLVMIsALoadInst(i)) {
+        addr = LLVMGetOperand(i, 0);
+        t = LLVMTypeOf(i);
+      } else if (LLVMIsAStoreInst(i)) {
+        addr = LLVMGetOperand(i, 1);
+        t = LLVMTypeOf(LLVMGetOperand(i, 0));
+      }
+      if (!addr || (lt_base_of(addr) != b1 && lt_base_of(addr) != b2))
+        continue;
+      fl |= lt_is_float_ty(t);
+      pt |= lt_is_ptr_ty(t);
+    }
+  return fl && pt;
+}
+
 LLVMTypeRef lt_mem_elem_type(LLVMValueRef call) {
   LLVMValueRef b1 = lt_base_of(LLVMGetOperand(call, 0));
   LLVMValueRef b2 = LLVMGetNumArgOperands(call) > 1 &&
