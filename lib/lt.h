@@ -378,6 +378,7 @@ typedef struct LtGen LtGen;
 int lt_mem_layout(LtCtx *c, LLVMValueRef call, LtMemLayout *L);
 int lt_mem_layout_has(const LtMemLayout *L, int ptrs); /* pointer / float fields */
 int lt_realloc_layout(LtCtx *c, LLVMValueRef call, LtMemLayout *L);
+void lt_mem_note_types(LtCtx *c, LLVMValueRef fn); /* before canonicalising */
 /* The float (else pointer) type the function of `call` accesses through
  * pointers based on its destination or source (b1, b2), or NULL. */
 LLVMTypeRef lt_mem_elem_type(LLVMValueRef call);

@@ -6,7 +6,8 @@
  * element; the whole copy when its size is constant) and the float and
  * pointer fields in it, taken from, in order: clang's !tbaa.struct on the
  * copy (one entry per struct member), the declared type of either address
- * (alloca, global, typed GEP), and the type of other accesses to the same
+ * (alloca, global, typed GEP; recorded before the canonicalising pipeline
+ * folds it, lt_mem_note_types), and the type of other accesses to the same
  * object (uniform). Ranges nothing describes are floats of the accesses'
  * type, as before. The helpers generated per layout walk the elements.
  */
@@ -189,6 +190,200 @@ static int from_tbaa_struct(LtCtx *c, LLVMValueRef call, unsigned long long n,
   return !L->overflow;
 }
 
+/* Layout from a declared type t, the copy starting off bytes into it
+ * (element: the address may step over an array of t). */
+static int from_declared(LLVMTargetDataRef td, LLVMTypeRef t,
+                         unsigned long long off, int element, int constant,
+                         unsigned long long n, LtMemLayout *L) {
+  unsigned long long ts = LLVMABISizeOfType(td, t);
+  if (constant && off + n <= ts) {
+    leaves(td, t, 0, (long long)off, (long long)(off + n), L, 0);
+  } else if (element && off == 0 && ts && (!constant || n % ts == 0)) {
+    L->period = ts; /* an array of t */
+    leaves(td, t, 0, 0, (long long)ts, L, 0);
+  } else {
+    return 0;
+  }
+  if (!L->overflow)
+    return 1;
+  memset(L, 0, sizeof *L);
+  L->period = n;
+  return 0;
+}
+
+static unsigned note_kind(LLVMContextRef ctx) {
+  return LLVMGetMDKindIDInContext(ctx, "leantape.layout", 15);
+}
+
+/* The canonicalising pipeline folds the typed GEPs that say what a copy
+ * holds (st[0] = *sp at -O0 is a memcpy to `gep %struct.S, ptr %st, 0`,
+ * which early-cse turns into %st). Before it runs, each copy without
+ * !tbaa.struct records the declared type of its addresses as
+ * !leantape.layout !{T poison, i64 offset, i1 element}. */
+void lt_mem_note_types(LtCtx *c, LLVMValueRef fn) {
+  unsigned kind = note_kind(c->llctx);
+  unsigned tbaa = LLVMGetMDKindIDInContext(c->llctx, "tbaa.struct", 11);
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i)) {
+      const LtRule *r;
+      if (!LLVMIsACallInst(i) || lt_call_kind(i, &r) != LT_CALL_MEMCPY ||
+          LLVMGetMetadata(i, tbaa) || LLVMGetMetadata(i, kind))
+        continue;
+      for (unsigned e = 0; e < 2; e++) {
+        unsigned long long off;
+        int element;
+        LLVMTypeRef t = declared(c->td, LLVMGetOperand(i, e), &off, &element);
+        if (!t || LLVMIsAAllocaInst(LLVMGetOperand(i, e)) ||
+            LLVMIsAGlobalVariable(LLVMGetOperand(i, e)))
+          continue; /* allocas and globals keep their types */
+        LLVMMetadataRef ops[3] = {
+            LLVMValueAsMetadata(LLVMGetPoison(t)),
+            LLVMValueAsMetadata(LLVMConstInt(c->i64, off, 0)),
+            LLVMValueAsMetadata(LLVMConstInt(c->i1,
+                                             (unsigned long long)element, 0))};
+        LLVMSetMetadata(i, kind,
+                        LLVMMetadataAsValue(c->llctx,
+                                            LLVMMDNodeInContext2(c->llctx, ops, 3)));
+        break;
+      }
+    }
+}
+
+static int from_note(LtCtx *c, LLVMValueRef call, int constant,
+                     unsigned long long n, LtMemLayout *L) {
+  LLVMValueRef md = LLVMGetMetadata(call, note_kind(c->llctx));
+  if (!md || LLVMGetMDNodeNumOperands(md) != 3)
+    return 0;
+  LLVMValueRef ops[3];
+  LLVMGetMDNodeOperands(md, ops);
+  if (!ops[0] || !ops[1] || !ops[2] || !LLVMIsAConstantInt(ops[1]) ||
+      !LLVMIsAConstantInt(ops[2]))
+    return 0;
+  return from_declared(c->td, LLVMTypeOf(ops[0]), LLVMConstIntGetZExtValue(ops[1]),
+                       (int)LLVMConstIntGetZExtValue(ops[2]), constant, n, L);
+}
+
+/* p as base + constant byte offset, through GEPs with constant indices. */
+static LLVMValueRef const_offset(LLVMTargetDataRef td, LLVMValueRef p,
+                                 long long *off) {
+  *off = 0;
+  for (int depth = 0; depth < 64; depth++) {
+    if (LLVMIsABitCastInst(p) || LLVMIsAAddrSpaceCastInst(p)) {
+      p = LLVMGetOperand(p, 0);
+      continue;
+    }
+    if (!LLVMIsAGetElementPtrInst(p))
+      return p;
+    LLVMTypeRef cur = LLVMGetGEPSourceElementType(p);
+    for (int k = 1, n = LLVMGetNumOperands(p); k < n; k++) {
+      LLVMValueRef ix = LLVMGetOperand(p, (unsigned)k);
+      if (!LLVMIsAConstantInt(ix))
+        return NULL;
+      long long v = LLVMConstIntGetSExtValue(ix);
+      if (k == 1) {
+        *off += v * (long long)LLVMABISizeOfType(td, cur);
+      } else if (LLVMGetTypeKind(cur) == LLVMStructTypeKind) {
+        *off += (long long)LLVMOffsetOfElement(td, cur, (unsigned)v);
+        cur = LLVMStructGetTypeAtIndex(cur, (unsigned)v);
+      } else if (LLVMGetTypeKind(cur) == LLVMArrayTypeKind ||
+                 LLVMGetTypeKind(cur) == LLVMVectorTypeKind) {
+        cur = LLVMGetElementType(cur);
+        *off += v * (long long)LLVMABISizeOfType(td, cur);
+      } else {
+        return NULL;
+      }
+    }
+    p = LLVMGetOperand(p, 0);
+  }
+  return NULL;
+}
+
+/* Layout from how the function accesses the copied bytes: every load and
+ * store of a float or pointer at a constant offset from the base of either
+ * end that falls inside the copy is a field (-O2's memcpyopt turns
+ * `t = st[0]; st[1] = t` into a copy of st[0] to st[1] without
+ * !tbaa.struct; the stores that filled st[0] remain). Fails when two
+ * accesses disagree, or when the memory is also accessed as pointers at
+ * offsets that are not constant (a pointer could be anywhere). Integer
+ * accesses only occupy their bytes; aligned ranges no access covers hold
+ * floats of the fill type. */
+static int from_accesses(LtCtx *c, LLVMValueRef call, unsigned long long n,
+                         LLVMTypeRef fill, LtMemLayout *L) {
+  LLVMTargetDataRef td = c->td;
+  LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInstructionParent(call));
+  LLVMValueRef base[2];
+  long long at[2];
+  for (unsigned e = 0; e < 2; e++)
+    base[e] = const_offset(td, LLVMGetOperand(call, e), &at[e]);
+  LLVMTypeRef field[64] = {0}; /* the access starting at each byte */
+  if (n > 64 || !n)
+    return 0;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i)) {
+      LLVMValueRef addr;
+      LLVMTypeRef t;
+      if (LLVMIsALoadInst(i)) {
+        addr = LLVMGetOperand(i, 0);
+        t = LLVMTypeOf(i);
+      } else if (LLVMIsAStoreInst(i)) {
+        addr = LLVMGetOperand(i, 1);
+        t = LLVMTypeOf(LLVMGetOperand(i, 0));
+      } else {
+        continue;
+      }
+      if (!lt_is_float_ty(t) && !lt_is_ptr_ty(t) &&
+          LLVMGetTypeKind(t) != LLVMIntegerTypeKind)
+        continue; /* integers occupy bytes that are not floats */
+      long long o;
+      LLVMValueRef b = const_offset(td, addr, &o);
+      for (unsigned e = 0; e < 2; e++) {
+        if (!base[e] || lt_base_of(addr) != lt_base_of(base[e]))
+          continue;
+        if (b != base[e]) {
+          if (lt_is_ptr_ty(t))
+            return 0; /* a pointer somewhere we cannot place */
+          continue;
+        }
+        long long r = o - at[e];
+        long long ts = (long long)LLVMABISizeOfType(td, t);
+        if (r < 0 || r + ts > (long long)n)
+          continue;
+        if (field[r] && field[r] != t)
+          return 0;
+        for (long long q = r + 1; q < r + ts; q++)
+          if (field[q])
+            return 0;
+        field[r] = t;
+      }
+    }
+  int any = 0;
+  for (unsigned long long r = 0; r < n; r++)
+    any |= field[r] && lt_is_ptr_ty(field[r]);
+  if (!any)
+    return 0; /* nothing new: the uniform layout says as much */
+  unsigned long long fs = LLVMABISizeOfType(td, fill);
+  for (unsigned long long r = 0; r < n;) {
+    if (field[r]) {
+      if (LLVMGetTypeKind(field[r]) != LLVMIntegerTypeKind)
+        add(L, r, field[r]);
+      r += LLVMABISizeOfType(td, field[r]);
+      continue;
+    }
+    unsigned long long q = r;
+    while (q < n && !field[q] && q - r < fs)
+      q++;
+    if (q - r == fs && r % fs == 0)
+      add(L, r, fill);
+    r = q > r ? q : r + 1;
+  }
+  L->period = n;
+  return !L->overflow;
+}
+
 int lt_mem_layout(LtCtx *c, LLVMValueRef call, LtMemLayout *L) {
   LLVMTargetDataRef td = c->td;
   LLVMValueRef size = LLVMGetOperand(call, 2);
@@ -199,8 +394,8 @@ int lt_mem_layout(LtCtx *c, LLVMValueRef call, LtMemLayout *L) {
                      : constant && n % 8 ? LLVMFloatTypeInContext(c->llctx)
                                          : c->f64;
   memset(L, 0, sizeof *L);
+  L->period = n;
   if (constant) {
-    L->period = n;
     if (from_tbaa_struct(c, call, n, L, lt_is_ptr_ty(fill) ? c->f64 : fill))
       return 0;
     memset(L, 0, sizeof *L);
@@ -215,22 +410,14 @@ int lt_mem_layout(LtCtx *c, LLVMValueRef call, LtMemLayout *L) {
     unsigned long long off;
     int element;
     LLVMTypeRef t = ends[e] ? declared(td, ends[e], &off, &element) : NULL;
-    if (!t)
-      continue;
-    unsigned long long ts = LLVMABISizeOfType(td, t);
-    if (constant && off + n <= ts) {
-      leaves(td, t, 0, (long long)off, (long long)(off + n), L, 0);
-    } else if (element && off == 0 && ts && (!constant || n % ts == 0)) {
-      L->period = ts; /* an array of t */
-      leaves(td, t, 0, 0, (long long)ts, L, 0);
-    } else {
-      continue;
-    }
-    if (!L->overflow)
+    if (t && from_declared(td, t, off, element, constant, n, L))
       return 0;
-    memset(L, 0, sizeof *L);
-    L->period = n;
   }
+  if (from_note(c, call, constant, n, L))
+    return 0;
+  memset(L, 0, sizeof *L);
+  if (constant && from_accesses(c, call, n, lt_is_ptr_ty(fill) ? c->f64 : fill, L))
+    return 0;
   /* Uniform: elements of the type the function accesses the memory as. */
   L->period = LLVMABISizeOfType(td, fill);
   L->guessed = 1;

@@ -248,6 +248,7 @@ LLVMValueRef lt_preprocess(LtCtx *c, LLVMValueRef fn, LLVMValueRef at) {
     lt_bury(c, p);
     return NULL;
   }
+  lt_mem_note_types(c, p);
   if (lt_run_pipeline(p, pipeline)) {
     lt_internal_error(c, at, "the preprocessing pipeline failed");
     lt_bury(c, p);
