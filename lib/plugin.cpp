@@ -24,14 +24,14 @@ extern "C" {
 // lib/driver.c: differentiate every __enzyme_* call in M. opt_level is -1
 // under `-passes=leantape`, else the speedup level 0..3. Nonzero = changed.
 int lt_run_module(LLVMModuleRef M, int opt_level);
-// lib/annotate.c: before the optimiser, keep annotated functions (custom
+// lib/front/annotate.c: before the optimiser, keep annotated functions (custom
 // derivatives, inactive functions) from being inlined.
 int lt_prepare_module(LLVMModuleRef M);
 
 void lt_diag_emit(LLVMValueRef at, const char *msg, int is_error);
 void lt_remark_emit(LLVMValueRef at, const char *pass_name,
                     const char *remark_name, const char *msg);
-// lib/loops.c, lib/induction.c: analysis printers (text on stderr).
+// lib/analysis/loops.c, lib/analysis/induction.c: analysis printers (text on stderr).
 void lt_print_loops(LLVMValueRef fn);
 void lt_print_induction(LLVMValueRef fn);
 }

@@ -1,0 +1,280 @@
+/* analysis.h: facts about the clone: CFG, loops, induction,
+ * points-to, escape, activity, memory layouts, float bits, calls, overwrites.
+ * Included by lt.h, in layer order; do not include directly. */
+#ifndef LT_ANALYSIS_H
+#define LT_ANALYSIS_H
+
+/* escape.c: do pointers escape from parameter p of f into memory (or an
+ * unknown function), or into its return value? */
+/* STORED: the parameter's pointer is stored; COPIED: pointers kept in the
+ * memory it reaches are; RETURNED / RETCONT: returned. */
+enum {
+  LT_ESC_STORED = 1,
+  LT_ESC_RETURNED = 2,
+  LT_ESC_COPIED = 4,
+  LT_ESC_RETCONT = 8,
+  LT_ESC_ALL = 15
+};
+int lt_param_escapes(LtCtx *c, LLVMValueRef f, unsigned p);
+void lt_escape_free(LtCtx *c);
+
+/* cfg.c: dense block ids, predecessors, RPO, dominators */
+
+typedef struct LtCfg {
+  unsigned nblocks;          /* reachable blocks, numbered in RPO */
+  LLVMBasicBlockRef *block;  /* id -> block */
+  LtMap id;                  /* block -> id + 1 */
+  unsigned **pred;           /* id -> predecessor ids (one per edge) */
+  unsigned *npred;
+  unsigned *idom;            /* Cooper-Harvey-Kennedy */
+  int has_back_edge;
+  LLVMBasicBlockRef back_edge_to; /* a loop header, when has_back_edge */
+} LtCfg;
+
+void lt_cfg_build(LtCfg *g, LLVMValueRef fn);
+void lt_cfg_free(LtCfg *g);
+int lt_cfg_id(const LtCfg *g, LLVMBasicBlockRef bb); /* -1 if unreachable */
+/* Distinct predecessors of block b in first-edge order; returns the count. */
+unsigned lt_cfg_unique_preds(const LtCfg *g, unsigned b, unsigned *out);
+
+/* points.c: points-to sets over abstract memory objects */
+
+typedef struct LtObj {
+  int kind;             /* parameter, its memory, allocation, global, unknown */
+  int param;            /* parameter index, or -1 */
+  LLVMValueRef src;     /* the parameter, allocation or global */
+} LtObj;
+
+typedef struct LtPoints {
+  LtCtx *c;
+  LtObj *obj;
+  unsigned nobj, capobj, words, unknown, null;
+  int *argobj;              /* parameter -> its object, or -1 */
+  int *argnull;             /* parameter -> its inactive twin (LT_DUPNULL) */
+  LtMap callobj;            /* kept call -> its summary object + 1 */
+  unsigned char *active;    /* object -> has a shadow */
+  unsigned char *tainted;   /* inactive object given active data, or NULL */
+  uint64_t *contents;       /* object -> objects whose addresses it may hold */
+  LtMap sets;               /* value -> uint64_t[words] */
+  LtMap gobj;               /* global -> object + 1 */
+  uint64_t *empty, *unknown_set;
+  LtVec owned;              /* allocated sets */
+} LtPoints;
+
+void lt_points_init(LtPoints *pt, LtCtx *c, LLVMValueRef fn, const LtCfg *g,
+                    const LtAct *act);
+void lt_points_free(LtPoints *pt);
+const uint64_t *lt_points_of(LtPoints *pt, LLVMValueRef v);
+/* Transfer function of one instruction; 1 when a set grew. */
+int lt_points_step(LtPoints *pt, LLVMValueRef i);
+/* v may address an active / an inactive object. */
+int lt_points_any_active(LtPoints *pt, LLVMValueRef v);
+int lt_points_any_inactive(LtPoints *pt, LLVMValueRef v);
+/* Give every allocation v may address a shadow; 1 when one was new. */
+int lt_points_activate(LtPoints *pt, LLVMValueRef v);
+/* lt_points_activate, and also for allocations their memory points to. */
+int lt_points_activate_reach(LtPoints *pt, LLVMValueRef v);
+/* Memory at addr may hold pointers to active memory. */
+int lt_points_contents_active(LtPoints *pt, LLVMValueRef addr);
+/* Mark the inactive objects at addr as holding active data; 1 if new. */
+int lt_points_taint(LtPoints *pt, LLVMValueRef addr);
+int lt_points_reads_tainted(LtPoints *pt, LLVMValueRef addr);
+/* Stores and memory calls that only write the memory of enzyme_dupnoneed
+ * parameters the function never reads: the primal may skip them. */
+void lt_points_unneeded_writes(LtPoints *pt, const LtCfg *g, const LtAct *act,
+                               LtVec *out);
+
+/* activity.c */
+
+typedef struct LtActivity {
+  LtMap varied;   /* float value -> (void*)1 when it carries a derivative */
+  LtMap bits_ty;  /* integer moving float bits -> the float type (bits.c) */
+  LtMap bits_lost;/* integer holding active float bits used in arithmetic */
+  int ret_shadow; /* the returned pointer needs a shadow (a callee's) */
+  LtPoints pts;   /* shadows: a pointer has one when it may address active
+                     memory; it may be null when it may also address
+                     inactive memory */
+} LtActivity;
+
+int lt_activity_run(LtCtx *c, LtActivity *a, LLVMValueRef fn, const LtCfg *g,
+                    const LtAct *act);
+void lt_activity_free(LtActivity *a);
+int lt_is_varied(const LtActivity *a, LLVMValueRef v);
+int lt_is_shadowed(LtActivity *a, LLVMValueRef v);
+/* Shadowed, and the shadow is null when v addresses inactive memory. */
+int lt_shadow_maynull(LtActivity *a, LLVMValueRef v);
+
+/* tbaa.c: the scalar type a TBAA access tag names */
+enum { LT_TBAA_UNKNOWN, LT_TBAA_FLOAT, LT_TBAA_INT, LT_TBAA_PTR };
+int lt_tbaa_class(LLVMContextRef c, LLVMValueRef tag, LLVMTypeRef *fty);
+int lt_tbaa_class_of(LLVMValueRef inst, LLVMTypeRef *fty); /* its !tbaa */
+
+/* memlayout.c: the float and pointer fields a memcpy/memmove copies */
+#define LT_MEM_FIELDS 32
+typedef struct LtMemLayout {
+  unsigned long long period; /* bytes per element */
+  unsigned n, overflow;
+  int guessed;               /* uniform, from how the memory is accessed */
+  struct { unsigned off; LLVMTypeRef ty; } f[LT_MEM_FIELDS]; /* float or ptr */
+} LtMemLayout;
+typedef struct LtGen LtGen;
+int lt_mem_layout(LtCtx *c, LLVMValueRef call, LtMemLayout *L);
+int lt_mem_layout_has(const LtMemLayout *L, int ptrs); /* pointer / float fields */
+int lt_realloc_layout(LtCtx *c, LLVMValueRef call, LtMemLayout *L);
+void lt_mem_note_types(LtCtx *c, LLVMValueRef fn); /* before canonicalising */
+/* The float (else pointer) type the function of `call` accesses through
+ * pointers based on its destination or source (b1, b2), or NULL. */
+LLVMTypeRef lt_mem_elem_type(LLVMValueRef call);
+/* The function accesses the copy's memory both as floats and pointers. */
+int lt_mem_mixed(LLVMValueRef call);
+LLVMTypeRef lt_elem_type_of(LLVMValueRef fn, LLVMValueRef b1, LLVMValueRef b2);
+/* Helper (dst, src, elements): forward moves pointer fields, reverse
+ * moves float adjoints from dst to src. */
+LLVMValueRef lt_mem_helper(LtCtx *c, const LtMemLayout *L, int forward);
+
+/* bits.c: integers that only move floating-point bits */
+void lt_bits_run(LtActivity *a, LLVMValueRef fn, const LtCfg *g,
+                 LLVMTargetDataRef td);
+/* The float type integer v moves, or NULL. */
+LLVMTypeRef lt_bits_type(const LtActivity *a, LLVMValueRef v);
+/* The type of v's adjoint: v's own, or the float its bits hold. */
+LLVMTypeRef lt_adj_type(const LtActivity *a, LLVMValueRef v);
+
+/* calls.c: classification of calls in the differentiated code */
+
+typedef enum {
+  LT_CALL_INACTIVE,   /* no derivative, kept in the forward pass only */
+  LT_CALL_RULE,       /* scalar math with a rule (rules.c) */
+  LT_CALL_ZERO,       /* zero derivative (floor, ...) */
+  LT_CALL_COMPLEX,    /* complex multiply/divide runtime calls (cplx.c) */
+  LT_CALL_DIFF,       /* a defined function kept as a call: differentiated
+                         on its own (callee.c) */
+  LT_CALL_CUSTOM,     /* a function with a registered custom derivative */
+  LT_CALL_MEMCPY,     /* llvm.memcpy / memmove */
+  LT_CALL_MEMSET,
+  LT_CALL_MALLOC,     /* malloc / calloc: shadow allocation */
+  LT_CALL_FREE,
+  LT_CALL_UNKNOWN     /* external, no rule */
+} LtCallKind;
+
+LtCallKind lt_call_kind(LLVMValueRef call, const LtRule **rule);
+#define LT_MARK_ATTR "leantape-call"
+/* Mark a call kept by preprocessing ("diff", "custom", "inactive",
+ * "like=<name>"); lt_call_kind then classifies it by the mark. */
+void lt_mark_call(LLVMValueRef call, const char *what);
+int lt_call_marked(LLVMValueRef call);
+
+typedef struct LtAllocFn {
+  const char *name;
+  int size_arg;   /* bytes (per element when count_arg >= 0) */
+  int count_arg;  /* element count, or -1 */
+  int align_arg;  /* alignment, or -1 */
+  int zeroed;     /* the memory starts zeroed (calloc) */
+  int old_arg;    /* realloc: the block it resizes, or -1 */
+  int out_arg;    /* posix_memalign: stores the block through it, or -1 */
+} LtAllocFn;
+/* The allocation function a call calls (malloc, calloc, aligned_alloc,
+ * operator new in all forms), or NULL. */
+const LtAllocFn *lt_alloc_fn(LLVMValueRef call);
+
+/* loops.c: natural loops, nesting, preheader/latch/exits (on LtCfg ids) */
+
+typedef struct LtLoop {
+  unsigned header;      /* block id */
+  int parent;           /* enclosing loop id, -1 at top level */
+  unsigned depth;       /* 1 for an outermost loop */
+  unsigned *blocks;     /* member block ids, ascending (RPO) */
+  unsigned nblocks;
+  int preheader;        /* the unique outside pred of the header, whose only
+                           successor is the header; else -1 */
+  int latch;            /* the unique inside pred of the header, else -1 */
+  unsigned *exits;      /* outside blocks with a pred inside, ascending */
+  unsigned nexits;
+  unsigned *exiting;    /* inside blocks with a succ outside, ascending */
+  unsigned nexiting;
+  unsigned *children;   /* directly nested loop ids, ascending */
+  unsigned nchildren;
+} LtLoop;
+
+typedef struct LtLoops {
+  const LtCfg *g;
+  unsigned nloops;
+  LtLoop *loop;         /* ordered by header id: parents before children */
+  unsigned char *in;    /* nloops x nblocks: in[l * nblocks + b] */
+  int *innermost;       /* block id -> innermost loop id, or -1 */
+  int irreducible;      /* a retreating edge whose target does not dominate it */
+  LLVMBasicBlockRef irr_from, irr_to; /* the first such edge, when irreducible */
+} LtLoops;
+
+/* 1 if block a dominates block b (ids of g). */
+int lt_cfg_dominates(const LtCfg *g, unsigned a, unsigned b);
+/* Find the natural loops of g (one per header) and check reducibility. */
+void lt_loops_build(LtLoops *ls, const LtCfg *g);
+void lt_loops_free(LtLoops *ls);
+int lt_loop_of(const LtLoops *ls, unsigned block);          /* innermost, -1 if none */
+int lt_loop_contains(const LtLoops *ls, unsigned l, unsigned block);
+int lt_loop_encloses(const LtLoops *ls, unsigned outer, int inner); /* outer == inner or an ancestor */
+/* Printer pass print<leantape-loops>: stable text on stderr. */
+void lt_print_loops(LLVMValueRef fn);
+/* Print %name / @name, or the slot number (%7) of an unnamed value, to stderr. */
+void lt_print_name(LLVMValueRef v);
+
+/* induction.c: counters, affine forms, trip counts (needs LtLoops) */
+
+typedef struct LtAffine {   /* off + sum coef[i]*{loop[i]} + sum icoef[j]*inv[j] */
+  long long off;
+  unsigned nterm, ninv;
+  unsigned *loop;           /* iteration number (0, 1, ...) of loop id */
+  long long *coef;
+  LLVMValueRef *inv;        /* values invariant in the scope loop */
+  long long *icoef;
+} LtAffine;
+
+typedef struct LtCounter {  /* header PHI = start + step * {loop} */
+  LLVMValueRef phi, next;   /* next: the in-loop incoming value */
+  LLVMValueRef start;       /* the outside incoming value (invariant) */
+  long long step;
+} LtCounter;
+
+typedef struct LtTrip {     /* header executions T = 1 + #{k >= 0 : X_k pred bound} */
+  int known;
+  LLVMValueRef cmp;         /* the exit test */
+  unsigned counter;         /* index into LtInduction.ctr[loop] */
+  int on_next;              /* X_k = start + step*(k + on_next) */
+  LLVMIntPredicate pred;    /* continue-while predicate, iv on the left */
+  LLVMValueRef start, bound;
+  long long step;
+} LtTrip;
+
+typedef struct LtInduction {
+  const LtLoops *ls;
+  LtCounter **ctr;          /* loop id -> its counters; [0] is canonical */
+  unsigned *nctr;
+  LtTrip *trip;             /* loop id -> trip count description */
+} LtInduction;
+
+void lt_induction_build(LtInduction *ind, const LtLoops *ls);
+void lt_induction_free(LtInduction *ind);
+/* Affine form of v as seen inside loop scope (-1: outside loops); values
+ * defined outside scope may stay as invariant terms. 0 on success. */
+int lt_affine_of(const LtInduction *ind, LLVMTargetDataRef td, LLVMValueRef v,
+                 int scope, LtAffine *out);
+void lt_affine_free(LtAffine *a);
+/* Emit the i64 number of header executions of a known trip at b (start and
+ * bound must dominate b, e.g. at the end of the preheader). */
+LLVMValueRef lt_trip_emit(LLVMBuilderRef b, const LtTrip *t);
+/* Printer pass print<leantape-induction>: stable text on stderr. */
+void lt_print_induction(LLVMValueRef fn);
+
+/* overwrite.c */
+typedef struct LtOverwrite {
+  LtVec written;    /* underlying objects the primal may write */
+  int clobber_all;  /* a call that may write anything */
+} LtOverwrite;
+void lt_overwrite_build(LtOverwrite *o, const LtCfg *g);
+/* The load's memory is certainly unchanged by the primal. */
+int lt_overwrite_reloadable(const LtOverwrite *o, LLVMValueRef load);
+void lt_overwrite_free(LtOverwrite *o);
+
+
+#endif

@@ -1,0 +1,233 @@
+/* gen.h: generating a derivative: the augmented forward function,
+ * the tape, the reverse function, shadow memory, kept and custom calls,
+ * the call-site rewrite and the report.
+ * Included by lt.h, in layer order; do not include directly. */
+#ifndef LT_GEN_H
+#define LT_GEN_H
+
+/* heap.c: heap shadows (a size header in front, for realloc) */
+LLVMValueRef lt_shadow_alloc(LtCtx *c, LLVMBuilderRef b, LLVMValueRef size,
+                             LLVMValueRef align);
+void lt_shadow_free(LtCtx *c, LLVMBuilderRef b, LLVMValueRef p);
+LLVMValueRef lt_shadow_realloc(LtCtx *c, LLVMBuilderRef b, LLVMValueRef old,
+                               LLVMValueRef size);
+LLVMValueRef lt_shadow_size(LtCtx *c, LLVMBuilderRef b, LLVMValueRef p);
+
+/* guard.c: accesses through shadows that may be null */
+#define LT_GUARD_BYTES 256
+/* An address to read sp's shadow data from: a zero area when sp is null. */
+LLVMValueRef lt_guard_read(LtCtx *c, LLVMBuilderRef b, LLVMValueRef sp);
+/* An address to write shadow data to: the sink when sp is null. */
+LLVMValueRef lt_guard_write(LtCtx *c, LLVMBuilderRef b, LLVMValueRef sp,
+                            LLVMValueRef sink);
+/* A scratch sink (alloca at entry builder). */
+LLVMValueRef lt_guard_sink(LtCtx *c, LLVMBuilderRef entry);
+/* memset(dst, 0, n) / memmove(dst, src, n) of shadows that may be null:
+ * nothing when dst is null, zeroing when only src is. */
+void lt_guard_memset(LtCtx *c, LLVMBuilderRef b, LLVMValueRef dst,
+                     LLVMValueRef n);
+void lt_guard_memmove(LtCtx *c, LLVMBuilderRef b, LLVMValueRef dst,
+                      LLVMValueRef src, LLVMValueRef n);
+/* gep, or null when its shadow base is null. */
+LLVMValueRef lt_guard_gep(LtCtx *c, LLVMBuilderRef b, LLVMValueRef base,
+                          LLVMValueRef gep);
+
+/* derive.c: one derivative (augmented forward + reverse + tape) */
+
+typedef struct LtDeriv {
+  LLVMValueRef fn;
+  char *key;           /* activity signature + mode */
+  LtMode mode;
+  LLVMValueRef aug;    /* ret aug(params, shadows, ptr tape) */
+  LLVMValueRef rev;    /* outs rev(params, shadows, dret, ptr tape) */
+  LLVMValueRef grad;   /* combined: outs grad(params, shadows, dret) */
+  LLVMTypeRef tape_ty; /* struct of slots */
+  unsigned long long tape_size;
+  LLVMTypeRef outs_ty; /* literal struct of out gradients, or void */
+  unsigned nouts;
+  /* LT_SUBCALL: the caller gives A the tape memory and R leaves it */
+  LtAct *act;          /* activity per parameter */
+  int want_primal;     /* A returns the primal result */
+  int ret_shadow;      /* ... and the shadow of its pointer result */
+  int building;        /* bodies being generated (recursion reaches it) */
+  LLVMValueRef size_gv;/* i64 global holding tape_size, for callers that
+                          were built while it was not known yet */
+} LtDeriv;
+
+/* The types of A (params, shadows of dup params, tape; the result when
+ * want_primal, {result, shadow} when ret_shadow) and R (params, shadows,
+ * the adjoint of a float result, tape; the gradients). */
+LLVMTypeRef lt_aug_type(LtCtx *c, LLVMValueRef fn, const LtAct *act,
+                        int want_primal, int ret_shadow);
+LLVMTypeRef lt_rev_type(LtCtx *c, LLVMValueRef fn, const LtAct *act,
+                        LLVMTypeRef outs_ty);
+/* Build (or reuse) the derivative for a request; NULL after reporting. */
+LtDeriv *lt_derive(LtCtx *c, const LtRequest *r);
+void lt_deriv_free(LtDeriv *d);
+
+/* rewrite.c */
+/* Replace the __enzyme_* call by calls to the derivative. 0 on success. */
+int lt_rewrite(LtCtx *c, const LtRequest *r, const LtDeriv *d);
+/* After all calls are rewritten: a tape visibly made by __enzyme_augmentfwd
+ * must reach a reverse call of the same function and activity. */
+void lt_rewrite_check_tapes(LtCtx *c);
+/* Replace a call that could not be differentiated by a harmless value. */
+void lt_rewrite_failed(LtCtx *c, LLVMValueRef call);
+
+typedef enum {
+  LT_SLOT_PRIMAL,    /* a primal value (key: the P value) */
+  LT_SLOT_SHADOW,    /* a shadow pointer (key: the P pointer) */
+  LT_SLOT_CHOICE,    /* predecessor index (key: the P block) */
+  LT_SLOT_EXIT,      /* which return block (key: P) */
+  LT_SLOT_LOOPBUF,   /* a loop's cache buffer (key: its header block) */
+  LT_SLOT_LOOPCOUNT, /* a loop's header executions (key: its header block) */
+  LT_SLOT_SUBTAPE,   /* a kept call's tape, in place (key: the P call) */
+  LT_SLOT_SUBPTR,    /* a kept call's tape on the heap (key: the P call) */
+  LT_SLOT_CUSTOMTAPE,/* a custom derivative's tape (key: the P call) */
+  LT_NSLOTKINDS
+} LtSlotKind;
+
+/* State shared by the generators of one derivative (derive.c, tape.c,
+ * forward.c, reverse.c, revinst.c). P is the preprocessed primal, A the
+ * augmented forward function, R the reverse function. */
+struct LtGen {
+  LtCtx *c;
+  const LtAct *act;    /* activity per parameter */
+  LLVMValueRef at;     /* the call site, for diagnostics */
+  int split;           /* heap shadows, reverse frees the tape */
+  int want_primal;     /* A returns the primal result */
+  int ret_shadow;      /* ... with the shadow of its pointer result */
+  int sub;             /* a callee's derivative: R does not free the tape */
+  int keep_header;     /* R leaves the tape header (caller storage) */
+  int nofree;          /* R frees nothing (enzyme_nofree) */
+  LLVMValueRef P, A, R;
+  LtCfg g;
+  LtLoops loops;
+  LLVMValueRef *loop_iv; /* loop id -> canonical counter lt.iv in P */
+  LtMap ivx_loop;      /* exit-block copy lt.ivx -> loop id + 1 */
+  LtInduction ind;     /* counters, affine forms, trip counts */
+  LtOverwrite ow;      /* which loads may be re-read (combined mode) */
+  LtActivity act_of;
+  unsigned nparams, nshadows;
+  /* forward */
+  LtMap fmap;          /* P value -> A value */
+  LtMap fshadow;       /* P pointer -> its shadow in A */
+  LtMap fchoice;       /* P block -> A's predecessor-index PHI */
+  LLVMValueRef atape;  /* A's tape parameter */
+  /* tape: slots are (offset, type, what to store) */
+  LtVec slot_val;      /* A value to store (set after R is built) */
+  LtVec slot_src;      /* P value, or P block for a branch choice */
+  LtVec slot_kind;     /* (void*) LtSlotKind */
+  LtVec slot_ty;       /* LLVMTypeRef */
+  LtVec slot_scope;    /* (void *)(loop id + 1), 0 = the tape header */
+  unsigned long long *rec_size; /* loop id -> bytes cached per iteration */
+  unsigned long long *slot_off;
+  unsigned long long tape_size;
+  LtMap slot_by_kind[LT_NSLOTKINDS]; /* per LtSlotKind: key -> slot + 1 */
+  LtMap callee;        /* kept P call -> its LtDeriv (callee.c) */
+  LtMap subtape_ph;    /* kept P call -> A's placeholder tape operand */
+  LtMap custom_tape;   /* custom-derivative P call -> A's tape value */
+  /* reverse */
+  LLVMBuilderRef eb;   /* R's entry, before its terminator */
+  LLVMBuilderRef b;    /* R's current block */
+  LLVMValueRef rtape, rdret;
+  LtMap rprimal, rshadow, adj, rblock;
+  LtMap rloop_val, rloop_bb;   /* loop-scoped materialisations, per block */
+  LtMap rsloop_val, rsloop_bb; /* the same for shadows */
+  LLVMValueRef *r_m;   /* loop id -> alloca: header executions not yet reversed */
+  LLVMValueRef *r_iv;  /* loop id -> alloca: iteration being reversed */
+  LLVMValueRef *r_buf; /* loop id -> the loop's cache buffer in R */
+  LLVMValueRef *r_rs;  /* loop id -> placeholder for rec_size (freeze) */
+  /* what the reverse pass did per scope (index: loop id + 1) */
+  unsigned *st_recompute, *st_reload, *st_affine;
+  unsigned char *prealloc; /* loop id -> cache allocated once up front */
+  /* forward loop state: allocas in A */
+  LLVMValueRef *a_n, *a_cur, *a_buf;
+  LLVMValueRef a_sink, r_sink; /* scratch for null-shadow writes (guard.c) */
+  int failed;
+};
+
+
+/* loopform.c */
+/* Check loop form, add canonical counters and their exit copies to P. */
+int lt_loopform(LtGen *g, LLVMValueRef fn);
+int lt_scope_of(const LtGen *g, LLVMValueRef v); /* innermost loop, or -1 */
+int lt_scope_of_block(const LtGen *g, LLVMBasicBlockRef bb);
+
+/* loopfwd.c */
+/* A's loop state: counters and growing caches (after R fixed the layout). */
+void lt_forward_loop_state(LtGen *g);
+void lt_forward_loop_headers(LtGen *g);
+
+/* tape.c */
+/* Load of a value from the tape at R's entry; allocates the slot. */
+LLVMValueRef lt_tape_load(LtGen *g, LtSlotKind kind, void *src, LLVMTypeRef ty);
+/* The same, loaded at builder `at` when the slot is outside loops (a value
+ * of a path not always taken is read only on that path). */
+LLVMValueRef lt_tape_load_at(LtGen *g, LtSlotKind kind, void *src,
+                             LLVMTypeRef ty, LLVMBuilderRef at);
+/* The address of a slot (allocated on first use) in R. */
+LLVMValueRef lt_tape_addr(LtGen *g, LtSlotKind kind, void *src, LLVMTypeRef ty);
+/* Store every slot's value in A, after its definition. */
+void lt_tape_store_all(LtGen *g);
+
+/* callee.c: calls kept as calls get the callee's own derivative */
+/* Build (or find) the derivative of every kept call in P. */
+int lt_callees_plan(LtGen *g);
+/* In A, replace the clone of P's kept call by a call of A_f (shadow gives
+ * A's shadow of a P pointer); *ret_shadow gets the result's shadow. */
+LLVMValueRef lt_callee_forward(LtGen *g, LLVMBuilderRef b, LLVMValueRef call,
+                               LLVMValueRef (*shadow)(LtGen *, LLVMValueRef),
+                               LLVMValueRef *ret_shadow);
+/* The reverse of a kept call, at g->b: call R_f, add its gradients. */
+int lt_callee_reverse(LtGen *g, LLVMValueRef call);
+/* A's tape for the kept call is addr (tape.c calls this once laid out). */
+void lt_callee_tape_store(LtGen *g, LLVMValueRef call, LLVMValueRef addr);
+LLVMValueRef lt_callee_heap_tape(LtGen *g, LLVMBuilderRef b, LLVMValueRef call);
+int lt_callee_in_place(LtGen *g, LLVMValueRef call);
+/* The derivative is complete: its tape size is final. */
+void lt_callee_done(LtCtx *c, LtDeriv *d);
+
+/* custom.c: registered custom derivatives (Enzyme's ABI) */
+int lt_custom_check(LtCtx *c, const LtReg *r, LLVMValueRef at);
+LLVMValueRef lt_custom_forward(LtGen *g, LLVMBuilderRef b, LLVMValueRef call,
+                               LLVMValueRef (*shadow)(LtGen *, LLVMValueRef),
+                               LLVMValueRef *ret_shadow);
+int lt_custom_reverse(LtGen *g, LLVMValueRef call);
+
+/* forward.c */
+/* A: clone of P with shadows; returns 0 on success. */
+int lt_forward_build(LtGen *g, const char *name);
+/* The A-side unique-predecessor index PHI for a merge block (choice slot). */
+LLVMValueRef lt_forward_choice(LtGen *g, LLVMBasicBlockRef pbb);
+/* Memory element type for a memcpy/memset destination: a float type, the
+ * pointer type, or NULL when unknown. */
+
+
+/* materialize.c: primal values and shadows in R, at g->b or R's entry */
+LLVMValueRef lt_rv(LtGen *g, LLVMValueRef v);      /* primal value in R */
+LLVMValueRef lt_rs(LtGen *g, LLVMValueRef v);      /* shadow in R (NULL: none) */
+
+/* reverse.c */
+int lt_reverse_build(LtGen *g, const char *name, LLVMTypeRef outs_ty);
+LLVMValueRef lt_adj_read(LtGen *g, LLVMValueRef v);/* load and zero */
+void lt_adj_add(LtGen *g, LLVMValueRef v, LLVMValueRef d);
+
+/* report.c: the tape report, as optimisation remarks */
+void lt_report(LtGen *g, const char *fname, LLVMValueRef call);
+
+/* revinst.c: adjoints of single instructions, at g->b */
+int lt_revinst(LtGen *g, LLVMValueRef inst);
+
+/* cplx.c: __muldc3, __divdc3 and their float/long double forms */
+int lt_is_complex_call(LLVMValueRef call, int *is_div);
+int lt_rev_complex(LtGen *g, LLVMValueRef call);
+
+/* revagg.c: adjoints of aggregate and vector operations, at g->b */
+int lt_rev_agg(LtGen *g, LLVMValueRef inst);
+/* An aggregate load (is_store 0) or store through shadow addresses rd/wr. */
+int lt_rev_agg_memory(LtGen *g, LLVMValueRef inst, LLVMValueRef rd,
+                      LLVMValueRef wr, int is_store);
+
+
+#endif
