@@ -118,20 +118,40 @@ static void leaves(LLVMTargetDataRef td, LLVMTypeRef t, long long base,
     add(L, (unsigned long long)(base - lo), t);
 }
 
+/* A char buffer (SROA's [40 x i8] slices, aligned storage) is untyped:
+ * its declared type says nothing about what it holds. */
+static int bytes_only(LLVMTypeRef t) {
+  switch (LLVMGetTypeKind(t)) {
+  case LLVMIntegerTypeKind:
+    return LLVMGetIntTypeWidth(t) == 8;
+  case LLVMArrayTypeKind:
+  case LLVMVectorTypeKind:
+    return bytes_only(LLVMGetElementType(t));
+  case LLVMStructTypeKind:
+    for (unsigned k = 0, n = LLVMCountStructElementTypes(t); k < n; k++)
+      if (!bytes_only(LLVMStructGetTypeAtIndex(t, k)))
+        return 0;
+    return 1;
+  default:
+    return 0;
+  }
+}
+
 /* The declared type at p and p's byte offset into it, if p says. */
 static LLVMTypeRef declared(LLVMTargetDataRef td, LLVMValueRef p,
                             unsigned long long *off, int *element) {
   *off = 0;
   *element = 0;
-  if (LLVMIsAAllocaInst(p))
-    return LLVMGetAllocatedType(p);
-  if (LLVMIsAGlobalVariable(p))
-    return LLVMGlobalGetValueType(p);
+  LLVMTypeRef whole = LLVMIsAAllocaInst(p)        ? LLVMGetAllocatedType(p)
+                      : LLVMIsAGlobalVariable(p) ? LLVMGlobalGetValueType(p)
+                                                 : NULL;
+  if (whole)
+    return bytes_only(whole) ? NULL : whole;
   if (!LLVMIsAGetElementPtrInst(p) &&
       !(LLVMIsAConstantExpr(p) && LLVMGetConstOpcode(p) == LLVMGetElementPtr))
     return NULL;
   LLVMTypeRef t = LLVMGetGEPSourceElementType(p), cur = t;
-  if (LLVMGetTypeKind(t) == LLVMIntegerTypeKind)
+  if (bytes_only(t))
     return NULL;
   /* An index into an array that is not a constant selects some element:
    * from there on, the layout is the element's (st[i] = st[j] copies an
@@ -201,6 +221,11 @@ static int from_declared(LLVMTargetDataRef td, LLVMTypeRef t,
   } else if (element && off == 0 && ts && (!constant || n % ts == 0)) {
     L->period = ts; /* an array of t */
     leaves(td, t, 0, 0, (long long)ts, L, 0);
+  } else if (element && constant && ts && (off + n) / ts < LT_MEM_FIELDS) {
+    /* from inside one element of an array of t over the next ones (SROA
+     * copies su[0].w .. su[1].k when it splits off su[0].p) */
+    for (unsigned long long k = 0; k * ts < off + n && !L->overflow; k++)
+      leaves(td, t, (long long)(k * ts), (long long)off, (long long)(off + n), L, 0);
   } else {
     return 0;
   }
@@ -411,6 +436,13 @@ int lt_mem_layout(LtCtx *c, LLVMValueRef call, LtMemLayout *L) {
     int element;
     LLVMTypeRef t = ends[e] ? declared(td, ends[e], &off, &element) : NULL;
     if (t && from_declared(td, t, off, element, constant, n, L))
+      return 0;
+    /* `gep i8, ptr %a, 48` into a typed alloca or global (-O2's GEPs) */
+    long long at;
+    LLVMValueRef base = ends[e] ? const_offset(td, ends[e], &at) : NULL;
+    if (base && base != ends[e] && at >= 0 &&
+        (t = declared(td, base, &off, &element)) &&
+        from_declared(td, t, (unsigned long long)at, 0, constant, n, L))
       return 0;
   }
   if (from_note(c, call, constant, n, L))

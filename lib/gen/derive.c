@@ -293,6 +293,8 @@ LtDeriv *lt_derive(LtCtx *c, const LtRequest *r) {
   }
   int nerr = c->nerrors;
   g.P = lt_preprocess(c, r->fn, r->call);
+  if (g.P && getenv("LEANTAPE_DUMP")) /* debugging: the canonical clone */
+    LLVMDumpValue(g.P);
   int ok = g.P && !analyse(&g, r) &&
            !generate(&g, d, LLVMGetValueName2(r->fn, &(size_t){0}));
   if (!ok && c->nerrors == nerr)
