@@ -62,6 +62,22 @@ static int rev_binary(LtGen *g, LLVMValueRef i, LLVMValueRef d) {
   }
 }
 
+/* Erase v and the operands it alone used, among the instructions `mine`
+ * (a rule's own, placeholders included: never materialised values). */
+static void erase_dead(LtMap *mine, LLVMValueRef v) {
+  if (!v || !LLVMIsAInstruction(v) || !lt_map_get(mine, v) || LLVMGetFirstUse(v))
+    return;
+  int n = LLVMGetNumOperands(v);
+  LLVMValueRef ops[n > 0 ? n : 1];
+  for (int k = 0; k < n; k++)
+    ops[k] = LLVMGetOperand(v, (unsigned)k);
+  lt_map_put(mine, v, NULL);
+  LLVMInstructionEraseFromParent(v);
+  for (int k = 0; k < n; k++)
+    if (!LLVMIsAPHINode(ops[k]) && !LLVMIsAFreezeInst(ops[k]))
+      erase_dead(mine, ops[k]);
+}
+
 static int rev_rule(LtGen *g, LLVMValueRef i, const LtRule *rule) {
   LtRuleIn in;
   memset(&in, 0, sizeof in);
@@ -87,8 +103,30 @@ static int rev_rule(LtGen *g, LLVMValueRef i, const LtRule *rule) {
   }
   in.dy = lt_adj_read(g, i);
   LLVMValueRef dx[LT_RULE_MAXARGS] = {0};
-  int rc = rule->adjoint(&in, dx);
   LLVMBasicBlockRef here = LLVMGetInsertBlock(g->b);
+  LLVMValueRef before = LLVMGetLastInstruction(here);
+  int rc = rule->adjoint(&in, dx);
+  /* Partials of inactive operands go before their primal operands are
+   * materialised: fmuladd(a, dt, v) with dt inactive needs a's partial
+   * (dt) only, so a is neither recomputed nor taped. */
+  if (!rc) {
+    LtMap mine;
+    lt_map_init(&mine, 16);
+    for (LLVMValueRef x = before ? LLVMGetNextInstruction(before)
+                                 : LLVMGetFirstInstruction(here);
+         x; x = LLVMGetNextInstruction(x))
+      if (x != in.dy)
+        lt_map_put(&mine, x, (void *)1);
+    for (unsigned k = 0; k < in.nargs; k++) {
+      LLVMValueRef a = LLVMGetOperand(i, k);
+      if (dx[k] && (!(rule->active_mask >> k & 1) || LLVMIsAConstant(a) ||
+                    !lt_is_varied(&g->act_of, a))) {
+        erase_dead(&mine, dx[k]);
+        dx[k] = NULL;
+      }
+    }
+    lt_map_free(&mine);
+  }
   for (unsigned k = 0; k < nph; k++) {
     if (LLVMGetFirstUse(ph[k])) {
       LLVMPositionBuilderBefore(g->b, ph[k]);
