@@ -103,6 +103,12 @@ void lt_diag_emit(LLVMValueRef at, const char *msg, int is_error);
 /* An optimisation analysis remark (-Rpass-analysis=leantape). */
 void lt_remark_emit(LLVMValueRef at, const char *pass_name,
                     const char *remark_name, const char *msg);
+/* LLVM's alias analysis: may pa (accessed by instruction ia) and pb (by ib)
+ * overlap, in any iterations? 1 when unknown. */
+int lt_llvm_may_alias(LLVMValueRef ia, LLVMValueRef pa, LLVMValueRef ib,
+                      LLVMValueRef pb);
+/* Forget LLVM's cached analyses of fn (before it changes or is deleted). */
+void lt_llvm_forget(LLVMValueRef fn);
 
 /* The per-module context: no globals, everything hangs off this. */
 struct LtCtx {

@@ -4,6 +4,8 @@
 // -O0..-O3), hands the module to the C driver (lt_run_module), and emits
 // diagnostics and remarks for the C code, which the LLVM C API cannot do.
 #include "llvm-c/Core.h"
+#include "llvm/Analysis/AliasAnalysis.h"
+#include "llvm/Analysis/MemoryLocation.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DiagnosticInfo.h"
@@ -29,6 +31,9 @@ int lt_run_module(LLVMModuleRef M, int opt_level);
 int lt_prepare_module(LLVMModuleRef M);
 
 void lt_diag_emit(LLVMValueRef at, const char *msg, int is_error);
+int lt_llvm_may_alias(LLVMValueRef ia, LLVMValueRef pa, LLVMValueRef ib,
+                      LLVMValueRef pb);
+void lt_llvm_forget(LLVMValueRef fn);
 void lt_remark_emit(LLVMValueRef at, const char *pass_name,
                     const char *remark_name, const char *msg);
 // lib/analysis/loops.c, lib/analysis/induction.c: analysis printers (text on stderr).
@@ -84,13 +89,49 @@ void lt_remark_emit(LLVMValueRef at, const char *pass_name,
   fn->getContext().diagnose(remark);
 }
 
+// Alias analysis for the C engine (the C API has none): LLVM's own AA
+// pipeline (BasicAA, TBAA, scoped noalias, ...), from the function analysis
+// manager of the running pass.
+static FunctionAnalysisManager *TheFAM;
+
+// May the memory at pa, accessed by instruction ia, overlap the memory at
+// pb accessed by ib, at any times? Sizes are unknown on purpose
+// (beforeOrAfterPointer): the accesses may run in different loop
+// iterations, where offsets relative to the same SSA values say nothing;
+// what remains are distinct objects, access types (TBAA) and noalias
+// scopes. 1 when unknown (no analysis manager, e.g. in a printer pass).
+int lt_llvm_may_alias(LLVMValueRef ia, LLVMValueRef pa, LLVMValueRef ib,
+                      LLVMValueRef pb) {
+  auto *IA = dyn_cast_or_null<Instruction>(unwrap(ia));
+  auto *IB = dyn_cast_or_null<Instruction>(unwrap(ib));
+  if (!TheFAM || !IA || !IB || IA->getFunction() != IB->getFunction())
+    return 1;
+  AAResults &AA = TheFAM->getResult<AAManager>(*IA->getFunction());
+  MemoryLocation LA(unwrap(pa), LocationSize::beforeOrAfterPointer(),
+                    IA->getAAMetadata());
+  MemoryLocation LB(unwrap(pb), LocationSize::beforeOrAfterPointer(),
+                    IB->getAAMetadata());
+  return AA.alias(LA, LB) != AliasResult::NoAlias;
+}
+
+// Drop every cached analysis of fn: it is about to change or be deleted
+// (a cached dominator tree of a deleted function could be handed to a new
+// function allocated at the same address).
+void lt_llvm_forget(LLVMValueRef fn) {
+  if (auto *F = dyn_cast_or_null<Function>(unwrap(fn)))
+    if (TheFAM)
+      TheFAM->clear(*F, F->getName());
+}
+
 namespace {
 struct LeantapePass : PassInfoMixin<LeantapePass> {
   int Level;
   explicit LeantapePass(int L) : Level(L) {}
-  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
-    return lt_run_module(wrap(&M), Level) ? PreservedAnalyses::none()
-                                          : PreservedAnalyses::all();
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &MAM) {
+    TheFAM = &MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+    int Changed = lt_run_module(wrap(&M), Level);
+    TheFAM = nullptr;
+    return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
   }
   // Never skipped by optnone or -opt-bisect-limit: AD is not an optimisation.
   static bool isRequired() { return true; }

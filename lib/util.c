@@ -198,6 +198,7 @@ int lt_run_pipeline(LLVMValueRef fn, const char *pipeline) {
 }
 
 void lt_erase_fn(LLVMValueRef fn) {
+  lt_llvm_forget(fn);
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
        bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;

@@ -70,6 +70,13 @@ int lt_points_step(LtPoints *pt, LLVMValueRef i);
 /* v may address an active / an inactive object. */
 int lt_points_any_active(LtPoints *pt, LLVMValueRef v);
 int lt_points_any_inactive(LtPoints *pt, LLVMValueRef v);
+/* May pointers a and b address the same memory? Allocations of the
+ * function are distinct from everything else; memory from outside it
+ * (parameters, what they reach, globals, kept calls' results) may be any
+ * memory from outside; unknown pointers and empty sets may be anything. */
+int lt_points_may_alias(LtPoints *pt, LLVMValueRef a, LLVMValueRef b);
+/* v may address a stack object (an alloca of the function). */
+int lt_points_any_stack(LtPoints *pt, LLVMValueRef v);
 /* Give every allocation v may address a shadow; 1 when one was new. */
 int lt_points_activate(LtPoints *pt, LLVMValueRef v);
 /* lt_points_activate, and also for allocations their memory points to. */
@@ -266,13 +273,13 @@ LLVMValueRef lt_trip_emit(LLVMBuilderRef b, const LtTrip *t);
 /* Printer pass print<leantape-induction>: stable text on stderr. */
 void lt_print_induction(LLVMValueRef fn);
 
-/* overwrite.c */
+/* overwrite.c: loads whose memory nothing writes after them */
 typedef struct LtOverwrite {
-  LtVec written;    /* underlying objects the primal may write */
-  int clobber_all;  /* a call that may write anything */
+  LtMap ok;         /* load -> 1 re-loadable, 2 not */
 } LtOverwrite;
-void lt_overwrite_build(LtOverwrite *o, const LtCfg *g);
-/* The load's memory is certainly unchanged by the primal. */
+/* After the activity analysis (it uses the points-to sets). */
+void lt_overwrite_build(LtOverwrite *o, LtGen *g);
+/* Nothing that runs after the load may change its (non-stack) memory. */
 int lt_overwrite_reloadable(const LtOverwrite *o, LLVMValueRef load);
 void lt_overwrite_free(LtOverwrite *o);
 

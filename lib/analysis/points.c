@@ -437,6 +437,38 @@ int lt_points_any_active(LtPoints *pt, LLVMValueRef v) {
   return 0;
 }
 
+int lt_points_may_alias(LtPoints *pt, LLVMValueRef a, LLVMValueRef b) {
+  const uint64_t *sa = lt_points_of(pt, a), *sb = lt_points_of(pt, b);
+  int na = 0, nb = 0, xa = 0, xb = 0, ga = 0, gb = 0;
+  for (unsigned o = 0; o < pt->nobj; o++) {
+    int k = pt->obj[o].kind, ha = set_has(sa, o), hb = set_has(sb, o);
+    if (k == O_NULL)
+      continue;
+    if ((ha && hb) || ((ha || hb) && k == O_UNKNOWN))
+      return 1;
+    na += ha;
+    nb += hb;
+    int outside = k == O_ARG || k == O_ARGMEM || k == O_CALLMEM;
+    xa |= ha && outside;
+    xb |= hb && outside;
+    ga |= ha && k == O_GLOBAL;
+    gb |= hb && k == O_GLOBAL;
+  }
+  if (!na || !nb)
+    return 1; /* nothing known */
+  /* memory from outside the function may be any memory from outside */
+  return (xa && (xb || gb)) || (ga && xb);
+}
+
+int lt_points_any_stack(LtPoints *pt, LLVMValueRef v) {
+  const uint64_t *s = lt_points_of(pt, v);
+  for (unsigned o = 0; o < pt->nobj; o++)
+    if (set_has(s, o) && pt->obj[o].kind == O_ALLOC &&
+        LLVMIsAAllocaInst(pt->obj[o].src))
+      return 1;
+  return 0;
+}
+
 int lt_points_any_inactive(LtPoints *pt, LLVMValueRef v) {
   const uint64_t *s = lt_points_of(pt, v);
   for (unsigned o = 0; o < pt->nobj; o++)

@@ -199,10 +199,11 @@ static int analyse(LtGen *g, const LtRequest *r) {
   g->st_reload = lt_xcalloc(g->loops.nloops + 1, sizeof(unsigned));
   g->st_affine = lt_xcalloc(g->loops.nloops + 1, sizeof(unsigned));
   lt_induction_build(&g->ind, &g->loops);
-  lt_overwrite_build(&g->ow, &g->g);
   g->act_of.ret_shadow = r->ret_shadow;
   if (lt_activity_run(g->c, &g->act_of, g->P, &g->g, r->act))
     return -1;
+  if (!g->split)
+    lt_overwrite_build(&g->ow, g);
   return lt_callees_plan(g);
 }
 
