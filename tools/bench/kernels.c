@@ -1,10 +1,12 @@
 /* kernels.c: the benchmark kernels, differentiated with __enzyme_autodiff.
  * Compiled with clang-22 -O2 -fpass-plugin=build/lib/LLVMLeantape.so.
  *
- * Seed 001's suite (written in C), seed 000's in-place add (n = 4096) and
- * seed 002's normalize/mag (n = 16000). Kernel functions are external and
- * noinline so the timed primal is the same function the plugin
- * differentiates (no constant propagation of sizes into the primal only).
+ * Seed 001's suite (written in C), seed 000's in-place add (n = 4096),
+ * seed 002's normalize/mag (n = 16000), and two kernels whose callees stay
+ * calls because they are recursive (tree_sum_4096, hot_pw_100000/10000).
+ * Kernel functions are external and noinline so the timed primal is the
+ * same function the plugin differentiates (no constant propagation of
+ * sizes into the primal only).
  * Helpers called from kernels (mag, the per-element map function) are
  * left to the optimiser unless stated otherwise. */
 #include <leantape.h>
@@ -384,6 +386,69 @@ static void norm_setup(void) {
 NORM_KERNEL(normalize)
 NORM_KERNEL(normalize_ni)
 
+/* ---- tree_sum_4096: a recursion over halves of an array ---------------- */
+/* tree_r calls itself, so it stays a call with its own augmented forward
+ * and reverse; each activation's tape is a separate sub-tape. Leaves of
+ * 8 elements are a loop. 1023 activations for n = 4096. */
+#define NTREE 4096
+static double T_P[NTREE], T_dP[NTREE];
+static int t_n = NTREE;
+
+double tree_r(const double *x, int lo, int hi) {
+  if (hi - lo <= 8) {
+    double s = 0;
+    for (int i = lo; i < hi; i++)
+      s += x[i] * x[i];
+    return s;
+  }
+  int m = (lo + hi) / 2;
+  double l = tree_r(x, lo, m), r = tree_r(x, m, hi);
+  return l * 0.9 + sin(r);
+}
+KERNEL double tree_k(const double *x, int n) { return tree_r(x, 0, n); }
+
+static double *tree_param(void) { return T_P; }
+static void tree_setup(void) { fill(T_P, NTREE, -1, 1, 13); }
+SCALAR_KERNEL(tree, T_P, T_dP, NTREE, (T_P, t_n),
+              enzyme_dup, T_P, T_dP, enzyme_const, t_n)
+
+/* ---- hot_pw_100000: a kept call in a counted loop ---------------------- */
+/* pw(x, k) = x^k by repeated squaring, recursive (so a call, not inlined),
+ * called once per iteration of a loop of n = 1e5 (k[i] in 1..8: 2 to 5
+ * activations per call). The trip count is known at loop entry, so the
+ * per-iteration record holding the call's tape is preallocated with the
+ * loop cache. hot_pw_10000 is the same at n = 1e4, to read how the
+ * allocation count scales with the trip count. */
+#define NHOT 100000
+static double H_P[NHOT], H_dP[NHOT];
+static int H_k[NHOT];
+static int h_n = NHOT, h_n4 = NHOT / 10;
+
+double pw(double x, int k) {
+  if (k == 0)
+    return 1.0;
+  double h = pw(x * x, k >> 1);
+  return (k & 1) ? x * h : h;
+}
+KERNEL double hot_pw_k(const double *x, const int *k, int n) {
+  double s = 0;
+  for (int i = 0; i < n; i++)
+    s += pw(x[i], k[i]);
+  return s;
+}
+
+static double *hot_param(void) { return H_P; }
+static void hot_setup(void) {
+  fill(H_P, NHOT, 0.6, 1.1, 14);
+  for (int i = 0; i < NHOT; i++)
+    H_k[i] = 1 + (int)((i * 2654435761u) >> 29); /* 1..8 */
+}
+SCALAR_KERNEL(hot_pw, H_P, H_dP, NHOT, (H_P, H_k, h_n),
+              enzyme_dup, H_P, H_dP, enzyme_const, H_k, enzyme_const, h_n)
+#define hot_pw4_k hot_pw_k /* the same function, n = 1e4 */
+SCALAR_KERNEL(hot_pw4, H_P, H_dP, NHOT / 10, (H_P, H_k, h_n4),
+              enzyme_dup, H_P, H_dP, enzyme_const, H_k, enzyme_const, h_n4)
+
 /* ---- the table ---------------------------------------------------------- */
 #define ENTRY(label, tgt, np, fam, tag) ENTRYX(label, tgt, 0, np, fam, tag)
 #define ENTRYX(label, tgt, extra, np, fam, tag)                                \
@@ -404,6 +469,9 @@ const kernel_t kernels[] = {
     ENTRY("large_single_block", TGT_GENERAL, 4, block, block),
     ENTRY("inplace_add_4096", TGT_NOTAPE, 2 * NADD, add, add),
     ENTRY("normalize_16000", TGT_NORMALIZE, NN, norm, normalize),
+    ENTRY("tree_sum_4096", TGT_GENERAL, NTREE, tree, tree),
+    ENTRY("hot_pw_100000", TGT_GENERAL, NHOT, hot, hot_pw),
+    ENTRY("hot_pw_10000", TGT_GENERAL, NHOT / 10, hot, hot_pw4),
     /* ~35 s per gradient at the time of writing: opt-in (BENCH_EXTRA=1) */
     ENTRYX("normalize_16000_noinline_mag", TGT_NORMALIZE, 1, NN, norm,
            normalize_ni),
