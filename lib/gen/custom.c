@@ -166,6 +166,7 @@ LLVMValueRef lt_custom_forward(LtGen *g, LLVMBuilderRef b, LLVMValueRef call,
   unsigned n = interleave(r->fn, prim, shad, args);
   LLVMValueRef nc = LLVMBuildCall2(b, LLVMGlobalGetValueType(r->aug), r->aug,
                                    args, n, "");
+  LLVMSetInstructionCallConv(nc, LLVMGetFunctionCallConv(r->aug));
   LLVMInstructionSetDebugLoc(nc, LLVMInstructionGetDebugLoc(ac));
   if (s.parts & AUG_TAPE)
     lt_map_put(&g->custom_tape, call, part(b, nc, s.ti));
@@ -187,6 +188,7 @@ LLVMValueRef lt_custom_forward(LtGen *g, LLVMBuilderRef b, LLVMValueRef call,
         break;
       }
     v = LLVMBuildCall2(b, LLVMGlobalGetValueType(r->fn), r->fn, prim, np, "");
+    LLVMSetInstructionCallConv(v, LLVMGetFunctionCallConv(r->fn));
   }
   free(prim);
   free(shad);
@@ -220,6 +222,7 @@ int lt_custom_reverse(LtGen *g, LLVMValueRef call) {
     args[n++] = lt_tape_load(g, LT_SLOT_CUSTOMTAPE, call, s.tape_ty);
   LLVMValueRef outs = LLVMBuildCall2(g->b, LLVMGlobalGetValueType(r->grad), r->grad,
                                      args, n, "");
+  LLVMSetInstructionCallConv(outs, LLVMGetFunctionCallConv(r->grad));
   LLVMTypeRef ot = LLVMTypeOf(outs);
   for (unsigned p = 0, k = 0; p < np; p++) {
     LLVMValueRef op = LLVMGetOperand(call, p);

@@ -35,7 +35,10 @@ LLVMValueRef lt_clone_decl(LLVMValueRef src, const char *name,
   LLVMModuleRef m = LLVMGetGlobalParent(src);
   LLVMValueRef f = LLVMAddFunction(m, name, fty);
   LLVMSetLinkage(f, LLVMInternalLinkage);
-  LLVMSetFunctionCallConv(f, LLVMGetFunctionCallConv(src));
+  /* The C convention: Leantape's calls of its functions use it (at -O2 an
+   * internal callee may be fastcc, and a call with another convention is
+   * undefined behaviour, which instcombine turns into unreachable). */
+  LLVMSetFunctionCallConv(f, LLVMCCallConv);
   copy_attrs(src, f, LLVMAttributeFunctionIndex, LLVMAttributeFunctionIndex);
   drop_fn_attr(f, "optnone");
   drop_fn_attr(f, "noinline");
