@@ -49,6 +49,7 @@ under -fsanitize=address,undefined to check the invariants above (run.sh -P).
 """
 import argparse
 import random
+import re
 import sys
 
 N = 8  # size of x, y and every local array
@@ -63,7 +64,7 @@ class Var:
 
 class Gen:
     def __init__(self, seed, loops=True, max_depth=3, pointers=False,
-                 primal_only=False):
+                 primal_only=False, calls=False, cxx=False):
         self.r = random.Random(seed)
         self.seed = seed
         self.loops = loops
@@ -71,6 +72,8 @@ class Gen:
         self.max_depth = max_depth if loops else 0
         self.pointers = pointers
         self.primal_only = primal_only
+        self.calls = calls
+        self.cxx = cxx
         self.nvar = 0
         self.has_s = self.r.random() < 0.4
         self.nlocal = self.r.randint(0, 2)
@@ -80,6 +83,12 @@ class Gen:
         self.nloops = 0
         if self.pointers:  # every draw for --pointers comes after the others
             self.pinit()
+        if self.calls or self.cxx:  # then those of --calls, then --cxx
+            self.hinit()
+        if self.calls:
+            self.cinit()
+        if self.cxx:
+            self.xinit()
 
     # ---------------------------------------------------------------- helpers
     def c(self, lo, hi, nd=3):
@@ -89,6 +98,8 @@ class Gen:
         a = ["x", "y"] + ["t%d" % k for k in range(self.nlocal)]
         if self.pointers:
             a += self.heaps
+        if self.cxx:
+            a += self.vecs
         return a
 
     def index(self, scope):
@@ -115,6 +126,10 @@ class Gen:
         r = self.r
         if self.pointers and r.random() < 0.3:
             return self.pleaf(scope)
+        if self.calls and self.cnest < 2 and r.random() < 0.15:
+            return self.cleaf(scope)
+        if self.cxx and self.xready and self.cnest < 2 and r.random() < 0.15:
+            return self.xleaf(scope)
         k = r.random()
         if k < 0.55:
             return "%s[%s]" % (r.choice(self.arrays()), self.index(scope))
@@ -130,19 +145,21 @@ class Gen:
             return "(0.1 * %s)" % r.choice(scope).name
         return self.c(-1.5, 1.5)
 
-    def expr(self, scope, depth=2):
-        """A smooth expression; |value| stays moderate (leaves are ~[-2,2])."""
+    def expr(self, scope, depth=2, leaf=None):
+        """A smooth expression; |value| stays moderate (leaves are ~[-2,2]).
+        leaf: the leaf generator (default self.leaf; helper bodies pass one
+        that draws their parameters)."""
         r = self.r
         if depth == 0 or r.random() < 0.25:
-            return self.leaf(scope)
+            return (leaf or self.leaf)(scope)
         k = r.random()
-        a = self.expr(scope, depth - 1)
+        a = self.expr(scope, depth - 1, leaf)
         if k < 0.2:
-            return "(%s + %s)" % (a, self.expr(scope, depth - 1))
+            return "(%s + %s)" % (a, self.expr(scope, depth - 1, leaf))
         if k < 0.3:
-            return "(%s - %s)" % (a, self.expr(scope, depth - 1))
+            return "(%s - %s)" % (a, self.expr(scope, depth - 1, leaf))
         if k < 0.5:
-            return "(%s * %s)" % (a, self.expr(scope, depth - 1))
+            return "(%s * %s)" % (a, self.expr(scope, depth - 1, leaf))
         if k < 0.55:
             return "(%s * %s)" % (self.c(-2, 2), a)
         fn = r.choice(["sin", "cos", "tanh", "exp_t", "exp_s", "log1", "sqrt1",
@@ -204,6 +221,10 @@ class Gen:
         sp = "  " * ind
         if self.pointers and r.random() < 0.2:
             return [sp + l for l in self.pstmt(scope, iters)]
+        if self.calls and r.random() < 0.2:
+            return [sp + l for l in self.cstmt(scope, depth, iters)]
+        if self.cxx and self.xready and r.random() < 0.15:
+            return [sp + l for l in self.xstmt(scope, iters)]
         k = r.random()
         if self.loops and depth < self.max_depth and k < 0.3 and self.budget > 0:
             return self.loop(scope, depth, iters, ind)
@@ -376,7 +397,13 @@ class Gen:
 
     def psrc(self, writable=False):
         s = ["x", "y"] + ["t%d" % k for k in range(self.nlocal)] + self.heaps
+        if self.cxx:
+            s = s + ["%s.data()" % v for v in self.vecs]
         return s if writable else s + ["c"] * 2
+
+    def mc(self, ty):
+        """The cast of a malloc/calloc result: none in C, (ty) in C++."""
+        return "(%s)" % ty if self.cxx else ""
 
     def pptr(self, w, writable=False, src=None):
         """A pointer expression to at least w valid doubles."""
@@ -463,7 +490,7 @@ class Gen:
         src = r.choice(self.psrc(True))
         mix = " + 0.25 * c[%s]" if r.random() < 0.3 else ""
         if r.random() < 0.6:
-            out = ["  double *%s = malloc(N * sizeof *%s);" % (name, name)]
+            out = ["  double *%s = %smalloc(N * sizeof *%s);" % (name, self.mc("double *"), name)]
             if self.loops and r.random() < 0.7:
                 out += ["  for (int q = 0; q < N; q++)",
                         "    %s[q] = %s%s;" % (name, g % ("%s[q]" % src),
@@ -473,7 +500,7 @@ class Gen:
                     out.append("  %s[%d] = %s%s;" % (name, q, g % ("%s[%d]" % (src, q)),
                                                     mix % ((q + 3) % N) if mix else ""))
         else:
-            out = ["  double *%s = calloc(N, sizeof *%s);" % (name, name)]
+            out = ["  double *%s = %scalloc(N, sizeof *%s);" % (name, self.mc("double *"), name)]
             if self.loops and r.random() < 0.5:
                 st = r.choice([1, 2, 3])
                 out += ["  for (int q = %d; q < N; q += %d)" % (r.randint(0, 1), st),
@@ -493,7 +520,8 @@ class Gen:
         m, w = r.randint(2, 4), r.randint(2, 5)
         heap = r.random() < 0.6
         if heap:
-            out = ["  const double **%s = malloc(%d * sizeof *%s);" % (name, m, name)]
+            out = ["  const double **%s = %smalloc(%d * sizeof *%s);" % (
+                name, self.mc("const double **"), m, name)]
             self.frees.append(name)
         else:
             out = ["  const double *%s[%d];" % (name, m)]
@@ -538,7 +566,8 @@ class Gen:
             out.append("  };")
         else:
             if heap:
-                out = ["  struct S *%s = malloc(%d * sizeof *%s);" % (name, m, name)]
+                out = ["  struct S *%s = %smalloc(%d * sizeof *%s);" % (
+                    name, self.mc("struct S *"), m, name)]
                 self.frees.append(name)
             else:
                 out = ["  struct S %s[%d];" % (name, m)]
@@ -713,6 +742,7 @@ class Gen:
         flags = " --pointers" + ("" if self.loops else " --no-loops")
         if self.max_depth_arg != 3:
             flags += " --max-depth %d" % self.max_depth_arg
+        flags += self.newflags()
         head = """\
 /* Generated by tools/fuzz/gen.py --seed %(seed)d%(flags)s. Reproduce with
  *   clang-22 -O2 -fpass-plugin=build/lib/LLVMLeantape.so -Iinclude prog.c -lm
@@ -914,6 +944,667 @@ int main(void) {
             "main_setup": ind(main_setup), "call": call}
         return head + "\n".join(fn) + "\n" + main
 
+    # --------------------------------------------------------------- --calls
+    # With --calls (every extra draw behind the flag), f calls generated
+    # helpers, emitted before f: small scalar helpers (inlined), direct
+    # recursion with a depth parameter (linear, tree, with an extra active
+    # parameter), mutual recursion, a recursion over halves of an array, a
+    # recursion that writes an output array and reads it back, helpers
+    # returning a pointer into an array argument (read and written through;
+    # one of them recursive), a struct-reading recursion (--pointers), and
+    # sometimes a helper with a registered custom gradient (Enzyme's ABI,
+    # the true derivative). Helpers are randomly static and/or noinline;
+    # helpers are called in loops, with counters in the depth and offsets.
+    # Every helper returns a value in [-1, 1]; depth <= 4.
+    def hinit(self):
+        """State shared by --calls and --cxx (no random draws)."""
+        self.hk = {}        # helper kind -> list of helper dicts
+        self.hdefs = []     # helper definitions (lists of lines), in order
+        self.cnest = 0      # nesting of helper calls in call arguments
+        self.ncalls = 0
+        self.cloop_done = False
+        self.vecs = []      # --cxx: std::vector<double> locals of f
+        self.xready = False
+
+    def cinit(self):
+        r = self.r
+        self.budget += r.randint(2, 5)
+        self.custom_ok = r.random() < 0.35
+
+    def newflags(self):
+        return (" --calls" if self.calls else "") + (" --cxx" if self.cxx else "")
+
+    def hexpr(self, params, depth=2, need=None):
+        """A smooth expression over a helper's parameters that uses every
+        parameter in need (redrawn a few times, then added)."""
+        r = self.r
+
+        def lf(_):
+            return r.choice(params) if r.random() < 0.85 else self.c(-1.5, 1.5)
+
+        def uses(e, p):
+            return re.search(r"(?<![\w.>])%s(?![\w\[])" % re.escape(p), e) is not None
+        for _ in range(6):
+            e = self.expr(None, depth, leaf=lf)
+            miss = [p for p in (need or []) if not uses(e, p)]
+            if not miss:
+                return e
+        return "(%s)" % " + ".join([e] + ["%s * %s" % (self.c(0.3, 1.0, 2), p) for p in miss])
+
+    def hattr(self):
+        r = self.r
+        ni = r.random() < 0.3
+        st = r.random() < 0.7
+        return ("__attribute__((noinline)) " if ni else "") + ("static " if st else "")
+
+    def combine(self, u, lv):
+        """A value in [-1, 1] from u in [-1, 1] and the parameters lv."""
+        r = self.r
+        t = r.random()
+        if t < 0.45:
+            a = self.c(0.3, 0.8, 2)
+            return "%s * %s + %.2f * %s" % (a, u, 1 - float(a), self.squash(self.hexpr(lv + [u])))
+        if t < 0.75:
+            return "tanh(%s * %s + %s)" % (self.c(0.5, 1.5, 2), u, self.hexpr(lv, 1))
+        return "%s * %s" % (u, self.squash(self.hexpr(lv)))
+
+    def helper(self, kind):
+        """A helper of this kind: an existing one (shared callee) or a new one."""
+        lst = self.hk.setdefault(kind, [])
+        if lst and (len(lst) >= 2 or self.r.random() < 0.6):
+            return self.r.choice(lst)
+        pre = {"small": "hs", "rec": "hr", "mut": "hm", "halves": "hh",
+               "write": "hw", "pick": "pk", "custom": "cg", "sread": "hst",
+               "tmpl": "ht", "pair": "hp"}[kind]
+        h = getattr(self, "mk_" + kind)("%s%d" % (pre, len(lst)))
+        lst.append(h)
+        self.hdefs.append(h["lines"])
+        return h
+
+    def mk_small(self, name):
+        r = self.r
+        params = ["a", "b"][:r.randint(1, 2)]
+        L = ["%sdouble %s(%s) {" % (self.hattr(), name, ", ".join("double " + p for p in params)),
+             "  double t = %s;" % self.hexpr(params, need=params)]
+        if r.random() < 0.3:  # a data branch inside the helper
+            L.append("  if (t > %s) t = 0.5 * t + %s;" % (self.c(-0.5, 0.5, 2), self.c(-0.5, 0.5, 2)))
+        L += ["  return %s;" % self.squash("t"), "}"]
+        return {"name": name, "np": len(params), "lines": L}
+
+    def mk_rec(self, name):
+        """h(v, d) = d <= 0 ? g(v) : combine(h(v', d - 1), v)."""
+        r = self.r
+        shape = r.choice(["lin", "lin", "tree", "w"])
+        lv = ["v", "w"] if shape == "w" else ["v"]
+        ps = "double v, double w, int d" if shape == "w" else "double v, int d"
+        ra = (lambda e: "%s, w, d - 1" % e) if shape == "w" else (lambda e: "%s, d - 1" % e)
+        L = ["%sdouble %s(%s) {" % (self.hattr(), name, ps),
+             "  if (d <= 0)",
+             "    return %s;" % self.squash(self.hexpr(lv, need=lv)),
+             "  double u = %s(%s);" % (name, ra(self.squash(self.hexpr(lv, need=["v"]))))]
+        if shape == "tree":
+            L.append("  double u2 = %s(%s);" % (name, ra(self.squash(self.hexpr(lv, need=["v"])))))
+            a, b = self.c(0.2, 0.45, 2), self.c(0.2, 0.45, 2)
+            L.append("  return %s * u + %s * u2 + %.2f * %s;" % (
+                a, b, 1 - float(a) - float(b), self.squash(self.hexpr(lv + ["u"]))))
+        else:
+            L.append("  return %s;" % self.combine("u", lv))
+        L.append("}")
+        return {"name": name, "w": shape == "w", "lines": L}
+
+    def mk_mut(self, name):
+        r = self.r
+        attr = self.hattr()
+        a, b = name + "a", name + "b"
+        L = ["%sdouble %s(double v, int d);" % (attr, b)]
+        for me, other in ((a, b), (b, a)):
+            L += ["%sdouble %s(double v, int d) {" % (attr, me),
+                  "  if (d <= 0)",
+                  "    return %s;" % self.squash(self.hexpr(["v"], need=["v"])),
+                  "  double u = %s(%s, %s);" % (other, self.squash(self.hexpr(["v"], need=["v"])),
+                                                r.choice(["d - 1", "d - 1", "d - 2"])),
+                  "  return %s;" % self.combine("u", ["v"]), "}"]
+        return {"name": name, "names": [a, b], "lines": L}
+
+    def mk_halves(self, name):
+        """A recursion over halves of a[0..m) (depth <= 3 for m <= 8)."""
+        r = self.r
+        L = ["%sdouble %s(const double *a, int m) {" % (self.hattr(), name),
+             "  if (m <= 1)",
+             "    return %s;" % self.squash(self.hexpr(["a[0]"], need=["a[0]"])),
+             "  int k = m / 2;",
+             "  double l = %s(a, k);" % name,
+             "  double r = %s(a + k, m - k);" % name]
+        t = r.random()
+        a, b = self.c(0.3, 0.7, 2), self.c(0.2, 0.4, 2)
+        if t < 0.4:
+            L.append("  return %s * l + %.2f * r;" % (a, 1 - float(a)))
+        elif t < 0.7:
+            L.append("  return tanh(%s * l * r + %s * a[m - 1]);" % (self.c(0.5, 1.5, 2), self.c(-1, 1, 2)))
+        else:
+            a = self.c(0.2, 0.4, 2)
+            L.append("  return %s * l + %s * r + %.2f * %s;" % (
+                a, b, 1 - float(a) - float(b), self.squash(self.hexpr(["a[0]", "a[m - 1]", "l"]))))
+        L.append("}")
+        return {"name": name, "lines": L}
+
+    def mk_write(self, name):
+        """Writes o[0..d] from a[0..d] recursively and reads o back."""
+        r = self.r
+        L = ["%sdouble %s(double *o, const double *a, int d) {" % (self.hattr(), name),
+             "  if (d <= 0) {",
+             "    o[0] = %s;" % self.squash(self.hexpr(["a[0]"], need=["a[0]"])),
+             "    return o[0];",
+             "  }"]
+        a, b = self.c(0.3, 0.7, 2), self.c(0.3, 0.7, 2)
+        if r.random() < 0.5:  # recurse, then write o[0] from what it wrote
+            L += ["  double t = %s(o + 1, a + 1, d - 1);" % name,
+                  "  o[0] = %s * o[1] + %.2f * %s;" % (a, 1 - float(a), self.squash(self.hexpr(["a[0]", "t"], need=["t"]))),
+                  "  return %s * o[0] + %.2f * o[1];" % (b, 1 - float(b))]
+        else:  # write o[0], recurse, read both back
+            L += ["  o[0] = %s;" % self.squash(self.hexpr(["a[0]", "a[1]"], need=["a[0]"])),
+                  "  double t = %s(o + 1, a + 1, d - 1);" % name,
+                  "  return %s * t + %.2f * o[0] * o[1];" % (a, 1 - float(a))]
+        L.append("}")
+        return {"name": name, "lines": L}
+
+    def mk_pick(self, name):
+        """double *pick(double *a, int k): a + (k mod M) (k >= 0); the result
+        points at >= w valid doubles when a points at >= M - 1 + w."""
+        r = self.r
+        w = r.randint(1, 3)
+        M = r.randint(2, N - w + 1)
+        shape = r.choice(["mod", "mirror", "rec", "two"])
+        attr = self.hattr()
+        if shape == "two":
+            L = ["%sdouble *%s(double *a, double *b, int k) {" % (attr, name),
+                 "  return k %% 2 == 0 ? a + k %% %d : b + (k / 2) %% %d;" % (M, M)]
+        elif shape == "mod":
+            L = ["%sdouble *%s(double *a, int k) {" % (attr, name), "  return a + k %% %d;" % M]
+        elif shape == "mirror":
+            L = ["%sdouble *%s(double *a, int k) {" % (attr, name),
+                 "  return k %% 2 == 0 ? a + k %% %d : a + (%d - k %% %d);" % (M, M - 1, M)]
+        else:
+            L = ["%sdouble *%s(double *a, int k) {" % (attr, name),
+                 "  if (k < %d)" % M, "    return a + k;",
+                 "  return %s(a, k - %d);" % (name, M)]
+        L.append("}")
+        return {"name": name, "w": w, "minw": M - 1 + w, "two": shape == "two", "lines": L}
+
+    def mk_custom(self, name):
+        """A scalar helper with a registered (correct) custom gradient."""
+        r = self.r
+        A, B = self.c(0.5, 1.5, 2), self.c(-0.5, 0.5, 2)
+        t = r.randrange(5)
+        if t == 0:
+            body = "%s * sin(%s * v)" % (B, A)
+            gr = ["  return dret * %s * %s * cos(%s * v);" % (B, A, A)]
+        elif t == 1:
+            body = "tanh(%s * v + %s)" % (A, B)
+            gr = ["  double t = tanh(%s * v + %s);" % (A, B), "  return dret * %s * (1.0 - t * t);" % A]
+        elif t == 2:
+            body = "v / (1.0 + v * v)"
+            gr = ["  return dret * (1.0 - v * v) / ((1.0 + v * v) * (1.0 + v * v));"]
+        elif t == 3:
+            body = "exp(%s * sin(v))" % A
+            gr = ["  return dret * %s * cos(v) * exp(%s * sin(v));" % (A, A)]
+        else:
+            body = "sqrt(1.0 + v * v) - 1.0"
+            gr = ["  return dret * v / sqrt(1.0 + v * v);"]
+        L = ["double %s(double v) { return %s; }" % (name, body),
+             "double %s_aug(double v) { return %s(v); }" % (name, name),
+             "double %s_grad(double v, double dret) { /* the true derivative */" % name]
+        L += gr + ["}",
+                   "void *__enzyme_register_gradient_%s[3] = {(void *)%s, (void *)%s_aug," % (name, name, name),
+                   "                                          (void *)%s_grad};" % name]
+        return {"name": name, "lines": L}
+
+    def mk_sread(self, name):
+        """A recursion reading a struct S through its pointer (--pointers)."""
+        r = self.r
+        W = r.randint(2, max(v["w"] for v in self.structs))
+        L = ["%sdouble %s(const struct S *s, int d) {" % (self.hattr(), name),
+             "  double e = s->p[(s->k + d) %% %d];" % W,
+             "  if (d <= 0)",
+             "    return %s;" % self.squash(self.hexpr(["e", "s->w"], need=["e"])),
+             "  double u = %s(s, d - 1);" % name,
+             "  return %s;" % self.combine("u", ["e", "s->w"]), "}"]
+        return {"name": name, "W": W, "lines": L}
+
+    def helper_lines(self):
+        out = []
+        for L in self.hdefs:
+            out += L + [""]
+        if self.primal_only and self.calls and self.hk.get("custom"):
+            out += ["/* --primal-only: the registered gradients agree with central differences */",
+                    "static int lt_check_custom(void) {",
+                    "  static const double pts[3] = { -1.3, 0.2, 0.9 };",
+                    "  int bad = 0;",
+                    "  for (int i = 0; i < 3; i++) {",
+                    "    double v = pts[i], h = 1e-6, g, fdv;"]
+            for h in self.hk["custom"]:
+                out += ["    g = %s_grad(v, 1.0);" % h["name"],
+                        "    fdv = (%s(v + h) - %s(v - h)) / (2.0 * h);" % (h["name"], h["name"]),
+                        "    if (fabs(g - fdv) > 1e-6 * (1.0 + fabs(g))) {",
+                        "      printf(\"custom gradient %s wrong at %%g: %%g vs %%g\\n\", v, g, fdv);" % h["name"],
+                        "      bad++;", "    }"]
+            out += ["  }", "  return bad;", "}", ""]
+        return out
+
+    def cdepth(self, scope, maxd=4):
+        """(expr, max value) of a recursion depth in [0, maxd]."""
+        r = self.r
+        cands = [v for v in scope if v.lo >= 0]
+        t = r.random()
+        if cands and t < 0.45:
+            v = r.choice(cands)
+            m = r.randint(1, maxd)
+            if v.hi <= m and r.random() < 0.5:
+                return v.name, v.hi
+            return "%s %% %d" % (v.name, m + 1), m
+        d = r.randint(0, maxd)
+        if t < 0.75:
+            return "n - %d" % (N - d), d
+        return str(d), d
+
+    def cview(self, scope, minw, writable):
+        """(pointer expression, width): points at >= width >= minw doubles."""
+        r = self.r
+        opts = [("arr", a) for a in self.arrays()]
+        if self.pointers:
+            opts += [("ptr", p) for p in self.ptrs if p[1] >= minw and (p[2] or not writable)]
+            if not writable:
+                opts += [("arr", "c")]
+                opts += [("row", x) for x in self.rows if x[2] >= minw]
+                opts += [("st", v) for v in self.structs if v["w"] >= minw]
+        kind, o = r.choice(opts)
+        if kind == "arr":
+            base = o + ".data()" if o in self.vecs else o
+            cands = [v for v in scope if v.lo >= 0 and v.hi <= N - minw]
+            if cands and r.random() < 0.35:
+                v = r.choice(cands)
+                return "%s + %s" % (base, v.name), N - v.hi
+            off = r.randint(0, N - minw)
+            return (base if off == 0 else "%s + %d" % (base, off)), N - off
+        if kind == "ptr":
+            name, w, _ = o
+            off = r.randint(0, w - minw)
+            return (name if off == 0 else "%s + %d" % (name, off)), w - off
+        if kind == "row":
+            name, m, w = o
+            return "%s[%s]" % (name, self.index_w(scope, m)), w
+        return o["ref"](scope) + "p", o["w"]
+
+    def pickcall(self, h, scope):
+        a, _ = self.cview(scope, h["minw"], True)
+        if h["two"]:
+            b, _ = self.cview(scope, h["minw"], True)
+            a = a + ", " + b
+        return "%s(%s, %s)" % (h["name"], a, self.index(scope))
+
+    def carg(self, scope):
+        return self.expr(scope, 1)
+
+    def cleaf(self, scope):
+        """A helper call as an expression (value in about [-2, 2])."""
+        r = self.r
+        self.cnest += 1
+        self.ncalls += 1
+        if scope:
+            self.cloop_done = True
+        kinds = ["small", "small", "rec", "rec", "mut", "halves", "halves", "pickr"]
+        if self.custom_ok:
+            kinds += ["custom", "custom"]
+        if self.pointers and self.structs:
+            kinds += ["sread"]
+        k = r.choice(kinds)
+        if k == "small":
+            h = self.helper("small")
+            s = "%s(%s)" % (h["name"], ", ".join(self.carg(scope) for _ in range(h["np"])))
+        elif k == "rec":
+            h = self.helper("rec")
+            a = self.carg(scope)
+            if h["w"]:
+                a += ", " + self.carg(scope)
+            s = "%s(%s, %s)" % (h["name"], a, self.cdepth(scope)[0])
+        elif k == "mut":
+            h = self.helper("mut")
+            s = "%s(%s, %s)" % (r.choice(h["names"]), self.carg(scope), self.cdepth(scope)[0])
+        elif k == "halves":
+            h = self.helper("halves")
+            a, w = self.cview(scope, 1, False)
+            m = r.randint(1, w)
+            s = "%s(%s, %s)" % (h["name"], a, str(m) if r.random() < 0.5 else "n - %d" % (N - m))
+        elif k == "pickr":
+            h = self.helper("pick")
+            s = "%s[%d]" % (self.pickcall(h, scope), r.randrange(h["w"]))
+        elif k == "custom":
+            s = "%s(%s)" % (self.helper("custom")["name"], self.carg(scope))
+        else:
+            h = self.helper("sread")
+            v = r.choice([v for v in self.structs if v["w"] >= h["W"]])
+            ref = "sp" if v["name"] == "sp" else "&" + v["elem"](scope)
+            s = "%s(%s, %s)" % (h["name"], ref, self.cdepth(scope)[0])
+        self.cnest -= 1
+        return s
+
+    def cstmt(self, scope, depth, iters):
+        """A statement calling helpers (lines relative to the caller's indent)."""
+        r = self.r
+        step = "%.6g" % (r.uniform(0.2, 1.0) / iters)
+        acc = "acc%d" % r.randrange(self.naccs)
+        opts = ["acc", "acc", "write", "write", "pickw", "pickw"]
+        if self.loops and depth < self.max_depth and self.budget > 0:
+            opts += ["loop", "loop"]
+        k = r.choice(opts)
+        if k == "acc":
+            return ["%s += %s * %s;" % (acc, step, self.cleaf(scope))]
+        if k == "loop":
+            return self.cloop(scope, depth, iters)
+        self.ncalls += 1
+        if scope:
+            self.cloop_done = True
+        if k == "write":
+            h = self.helper("write")
+            dexpr, dmax = self.cdepth(scope)
+            o, _ = self.cview(scope, dmax + 1, True)
+            a, _ = self.cview(scope, dmax + 1, False)
+            call = "%s(%s, %s, %s)" % (h["name"], o, a, dexpr)
+            if r.random() < 0.6:
+                return ["%s += %s * %s;" % (acc, step, call)]
+            return ["%s;" % call]
+        h = self.helper("pick")
+        call = self.pickcall(h, scope)
+        j = r.randrange(h["w"])
+        if r.random() < 0.5:
+            a = self.c(0.2, 0.8, 2)
+            return ["{ double *pq = %s; pq[%d] = %s * pq[%d] + %.2f * %s; }" % (
+                call, j, a, j, 1 - float(a), self.squash(self.expr(scope)))]
+        return ["%s[%d] += %s * %s;" % (call, j, step, self.squash(self.expr(scope)))]
+
+    def cloop(self, scope, depth, iters):
+        """A counted loop whose body calls helpers (counters in the args)."""
+        r = self.r
+        self.nloops += 1
+        name = "i%d" % self.nvar
+        self.nvar += 1
+        if r.random() < 0.6:
+            head = "for (int %s = 0; %s < n; %s++) {" % (name, name, name)
+        else:
+            head = "for (int %s = n - 1; %s >= 0; %s--) {" % (name, name, name)
+        sc, it = scope + [Var(name, 0, N - 1)], iters * N
+        body = []
+        for _ in range(r.randint(1, 2)):
+            self.budget -= 1
+            body += ["  " + l for l in self.cstmt(sc, depth + 1, it)]
+        if r.random() < 0.4:
+            body += self.stmt(sc, depth + 1, it, True, True, 1)
+        return [head] + body + ["}"]
+
+    def cfinish(self):
+        """Every --calls program calls at least two helpers, one in a loop."""
+        out = []
+        while self.ncalls < 2:
+            out += ["  " + l for l in self.cstmt([], 0, 1)]
+        if self.loops and not self.cloop_done:
+            self.budget = max(self.budget, 1)
+            out += ["  " + l for l in self.cloop([], 0, 1)]
+        return out
+
+    # ----------------------------------------------------------------- --cxx
+    # With --cxx the program is C++17 (clang++-22 -std=c++17; exceptions on
+    # or off per program, see the fuzz-cxxflags line): std::vector<double>
+    # locals of f (constructed with a size, fill value or range, push_back,
+    # copies, copy assignment, swap, front/back/at), vector temporaries
+    # inside loops, a template helper `template <typename T> T ht(const T *a,
+    # int m)`, std::pair<double, double> returned from a helper (kept in a
+    # pair or in a structured binding), lambdas (by-reference, by-value and
+    # generic, one writing an array), Enzyme's template declaration of
+    # __enzyme_autodiff with the markers defined in the program.
+    def xinit(self):
+        r = self.r
+        self.budget += r.randint(1, 3)
+        self.exceptions = r.random() < 0.5
+        self.nvec_want = r.randint(1, 3)
+        self.lams = []       # (name, kind): "val" lambdas return, "set" write
+        self.pairs = []      # pair leaves
+        self.pair_vars = []  # (pair variable, helper) that can be reassigned
+        self.xused = set()
+
+    def xvectors(self):
+        """std::vector<double> locals of f (size N each), before any pointer
+        into them is taken (no push_back afterwards)."""
+        r = self.r
+        out = []
+        for k in range(self.nvec_want):
+            name = "v%d" % k
+            kind = "sized" if k == 0 else r.choice(["push", "fill", "range", "copy"])
+            src = r.choice(["x", "y"] + ["t%d" % j for j in range(self.nlocal)] + self.vecs)
+            g = r.choice(["cos(%s)", "tanh(%s + 0.5)", "0.5 * %s", "0.9 * sin(%s)"])
+            loop = self.loops and r.random() < 0.7
+            if kind == "sized":
+                out.append("  std::vector<double> %s(N);" % name)
+                if loop:
+                    out += ["  for (int q = 0; q < N; q++)", "    %s[q] = %s;" % (name, g % ("%s[q]" % src))]
+                else:
+                    out += ["  %s[%d] = %s;" % (name, q, g % ("%s[%d]" % (src, q))) for q in range(N)]
+            elif kind == "push":
+                out.append("  std::vector<double> %s;" % name)
+                if r.random() < 0.5:
+                    out.append("  %s.reserve(%d); /* small: push_back has to grow it */" % (name, r.randint(1, 3)))
+                if loop:
+                    out += ["  for (int q = 0; q < N; q++)",
+                            "    %s.push_back(%s);" % (name, g % ("%s[q]" % src))]
+                else:
+                    out += ["  %s.push_back(%s);" % (name, g % ("%s[%d]" % (src, q))) for q in range(N)]
+            elif kind == "fill":
+                out.append("  std::vector<double> %s(N, %s);" % (name, self.c(-1, 1)))
+                for q in sorted(r.sample(range(N), r.randint(1, 4))):
+                    out.append("  %s[%d] = %s;" % (name, q, g % ("%s[%d]" % (src, q))))
+            elif kind == "range":
+                if src in self.vecs:
+                    out.append("  std::vector<double> %s(%s.begin(), %s.end());" % (name, src, src))
+                else:
+                    out.append("  std::vector<double> %s(%s, %s + N);" % (name, src, src))
+            else:
+                srcv = r.choice(self.vecs)
+                if r.random() < 0.5:
+                    out.append("  std::vector<double> %s = %s;" % (name, srcv))
+                else:
+                    out.append("  std::vector<double> %s(%s);" % (name, srcv))
+            self.vecs.append(name)
+        return out
+
+    def mk_tmpl(self, name):
+        r = self.r
+        ni = "__attribute__((noinline)) " if r.random() < 0.3 else ""
+        L = ["template <typename T> %sT %s(const T *a, int m) {" % (ni, name)]
+        if self.loops and r.random() < 0.7:
+            L += ["  T s = T(0);", "  for (int i = 0; i < m; i++)",
+                  "    s += %s;" % self.squash(self.hexpr(["a[i]"], 1, need=["a[i]"])),
+                  "  return s / T(m);"]
+        else:  # halving recursion: depth <= 4 for m <= 9
+            a = self.c(0.3, 0.7, 2)
+            L += ["  if (m <= 1)", "    return %s;" % self.squash(self.hexpr(["a[0]"], 1, need=["a[0]"])),
+                  "  int k = m / 2;",
+                  "  return T(%s) * %s(a, k) + T(%.2f) * %s(a + k, m - k);" % (a, name, 1 - float(a), name)]
+        L.append("}")
+        return {"name": name, "lines": L}
+
+    def mk_pair(self, name):
+        r = self.r
+        e1 = self.squash(self.hexpr(["a", "b"], need=["a"]))
+        e2 = self.squash(self.hexpr(["a", "b"], need=["b"]))
+        L = ["%sstd::pair<double, double> %s(double a, double b) {" % (self.hattr(), name)]
+        t = r.random()
+        if t < 0.4:
+            L.append("  return std::make_pair(%s, %s);" % (e1, e2))
+        elif t < 0.7:
+            L += ["  std::pair<double, double> p;", "  p.first = %s;" % e1,
+                  "  p.second = %s;" % e2, "  return p;"]
+        else:
+            L.append("  return {%s, %s};" % (e1, e2))
+        L.append("}")
+        return {"name": name, "lines": L}
+
+    def xsetup(self):
+        """Pairs returned by helpers and lambdas, at the top of f."""
+        r = self.r
+        out = []
+        for k in range(r.randint(1, 2)):
+            h = self.helper("pair")["name"]
+            e1, e2 = self.expr([], 1), self.expr([], 1)
+            if r.random() < 0.5:
+                out.append("  std::pair<double, double> pr%d = %s(%s, %s);" % (k, h, e1, e2))
+                self.pairs += ["pr%d.first" % k, "pr%d.second" % k]
+                self.pair_vars.append(("pr%d" % k, h))
+            else:
+                out.append("  auto [pu%d, pv%d] = %s(%s, %s);" % (k, k, h, e1, e2))
+                self.pairs += ["pu%d" % k, "pv%d" % k]
+        for k in range(r.randint(1, 2)):
+            name = "lam%d" % k
+            t = r.random()
+            if t < 0.4:  # by reference, reading captured memory
+                caps = ["%s[%d]" % (r.choice(self.arrays()), r.randrange(N)),
+                        "acc%d" % r.randrange(self.naccs)]
+                out.append("  auto %s = [&](double u) { return %s; };" % (
+                    name, self.squash(self.hexpr(["u", "u"] + caps, need=["u"]))))
+                self.lams.append((name, "val"))
+            elif t < 0.6:  # by value
+                out.append("  const double k%d = %s;" % (k, self.squash(self.expr([], 1))))
+                out.append("  auto %s = [k%d](double u) { return %s; };" % (
+                    name, k, self.squash(self.hexpr(["u", "u", "k%d" % k], need=["u", "k%d" % k]))))
+                self.lams.append((name, "val"))
+            elif t < 0.75:  # generic
+                out.append("  auto %s = [](auto u) { return %s; };" % (
+                    name, self.squash(self.hexpr(["u"], need=["u"]))))
+                self.lams.append((name, "val"))
+            else:  # writes a captured array (a blend: stays bounded)
+                arr = r.choice(self.arrays())
+                a = self.c(0.2, 0.8, 2)
+                out.append("  auto %s = [&](int i, double u) { %s[i] = %s * %s[i] + %.2f * tanh(u); };" % (
+                    name, arr, a, arr, 1 - float(a)))
+                self.lams.append((name, "set"))
+        self.xready = True
+        return out
+
+    def xleaf(self, scope, kind=None):
+        r = self.r
+        self.cnest += 1
+        vals = [l for l, kd in self.lams if kd == "val"]
+        opts = ["tmpl", "tmpl", "pair", "pair", "vacc"] + ["lam"] * 2 * bool(vals)
+        k = kind or r.choice(opts)
+        self.xused.add(k)
+        if k == "tmpl":
+            h = self.helper("tmpl")
+            a, w = self.cview(scope, 1, False)
+            m = r.randint(1, w)
+            s = "%s%s(%s, %s)" % (h["name"], "<double>" if r.random() < 0.3 else "", a,
+                                  str(m) if r.random() < 0.5 else "n - %d" % (N - m))
+        elif k == "pair":
+            s = r.choice(self.pairs)
+            self.xused.add(s)
+        elif k == "lam":
+            name = r.choice(vals)
+            self.xused.add(name)
+            s = "%s(%s)" % (name, self.expr(scope, 1))
+        else:
+            v = r.choice(self.vecs)
+            t = r.random()
+            if t < 0.25:
+                s = "%s.front()" % v
+            elif t < 0.5:
+                s = "%s.back()" % v
+            elif t < 0.8:
+                s = "%s.at(%s)" % (v, self.index(scope))
+            else:
+                s = "%s.data()[%s]" % (v, self.index(scope))
+        self.cnest -= 1
+        return s
+
+    def xstmt(self, scope, iters):
+        r = self.r
+        step = "%.6g" % (r.uniform(0.2, 1.0) / iters)
+        acc = "acc%d" % r.randrange(self.naccs)
+        sets = [l for l, kd in self.lams if kd == "set"]
+        opts = ["acc", "vtmp", "vtmp"] + ["pairset"] * bool(self.pair_vars)
+        opts += ["lamset"] * 2 * bool(sets) + ["vcopy", "vswap"] * (len(self.vecs) >= 2)
+        k = r.choice(opts)
+        if k == "acc":
+            return ["%s += %s * %s;" % (acc, step, self.xleaf(scope))]
+        if k == "pairset":
+            pv, h = r.choice(self.pair_vars)
+            return ["%s = %s(%s, %s);" % (pv, h, self.expr(scope, 1), self.expr(scope, 1))]
+        if k == "lamset":
+            name = r.choice(sets)
+            self.xused.add(name)
+            return ["%s(%s, %s);" % (name, self.index(scope), self.expr(scope))]
+        if k in ("vcopy", "vswap"):
+            a, b = r.sample(self.vecs, 2)
+            if k == "vcopy":
+                return ["%s = %s; /* copy assignment, same size */" % (a, b)]
+            return [r.choice(["%s.swap(%s);", "std::swap(%s, %s);"]) % (a, b)]
+        # a vector temporary (allocated and freed on every execution)
+        t = r.random()
+        if t < 0.4:
+            init = r.choice(self.vecs)
+        elif t < 0.7:
+            v = r.choice(self.vecs)
+            init = "%s.begin(), %s.end()" % (v, v)
+        else:
+            a = r.choice(["x", "y"] + ["t%d" % j for j in range(self.nlocal)])
+            init = "%s, %s + N" % (a, a)
+        h = self.helper("tmpl")["name"]
+        self.xused.add("tmpl")
+        return ["{",
+                "  std::vector<double> tq(%s);" % init,
+                "  tq.push_back(%s);" % self.squash(self.expr(scope, 1)),
+                "  tq[%s] = 0.5 * tq[%s] + 0.5 * tq[N];" % ((self.index(scope),) * 2),
+                "  %s += %s * %s(tq.data(), N + 1);" % (acc, step, h),
+                "}"]
+
+    def xfinish(self):
+        """Every --cxx program uses the template helper, a pair and every lambda."""
+        out = []
+        acc = lambda e: "  acc%d += %s * %s;" % (self.r.randrange(self.naccs), self.c(0.2, 0.6, 2), e)
+        if "tmpl" not in self.xused:
+            out.append(acc(self.xleaf([], "tmpl")))
+        if not any(p in self.xused for p in self.pairs):
+            out.append(acc(self.r.choice(self.pairs)))
+        for name, kd in self.lams:
+            if name not in self.xused:
+                if kd == "val":
+                    out.append(acc("%s(%s)" % (name, self.expr([], 1))))
+                else:
+                    out.append("  %s(%d, %s);" % (name, self.r.randrange(N), self.expr([], 1)))
+        return out
+
+    def cxx_text(self, text):
+        c_inc = ("#include <leantape.h>\n#include <math.h>\n#include <stdio.h>\n"
+                 "#include <stdlib.h>\n#include <string.h>\n")
+        x_inc = """\
+/* fuzz-cxxflags: %s */
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <math.h>
+#include <utility>
+#include <vector>
+
+/* Enzyme's C++ style: the entry point is a template, the markers are
+   defined here (the plugin recognises them by name) */
+int enzyme_dup, enzyme_const, enzyme_out, enzyme_dupnoneed;
+template <typename R, typename... T> R __enzyme_autodiff(T...);
+""" % ("-fexceptions" if self.exceptions else "-fno-exceptions")
+        c_rep = " *   clang-22 -O2 -fpass-plugin=build/lib/LLVMLeantape.so -Iinclude prog.c -lm\n"
+        x_rep = (" *   clang++-22 -std=c++17 -O2%s -fpass-plugin=build/lib/LLVMLeantape.so prog.cpp -lm\n"
+                 % ("" if self.exceptions else " -fno-exceptions"))
+        assert text.count(c_inc) == 1 and text.count(c_rep) == 1
+        text = text.replace(c_inc, x_inc).replace(c_rep, x_rep)
+        ret = "double" if self.has_s else "void"
+        return text.replace("__enzyme_autodiff((void *)f", "__enzyme_autodiff<%s>((void *)f" % ret)
+
     # ---------------------------------------------------------------- program
     def function(self):
         r = self.r
@@ -938,10 +1629,18 @@ int main(void) {
             else:
                 for q in range(N):
                     out.append("  t%d[%d] = %s;" % (k, q, g % (src, q)))
+        if self.cxx:
+            out += self.xvectors()
         if self.pointers:
             out += self.psetup()
+        if self.cxx:
+            out += self.xsetup()
         while self.budget > 0:
             out += self.stmt([], 0, 1, False, False, 1)
+        if self.calls:
+            out += self.cfinish()
+        if self.cxx:
+            out += self.xfinish()
         if self.loops and self.nloops == 0:
             # make sure a loop program really has a loop
             self.budget = 2
@@ -958,14 +1657,21 @@ int main(void) {
         else:
             out.append("  return " + " + ".join(terms) + ";")
         out.append("}")
+        if self.calls or self.cxx:
+            out = self.helper_lines() + out
         return out
 
     def program(self):
         text = self.program_text()
+        if self.cxx:
+            text = self.cxx_text(text)
         if self.primal_only:  # no gradients: only the primal runs (sanitizers)
             end = "  if (bad) return 1;\n  if (unstable) return 77;\n  return 0;\n}\n"
             assert text.endswith(end)
-            text = text[:-len(end)] + "  (void)bad; (void)unstable;\n  return 0; /* --primal-only */\n}\n"
+            chk = ""
+            if self.calls and self.hk.get("custom"):
+                chk = "  if (lt_check_custom()) return 1; /* custom gradients vs FD */\n"
+            text = text[:-len(end)] + chk + "  (void)bad; (void)unstable;\n  return 0; /* --primal-only */\n}\n"
         return text
 
     def program_text(self):
@@ -985,7 +1691,8 @@ int main(void) {
 #include <string.h>
 
 #define N %(N)d
-""" % {"seed": self.seed, "nl": "" if self.loops else " --no-loops", "N": N}
+""" % {"seed": self.seed, "nl": ("" if self.loops else " --no-loops") + self.newflags(),
+       "N": N}
         main = """
 static unsigned long long lt_state = %(seed)dULL * 2654435761ULL + 12345ULL;
 static double rnd(void) { /* deterministic, in [-1, 1] */
@@ -1105,10 +1812,19 @@ def main():
                     help="replace the __enzyme_autodiff call by a plain call of "
                     "f (for checking the program with sanitizers, no plugin); "
                     "exit 0 unless the program crashes")
+    ap.add_argument("--calls", action="store_true",
+                    help="f calls generated helpers: small (inlined), recursive "
+                    "(direct, mutual, over array halves, writing an output "
+                    "array), pointer-returning, noinline, custom gradients")
+    ap.add_argument("--cxx", action="store_true",
+                    help="emit C++17 (std::vector temporaries, a template "
+                    "helper, std::pair results, lambdas; exceptions on or off "
+                    "per program, see the fuzz-cxxflags comment)")
     ap.add_argument("-o", "--output", help="output file (default stdout)")
     a = ap.parse_args()
     text = Gen(a.seed, loops=not a.no_loops, max_depth=a.max_depth,
-               pointers=a.pointers, primal_only=a.primal_only).program()
+               pointers=a.pointers, primal_only=a.primal_only,
+               calls=a.calls, cxx=a.cxx).program()
     if a.output:
         with open(a.output, "w") as fh:
             fh.write(text)

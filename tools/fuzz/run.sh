@@ -5,9 +5,12 @@
 #
 # For each seed START_SEED .. START_SEED+COUNT-1: generate a program with
 # tools/fuzz/gen.py (GEN_ARGS are passed on, e.g. -g --no-loops, -g --pointers,
-# -g "--pointers --no-loops"), compile it
+# -g "--pointers --no-loops", -g --calls, -g "--cxx --calls"), compile it
 # with clang-22 -O$L -fpass-plugin=build/lib/LLVMLeantape.so for each level
-# in LEVELS (default "0 2"), run it, and report per seed/level:
+# in LEVELS (default "0 2"), run it, and report per seed/level (with --cxx
+# in GEN_ARGS the program is prog.cpp, compiled with clang++-22 -std=c++17
+# plus the flags of its "fuzz-cxxflags:" line, -fexceptions or
+# -fno-exceptions, chosen per seed):
 #   PASS   gradients agree with central finite differences
 #   SKIP   the plugin rejected the program cleanly ("error: leantape: ...
 #          not supported"), e.g. loops before loop support lands
@@ -15,25 +18,32 @@
 #          data branch flips within the FD step): inconclusive, not a failure
 #   FAIL   gradient mismatch, crash (Stack dump / PLEASE submit), any other
 #          compile error, runtime crash or timeout
-# Failing programs are kept in build/fuzz-failures/seed-N[-ARGS].c (ARGS: the
-# generator args, e.g. -noloops, -pointers) with the generator and reproduce
-# commands. -P checks the generator instead of the plugin: each program is
-# made with gen.py --primal-only (no __enzyme_autodiff call), compiled without
-# the plugin at -O0 with -fsanitize=address,undefined and run; FAIL on any
-# sanitizer report, compile error or crash (no plugin needed).
+# Failing programs are kept in build/fuzz-failures/seed-N[-ARGS].c or .cpp
+# (ARGS: the generator args, e.g. -noloops, -pointers) next to
+# seed-N[-ARGS].txt with the exact generator command (all its args), the
+# reproduce commands and the result lines. -P checks the generator instead
+# of the plugin: each program is made with gen.py --primal-only (no
+# __enzyme_autodiff call), compiled without the plugin at -O0 with
+# -fsanitize=address,undefined (C++: clang++-22 -std=c++17 and the
+# program's fuzz-cxxflags) and run; FAIL on any sanitizer report, compile
+# error or crash (no plugin needed).
 # Ends with "fuzz: N passed, N failed, N skipped, N unstable"; exit status 1
 # on any failure (and on any SKIP with -S). -k keeps the temp dir. -j JOBS
 # runs seeds in parallel (default 1). Environment: LEANTAPE_BUILD_DIR (default
-# build), CLANG (default clang-22), SANCC (compiler for -P, default $CLANG;
-# clang-22 needs libclang-rt-22-dev), FUZZ_TIMEOUT seconds per run (default 20).
+# build; also holds fuzz-tmp and fuzz-failures), LEANTAPE_PLUGIN (default
+# $LEANTAPE_BUILD_DIR/lib/LLVMLeantape.so, e.g. a copy while lib/ is being
+# rebuilt), CLANG (default clang-22), CLANGXX (default clang++-22), SANCC /
+# SANCXX (compilers for -P, default $CLANG / $CLANGXX; clang-22 needs
+# libclang-rt-22-dev), FUZZ_TIMEOUT seconds per run (default 20).
 set -u
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 build=${LEANTAPE_BUILD_DIR:-build}
 case $build in /*) ;; *) build="$repo/$build" ;; esac
-plugin="$build/lib/LLVMLeantape.so"
+plugin=${LEANTAPE_PLUGIN:-$build/lib/LLVMLeantape.so}
 clang=${CLANG:-clang-22}
+clangxx=${CLANGXX:-clang++-22}
 tmo=${FUZZ_TIMEOUT:-20}
 
 count=20 start=1 levels="0 2" genargs="" keep=0 jobs=1 strict=0 primal=0
@@ -47,11 +57,18 @@ while getopts "n:s:O:g:kj:SPh" opt; do
     j) jobs=$OPTARG ;;
     S) strict=1 ;; # a clean rejection (SKIP) counts as a failure
     P) primal=1 ;; # sanitizer check of the generated primal programs
-    *) sed -n '2,28p' "$0"; exit 2 ;;
+    *) sed -n "2,$(($(grep -n '^set -u' "$0" | cut -d: -f1) - 1))p" "$0"; exit 2 ;;
   esac
 done
 
+# --cxx: C++ programs (prog.cpp, clang++ -std=c++17)
+cxx=0 ext=c
+case " $genargs " in *" --cxx "*) cxx=1 ext=cpp ;; esac
 sancc=${SANCC:-$clang}
+if [ "$cxx" = 1 ]; then
+  clang=$clangxx
+  sancc=${SANCXX:-$clangxx}
+fi
 if [ "$primal" = 1 ]; then
   levels=asan
 elif [ ! -f "$plugin" ]; then
@@ -60,8 +77,8 @@ elif [ ! -f "$plugin" ]; then
 fi
 command -v "$clang" >/dev/null || { echo "fuzz: $clang not found" >&2; exit 2; }
 if [ "$primal" = 1 ]; then
-  echo 'int main(void) { return 0; }' >"${TMPDIR:-/tmp}/fuzz-san-$$.c"
-  if ! "$sancc" -fsanitize=address,undefined "${TMPDIR:-/tmp}/fuzz-san-$$.c" \
+  echo 'int main(void) { return 0; }' >"${TMPDIR:-/tmp}/fuzz-san-$$.$ext"
+  if ! "$sancc" -fsanitize=address,undefined "${TMPDIR:-/tmp}/fuzz-san-$$.$ext" \
        -o "${TMPDIR:-/tmp}/fuzz-san-$$" >/dev/null 2>&1; then
     rm -f "${TMPDIR:-/tmp}/fuzz-san-$$"*
     echo "fuzz: $sancc cannot link -fsanitize=address,undefined (install" \
@@ -84,21 +101,29 @@ for a in $genargs; do
 done
 [ "$primal" = 1 ] && suffix="$suffix-primal"
 
+# the compiler flags of a program: -std=c++17 and its fuzz-cxxflags for C++
+prog_flags() {
+  [ "$cxx" = 1 ] || return 0
+  printf '%s' "-std=c++17 $(sed -n 's|^/\* fuzz-cxxflags: \(.*\) \*/$|\1|p' "$1" | head -1)"
+}
+
 # one seed: prints one result line per level, "RESULT seed level detail"
 run_seed() {
-  local seed=$1 L rc out
+  local seed=$1 L rc out xf
   local d="$tmp/seed-$seed"
   mkdir -p "$d"
   local pa=""
   [ "$primal" = 1 ] && pa=--primal-only
   # shellcheck disable=SC2086
-  if ! python3 "$here/gen.py" --seed "$seed" $genargs $pa -o "$d/prog.c" 2>"$d/gen.err"; then
+  if ! python3 "$here/gen.py" --seed "$seed" $genargs $pa -o "$d/prog.$ext" 2>"$d/gen.err"; then
     echo "FAIL $seed - generator error: $(tr '\n' ' ' <"$d/gen.err" | tail -c 300)"
     return
   fi
+  xf=$(prog_flags "$d/prog.$ext")
   if [ "$primal" = 1 ]; then
-    if ! "$sancc" -O0 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
-         -I"$repo/include" "$d/prog.c" -lm -o "$d/prog.asan" >"$d/cc.asan.log" 2>&1; then
+    # shellcheck disable=SC2086
+    if ! "$sancc" $xf -O0 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
+         -I"$repo/include" "$d/prog.$ext" -lm -o "$d/prog.asan" >"$d/cc.asan.log" 2>&1; then
       echo "FAIL $seed asan compile error: $(grep -m1 'error' "$d/cc.asan.log" | head -c 200)"
       return
     fi
@@ -112,7 +137,8 @@ run_seed() {
     return
   fi
   for L in $levels; do
-    "$clang" -O"$L" -fpass-plugin="$plugin" -I"$repo/include" "$d/prog.c" \
+    # shellcheck disable=SC2086
+    "$clang" $xf -O"$L" -fpass-plugin="$plugin" -I"$repo/include" "$d/prog.$ext" \
       -lm -o "$d/prog.O$L" >"$d/cc.O$L.log" 2>&1
     rc=$?
     if [ $rc -ne 0 ]; then
@@ -142,7 +168,8 @@ results="$tmp/results"
 seeds=$(seq "$start" $((start + count - 1)))
 if [ "$jobs" -gt 1 ]; then
   export -f run_seed
-  export tmp here genargs levels clang plugin repo tmo primal sancc
+  export -f prog_flags
+  export tmp here genargs levels clang plugin repo tmo primal sancc cxx ext
   printf '%s\n' $seeds | xargs -P "$jobs" -I{} bash -c 'run_seed {}' | tee -a "$results"
 else
   for seed in $seeds; do run_seed "$seed"; done | tee -a "$results"
@@ -159,20 +186,25 @@ if [ "$fail" -gt 0 ]; then
   mkdir -p "$faildir"
   echo "fuzz: failures (programs kept in $faildir):"
   for seed in $(awk '/^FAIL /{print $2}' "$results" | sort -un); do
-    cp "$tmp/seed-$seed/prog.c" "$faildir/seed-$seed$suffix.c"
-    echo "  seed $seed: generated by python3 $here/gen.py --seed $seed" \
-      "$genargs${pa:+ $pa}"
-    for L in $(awk -v s="$seed" '$1=="FAIL" && $2==s {print $3}' "$results" | sort -u); do
-      [ "$L" = - ] && continue
-      if [ "$L" = asan ]; then
-        echo "  seed $seed asan: $sancc -O0 -g -fsanitize=address,undefined" \
-          "-fno-sanitize-recover=all -I$repo/include $faildir/seed-$seed$suffix.c" \
-          "-lm -o /tmp/fz-$seed && /tmp/fz-$seed"
-        continue
-      fi
-      echo "  seed $seed -O$L: $clang -O$L -fpass-plugin=$plugin -I$repo/include" \
-        "$faildir/seed-$seed$suffix.c -lm -o /tmp/fz-$seed && /tmp/fz-$seed"
-    done
+    f="$faildir/seed-$seed$suffix.$ext"
+    [ -f "$tmp/seed-$seed/prog.$ext" ] && cp "$tmp/seed-$seed/prog.$ext" "$f"
+    xf=$(prog_flags "$f" 2>/dev/null)
+    {
+      echo "  seed $seed: generated by python3 $here/gen.py --seed $seed" \
+        "$genargs${pa:+ $pa} -o $f"
+      for L in $(awk -v s="$seed" '$1=="FAIL" && $2==s {print $3}' "$results" | sort -u); do
+        [ "$L" = - ] && continue
+        if [ "$L" = asan ]; then
+          echo "  seed $seed asan: $sancc ${xf:+$xf }-O0 -g -fsanitize=address,undefined" \
+            "-fno-sanitize-recover=all -I$repo/include $f" \
+            "-lm -o /tmp/fz-$seed && /tmp/fz-$seed"
+          continue
+        fi
+        echo "  seed $seed -O$L: $clang ${xf:+$xf }-O$L -fpass-plugin=$plugin -I$repo/include" \
+          "$f -lm -o /tmp/fz-$seed && /tmp/fz-$seed"
+      done
+    } | tee "$faildir/seed-$seed$suffix.txt"
+    awk -v s="$seed" '$2==s' "$results" | sed 's/^/  result: /' >>"$faildir/seed-$seed$suffix.txt"
   done
 fi
 echo "fuzz: $pass passed, $fail failed, $skip skipped, $unst unstable"
