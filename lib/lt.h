@@ -129,6 +129,9 @@ struct LtCtx {
   LtMap inactive_globals;/* __enzyme_inactive_global */
   LtMap escape_memo;     /* function -> escape flags per parameter */
   LtVec escape_arrays;
+  LtMap escape_assume;   /* (function, parameter) -> assumed flags + 1 */
+  LtVec escape_done;     /* (function, parameter) pairs of this round */
+  int escape_cycle;      /* this round met a cycle */
   unsigned serial;
 };
 

@@ -8,11 +8,14 @@
  * does); LT_ESC_COPIED when the memory it addresses is the source of a
  * memcpy (pointers kept there move); LT_ESC_RETURNED when such a value is
  * returned.
- * -O0 spills of parameters to local slots are followed. Cycles and deep
- * call chains are taken to escape. Memoised per function.
+ * -O0 spills of parameters to local slots are followed. Recursion is
+ * solved as a fixpoint: a cycle first assumes nothing escapes, and the
+ * query is redone with the results as assumptions until they hold (deep
+ * call chains are taken to escape). Memoised per function.
  */
 #include "lt.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,6 +155,10 @@ static int value_escapes(LtCtx *c, LLVMValueRef root, int depth) {
   return esc & LT_ESC_STORED ? LT_ESC_ALL : esc;
 }
 
+static void *key(LLVMValueRef f, unsigned p) {
+  return (void *)((uintptr_t)f ^ ((uintptr_t)(p + 1) << 48));
+}
+
 /* LT_ESC_* + 1 per parameter, in a per-function array; 0: not yet, 9:
  * being decided. */
 static int escapes(LtCtx *c, LLVMValueRef f, unsigned p, int depth) {
@@ -163,13 +170,18 @@ static int escapes(LtCtx *c, LLVMValueRef f, unsigned p, int depth) {
     lt_map_put(&c->escape_memo, f, m);
     lt_vec_push(&c->escape_arrays, m);
   }
-  if (m[p] == 9)
-    return LT_ESC_ALL; /* a cycle */
+  if (m[p] == 9) { /* a cycle: what this round assumes */
+    c->escape_cycle = 1;
+    size_t a = (size_t)lt_map_get(&c->escape_assume, key(f, p));
+    return a ? (int)a - 1 : 0;
+  }
   if (m[p])
     return m[p] - 1;
   m[p] = 9;
   int e = value_escapes(c, LLVMGetParam(f, p), depth);
   m[p] = (unsigned char)(e + 1);
+  lt_vec_push(&c->escape_done, f);
+  lt_vec_push(&c->escape_done, (void *)(uintptr_t)p);
   return e;
 }
 
@@ -178,7 +190,35 @@ int lt_param_escapes(LtCtx *c, LLVMValueRef f, unsigned p) {
     return LT_ESC_ALL;
   if (!lt_is_ptr_ty(LLVMTypeOf(LLVMGetParam(f, p))))
     return 0; /* integers and floats carry no pointers here */
-  return escapes(c, f, p, 0);
+  if (!c->escape_assume.cap)
+    lt_map_init(&c->escape_assume, 16);
+  for (int round = 0;; round++) {
+    c->escape_cycle = 0;
+    c->escape_done.n = 0;
+    int e = escapes(c, f, p, 0);
+    if (!c->escape_cycle)
+      return e;
+    /* Results found under assumptions: done when they match them, else
+     * again with the results as assumptions (flags only grow). */
+    int stable = 1;
+    for (size_t k = 0; k < c->escape_done.n; k += 2) {
+      LLVMValueRef g = c->escape_done.v[k];
+      unsigned q = (unsigned)(uintptr_t)c->escape_done.v[k + 1];
+      unsigned char *m = lt_map_get(&c->escape_memo, g);
+      size_t a = (size_t)lt_map_get(&c->escape_assume, key(g, q));
+      int assumed = a ? (int)a - 1 : 0;
+      int got = round >= 8 ? LT_ESC_ALL : m[q] - 1;
+      if (got != assumed)
+        stable = 0;
+      lt_map_put(&c->escape_assume, key(g, q), (void *)(size_t)(got + 1));
+    }
+    if (stable)
+      return e;
+    for (size_t k = 0; k < c->escape_done.n; k += 2) {
+      unsigned char *m = lt_map_get(&c->escape_memo, c->escape_done.v[k]);
+      m[(uintptr_t)c->escape_done.v[k + 1]] = 0;
+    }
+  }
 }
 
 void lt_escape_free(LtCtx *c) {
@@ -186,4 +226,6 @@ void lt_escape_free(LtCtx *c) {
     free(c->escape_arrays.v[i]);
   lt_vec_free(&c->escape_arrays);
   lt_map_free(&c->escape_memo);
+  lt_map_free(&c->escape_assume);
+  lt_vec_free(&c->escape_done);
 }
