@@ -8,3 +8,14 @@
 //
 // RUN: bash %S/../../tools/fuzz/run.sh -S -n 20 -s 1 -O "0 2" -j 2
 // RUN: bash %S/../../tools/fuzz/run.sh -S -n 5 -s 1001 -O "0 2" -j 2 -g --no-loops
+// Pointer programs, and seeds that found bugs: 2043 (layouts through
+// variable indices), 4056 / 4165 (struct copies losing their types), 5009
+// (an SROA char slice taken for the layout: a lost adjoint), 5061.
+// RUN: bash %S/../../tools/fuzz/run.sh -S -n 4 -s 1 -O "0 2" -j 2 -g --pointers
+// RUN: for s in 2043 4056 4165 5009 5061; do bash %S/../../tools/fuzz/run.sh -S -n 1 -s $s -O "0 2" -g --pointers || exit 1; done
+// Calls (helpers, recursion, custom gradients): seed 1 found fastcc
+// callees called with the C convention; --calls --pointers seeds 2 and 4
+// the escape of recursive parameters; C++.
+// RUN: bash %S/../../tools/fuzz/run.sh -S -n 6 -s 1 -O "0 2" -j 2 -g --calls
+// RUN: bash %S/../../tools/fuzz/run.sh -S -n 4 -s 1 -O "0 2" -j 2 -g "--calls --pointers"
+// RUN: bash %S/../../tools/fuzz/run.sh -S -n 4 -s 1 -O "0 2" -j 2 -g "--cxx --calls"

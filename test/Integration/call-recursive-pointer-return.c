@@ -23,15 +23,28 @@ static const double *walk_b(const double *a, int k);
 static const double *walk_a(const double *a, int k) { return k <= 0 ? a : walk_b(a + 1, k - 1); }
 static const double *walk_b(const double *a, int k) { return k <= 0 ? a : walk_a(a, k - 1); }
 
+/* a recursive reader of the maybe-const pointer */
+static double sum_r(const double *a, int m) {
+  if (m <= 1)
+    return a[0];
+  int k = m / 2;
+  return sum_r(a, k) + 0.5 * sum_r(a + k, m - k);
+}
+
+struct S { const double *p; double w; };
+
 double f(double *x, double *y, const double *c, int n) {
   const double *p = (n % 2 == 0) ? x : c;
-  double s = 0;
+  /* pointers into dup and const memory side by side (one points-to set
+   * for the array), one of them given to the recursive reader */
+  struct S st[2] = {{y + 4, sin(x[0])}, {c + 1, cos(x[2])}};
+  double s = sum_r(st[0].p, 1) * st[0].w + st[0].p[0] * st[1].w;
   for (int i = 0; i < n; i++) {
     double *q = pick(y, i + 2);
     q[0] = 0.5 * q[0] + sin(p[i % 4]) * x[i % 4];
     s += q[0] * walk_a(x, i % 5)[0] + p[(i + 1) % 4];
   }
-  return s + y[3] * y[5];
+  return s + y[3] * y[5] + sum_r(p, 4) * x[1];
 }
 
 static double c0[4] = {0.3, -0.2, 0.9, 0.4};
