@@ -135,6 +135,7 @@ struct LeantapePass : PassInfoMixin<LeantapePass> {
   }
   // Never skipped by optnone or -opt-bisect-limit: AD is not an optimisation.
   static bool isRequired() { return true; }
+  static StringRef name() { return "LeantapePass"; }
 };
 
 // Runs at PipelineStart, before any inlining.
@@ -159,6 +160,9 @@ struct LeantapePrinter : PassInfoMixin<LeantapePrinter> {
 };
 
 void registerCallbacks(PassBuilder &PB) {
+  // -print-before=leantape / -print-after=leantape (the IR the pass sees)
+  if (PassInstrumentationCallbacks *PIC = PB.getPassInstrumentationCallbacks())
+    PIC->addClassToPassName("LeantapePass", "leantape");
   PB.registerPipelineParsingCallback(
       [](StringRef Name, FunctionPassManager &FPM,
          ArrayRef<PassBuilder::PipelineElement>) {

@@ -275,12 +275,35 @@ void lt_print_induction(LLVMValueRef fn);
 
 /* overwrite.c: loads whose memory nothing writes after them */
 typedef struct LtOverwrite {
-  LtMap ok;         /* load -> 1 re-loadable, 2 not */
+  LtMap ok;         /* load -> 1 re-loadable, 2 not, 3 with the undo log */
+  LtMap cand;       /* load of kind 3 -> LtVec * of the member lists (each an
+                       LtVec * of (store, address) pairs) of the store
+                       classes that may write its memory after it */
+  LtMap store_class;/* store -> its member list, for those classes */
+  LtMap late;       /* values recomputed from loads of kind 3 */
+  int runtime;      /* every candidate's ranges are computable at entry */
+  LtVec owned;      /* the LtVec * above */
 } LtOverwrite;
 /* After the activity analysis (it uses the points-to sets). */
 void lt_overwrite_build(LtOverwrite *o, LtGen *g);
-/* Nothing that runs after the load may change its (non-stack) memory. */
+/* 1: nothing that runs after the load may change its (non-stack) memory;
+ * 2: only logged stores may, so it can be re-read where the reverse of its
+ * users runs (never earlier: not in R's entry); 0: tape it. */
 int lt_overwrite_reloadable(const LtOverwrite *o, LLVMValueRef load);
+/* v depends on a load re-read through the log: made where it is used. */
+int lt_overwrite_late(const LtOverwrite *o, LLVMValueRef v);
+
+/* range.c: the bytes an access may touch, as an interval at entry */
+/* Computable at A's entry (the address is affine in counters of loops
+ * with computable trip counts, over arguments and constants). */
+int lt_range_ok(LtGen *g, LLVMValueRef inst, LLVMValueRef addr);
+/* At b in A's entry: i1, may the hull of accesses w (inst, addr pairs)
+ * overlap that of r? NULL when a range is not computable. */
+LLVMValueRef lt_range_overlap(LtGen *g, LLVMBuilderRef b, LLVMValueRef *w, size_t nw,
+                              LLVMValueRef *r, size_t nr);
+/* At b in A's entry: i64, at least the executions of inst (the product of
+ * its loops' trip counts), or NULL when not computable there. */
+LLVMValueRef lt_range_count(LtGen *g, LLVMBuilderRef b, LLVMValueRef inst);
 void lt_overwrite_free(LtOverwrite *o);
 
 

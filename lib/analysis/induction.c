@@ -146,6 +146,11 @@ static void trip_of(LtInduction *ind, unsigned l) {
     LLVMValueRef y = LLVMGetOperand(cmp, (unsigned)!side);
     if (!invariant(ls, l, y))
       continue;
+    /* -O2's widened counters test trunc(next) == n (LFTR): the counter
+     * does not wrap (it was widened from a counter that did not), so the
+     * test is next == n in the wide type (lt_trip_emit extends n) */
+    if (LLVMIsATruncInst(x) && (pred == LLVMIntEQ || pred == LLVMIntNE))
+      x = LLVMGetOperand(x, 0);
     for (unsigned k = 0; k < ind->nctr[l]; k++) {
       const LtCounter *ct = &ind->ctr[l][k];
       if (x != ct->phi && x != ct->next)

@@ -64,19 +64,28 @@ static int bases_may_alias(LLVMValueRef a, LLVMValueRef b) {
 typedef struct Class {
   LLVMValueRef inst, addr, base;
   LLVMValueRef md[3]; /* !tbaa, !alias.scope, !noalias */
+  int unloggable;     /* a member is not a plain store of <= 8 bytes */
+  unsigned depth;     /* deepest loop nest of a member */
+  int logged;
+  int range;          /* members' ranges computable at entry: 0 ?, 1 yes, 2 no */
+  LtVec members;      /* (instruction, address) pairs of its plain stores */
+  LtVec *kept;        /* the members, moved to the LtOverwrite */
 } Class;
 
 typedef struct Classes {
   Class *c;
   unsigned n, cap;
+  unsigned md_kind[3];
 } Classes;
 
-static unsigned md_kind[3];
-
 static unsigned class_of(Classes *cs, LLVMValueRef inst, LLVMValueRef addr) {
-  Class k = {inst, addr, lt_base_of(addr), {0}};
+  Class k;
+  memset(&k, 0, sizeof k);
+  k.inst = inst;
+  k.addr = addr;
+  k.base = lt_base_of(addr);
   for (int m = 0; m < 3; m++)
-    k.md[m] = LLVMGetMetadata(inst, md_kind[m]);
+    k.md[m] = LLVMGetMetadata(inst, cs->md_kind[m]);
   for (unsigned i = 0; i < cs->n; i++)
     if (cs->c[i].base == k.base && cs->c[i].md[0] == k.md[0] &&
         cs->c[i].md[1] == k.md[1] && cs->c[i].md[2] == k.md[2])
@@ -169,7 +178,16 @@ typedef struct Ctx {
   unsigned words;          /* bitset words over write classes + clobber */
   uint64_t *reach;         /* block -> write classes reachable after it */
   LtMap alias;             /* (write class, load class) -> 1 may, 2 apart */
+  LtVec cands;             /* Cand *: loads that an undo log could re-read */
 } Ctx;
+
+typedef struct Cand {
+  LLVMValueRef load;
+  unsigned lc, ld, sd;     /* load class, loop depths of load and writes */
+  uint64_t *wcs;           /* the write classes after it that may alias it */
+  LtVec closure;           /* values the reverse pass may recompute from it */
+  int hopeless;            /* a write at its very address */
+} Cand;
 
 static void bit_set(uint64_t *s, unsigned b) { s[b / 64] |= 1ull << (b % 64); }
 static int bit_has(const uint64_t *s, unsigned b) { return (s[b / 64] >> (b % 64)) & 1; }
@@ -187,15 +205,243 @@ static int stack_memory(LtGen *g, LLVMValueRef addr) {
   return LLVMIsAAllocaInst(lt_base_of(addr)) || lt_points_any_stack(&g->act_of.pts, addr);
 }
 
+/* A plain store of a scalar of at most 8 bytes: its old value fits a log
+ * entry. */
+static int loggable_store(LtGen *g, LLVMValueRef i) {
+  if (!LLVMIsAStoreInst(i) || LLVMGetVolatile(i) || LLVMIsAtomic(i))
+    return 0;
+  LLVMTypeRef t = LLVMTypeOf(LLVMGetOperand(i, 0));
+  LLVMTypeKind k = LLVMGetTypeKind(t);
+  return (k == LLVMDoubleTypeKind || k == LLVMFloatTypeKind ||
+          k == LLVMIntegerTypeKind || k == LLVMPointerTypeKind) &&
+         LLVMABISizeOfType(g->c->td, t) <= 8 &&
+         LLVMStoreSizeOfType(g->c->td, t) == LLVMABISizeOfType(g->c->td, t);
+}
+
+static unsigned depth_of(LtGen *g, unsigned b) {
+  int l = g->loops.innermost ? g->loops.innermost[b] : -1;
+  return l < 0 ? 0 : g->loops.loop[l].depth;
+}
+
+static int alias_memo(Ctx *x, unsigned wc, unsigned lc) {
+  void *key = (void *)(((size_t)(wc + 1) << 32) | (size_t)(lc + 1));
+  size_t m = (size_t)lt_map_get(&x->alias, key);
+  if (!m) {
+    m = class_may_alias(x, wc, lc) ? 1 : 2;
+    lt_map_put(&x->alias, key, (void *)m);
+  }
+  return m == 1;
+}
+
+/* A write between `from` (exclusive) and `to` (exclusive; NULL: the end
+ * of from's block; from NULL: the start of to's block) that may alias
+ * load class lc. */
+static int aliasing_write(Ctx *x, LLVMBasicBlockRef bb, LLVMValueRef from,
+                          LLVMValueRef to, unsigned lc) {
+  LLVMValueRef i = from ? LLVMGetNextInstruction(from) : LLVMGetFirstInstruction(bb);
+  for (; i && i != to; i = LLVMGetNextInstruction(i)) {
+    LLVMValueRef w[5];
+    for (unsigned k = 0, n = writes_of(i, w); k < n; k++)
+      if (w[k] == CLOBBER || alias_memo(x, class_of(&x->w, i, w[k]), lc))
+        return 1;
+  }
+  return 0;
+}
+
+/* Blocks reachable from b's successors (dir 1) or reaching b's
+ * predecessors (dir 0) without entering `avoid`. */
+static void sweep(const LtCfg *cfg, unsigned b, unsigned avoid, int dir,
+                  unsigned char *m, unsigned *stack) {
+  unsigned n = 0;
+  stack[n++] = b;
+  while (n) {
+    unsigned v = stack[--n];
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(cfg->block[v]);
+    unsigned ns = dir ? (t ? LLVMGetNumSuccessors(t) : 0) : cfg->npred[v];
+    for (unsigned k = 0; k < ns; k++) {
+      int w = dir ? lt_cfg_id(cfg, LLVMGetSuccessor(t, k)) : (int)cfg->pred[v][k];
+      if (w < 0 || (unsigned)w == avoid || m[w])
+        continue;
+      m[w] = 1;
+      stack[n++] = (unsigned)w;
+    }
+  }
+}
+
+/* The reverse pass reads a load where the reverse of an instruction that
+ * uses it (directly, or through values recomputed from it) runs; there,
+ * the writes after that instruction are undone, those between the load
+ * and it are not. So no write that may alias the load may lie on a path
+ * from the load to such a user (paths through the load's block again
+ * start over). Branches do not qualify: the reverse pass recomputes their
+ * conditions where the arms merge. */
+static int between_ok(Ctx *x, LLVMValueRef load, unsigned lc, LtVec *closure) {
+  const LtCfg *cfg = &x->g->g;
+  LLVMBasicBlockRef bb = LLVMGetInstructionParent(load);
+  int lb = lt_cfg_id(cfg, bb);
+  LtMap seen;
+  lt_map_init(&seen, 16);
+  LtVec work = {0}, users = {0};
+  lt_vec_push(&work, load);
+  lt_map_put(&seen, load, (void *)1);
+  int ok = lb >= 0 && cfg->nblocks <= 4096;
+  while (ok && work.n) {
+    LLVMValueRef v = work.v[--work.n];
+    for (LLVMUseRef u = LLVMGetFirstUse(v); u && ok; u = LLVMGetNextUse(u)) {
+      LLVMValueRef user = LLVMGetUser(u);
+      if (lt_map_get(&seen, user))
+        continue;
+      lt_map_put(&seen, user, (void *)1);
+      if (LLVMIsAPHINode(user))
+        continue; /* taped or a counter: never recomputed from the load */
+      if (!LLVMIsAInstruction(user) || LLVMIsATerminatorInst(user) ||
+          lt_cfg_id(cfg, LLVMGetInstructionParent(user)) < 0) {
+        ok = 0;
+        break;
+      }
+      lt_vec_push(&users, user);
+      if (!LLVMIsAStoreInst(user))
+        lt_vec_push(&work, user);
+    }
+  }
+  unsigned char *m1 = NULL, *m2 = NULL;
+  unsigned *stack = NULL;
+  for (size_t k = 0; ok && k < users.n; k++) {
+    LLVMValueRef u = users.v[k];
+    LLVMBasicBlockRef ub = LLVMGetInstructionParent(u);
+    if (ub == bb) {
+      /* later in the block (a user earlier in it is reached around a
+       * loop, through the block again: not a use of this execution) */
+      ok = !aliasing_write(x, bb, load, u, lc);
+      continue;
+    }
+    unsigned c = (unsigned)lt_cfg_id(cfg, ub);
+    if (!m1) {
+      m1 = lt_xcalloc(cfg->nblocks, 1);
+      m2 = lt_xcalloc(cfg->nblocks, 1);
+      stack = lt_xcalloc(cfg->nblocks + 1, sizeof *stack);
+    }
+    memset(m1, 0, cfg->nblocks);
+    memset(m2, 0, cfg->nblocks);
+    sweep(cfg, (unsigned)lb, (unsigned)lb, 1, m1, stack);
+    sweep(cfg, c, (unsigned)lb, 0, m2, stack);
+    ok = !aliasing_write(x, bb, load, NULL, lc);
+    for (unsigned r = 0; ok && r < cfg->nblocks; r++)
+      if (m1[r] && m2[r] && r != c)
+        ok = !aliasing_write(x, cfg->block[r], NULL, NULL, lc);
+    /* c reaching itself (a loop around the user): all of it lies between */
+    if (ok)
+      ok = !aliasing_write(x, ub, NULL, m1[c] && m2[c] ? NULL : u, lc);
+  }
+  free(m1);
+  free(m2);
+  free(stack);
+  lt_vec_free(&work);
+  if (ok)
+    *closure = users;
+  else
+    lt_vec_free(&users);
+  lt_map_free(&seen);
+  return ok;
+}
+
+static int class_range(Ctx *x, unsigned wc) {
+  Class *cl = &x->w.c[wc];
+  if (!cl->range) {
+    cl->range = 1;
+    for (size_t k = 0; k < cl->members.n && cl->range == 1; k += 2)
+      if (!lt_range_ok(x->g, cl->members.v[k], cl->members.v[k + 1]))
+        cl->range = 2;
+  }
+  return cl->range == 1;
+}
+
+static int cand_range(Ctx *x, const Cand *cd) {
+  if (!lt_range_ok(x->g, cd->load, LLVMGetOperand(cd->load, 0)))
+    return 0;
+  for (unsigned wc = 0; wc < x->w.n; wc++)
+    if (bit_has(cd->wcs, wc) && !class_range(x, wc))
+      return 0;
+  return 1;
+}
+
+/* Does a store of class wc write exactly where the load reads? Then the
+ * log cannot help (and a run-time test would always be on). */
+static int same_address(Ctx *x, unsigned wc, LLVMValueRef load) {
+  const LtVec *m = &x->w.c[wc].members;
+  for (size_t k = 1; k < m->n; k += 2)
+    if (m->v[k] == LLVMGetOperand(load, 0))
+      return 1;
+  return 0;
+}
+
+/* Class wc's member list, moved to o (the candidates point to it). */
+static LtVec *kept_members(LtOverwrite *o, Ctx *x, unsigned wc) {
+  Class *cl = &x->w.c[wc];
+  if (cl->kept)
+    return cl->kept;
+  cl->kept = lt_xcalloc(1, sizeof *cl->kept);
+  *cl->kept = cl->members;
+  memset(&cl->members, 0, sizeof cl->members);
+  lt_vec_push(&o->owned, cl->kept);
+  for (size_t k = 0; k < cl->kept->n; k += 2)
+    lt_map_put(&o->store_class, cl->kept->v[k], cl->kept);
+  return cl->kept;
+}
+
+/* Which candidates the undo log may re-read. One whose writes run in a
+ * shallower nest than it (normalize's out[j] under its n^2 loads of x)
+ * always: the log is smaller than the tape it saves. One at the same
+ * depth (x[i] *= y[i] with plain pointers) only when a run-time test can
+ * show that the writes cannot touch what the loads read, which then logs
+ * nothing; it needs every candidate's ranges computable at entry (else
+ * the log is always on). Whether a candidate is re-read at all is known
+ * once the reverse pass is built (undo.c logs only what it needs). */
+static void decide(LtOverwrite *o, Ctx *x) {
+  int runtime = 1;
+  for (size_t k = 0; k < x->cands.n; k++) {
+    Cand *cd = x->cands.v[k];
+    for (unsigned wc = 0; wc < x->w.n; wc++)
+      if (bit_has(cd->wcs, wc) && same_address(x, wc, cd->load))
+        cd->hopeless = 1;
+    if (!cd->hopeless && cd->ld > cd->sd && !cand_range(x, cd))
+      runtime = 0;
+  }
+  for (size_t k = 0; k < x->cands.n; k++) {
+    Cand *cd = x->cands.v[k];
+    int take = !cd->hopeless && (cd->ld > cd->sd || (runtime && cand_range(x, cd)));
+    if (take) {
+      lt_map_put(&o->ok, cd->load, (void *)3);
+      for (size_t u = 0; u < cd->closure.n; u++)
+        lt_map_put(&o->late, cd->closure.v[u], (void *)1);
+      LtVec *lists = lt_xcalloc(1, sizeof *lists);
+      for (unsigned wc = 0; wc < x->w.n; wc++)
+        if (bit_has(cd->wcs, wc))
+          lt_vec_push(lists, kept_members(o, x, wc));
+      lt_map_put(&o->cand, cd->load, lists);
+      lt_vec_push(&o->owned, lists);
+    }
+    lt_vec_free(&cd->closure);
+    free(cd->wcs);
+    free(cd);
+  }
+  lt_vec_free(&x->cands);
+  o->runtime = runtime;
+}
+
 void lt_overwrite_build(LtOverwrite *o, LtGen *g) {
   memset(o, 0, sizeof *o);
   lt_map_init(&o->ok, 64);
-  const char *names[3] = {"tbaa", "alias.scope", "noalias"};
-  for (int m = 0; m < 3; m++)
-    md_kind[m] = LLVMGetMDKindIDInContext(g->c->llctx, names[m], (unsigned)strlen(names[m]));
+  lt_map_init(&o->cand, 16);
+  lt_map_init(&o->store_class, 16);
+  lt_map_init(&o->late, 16);
   const LtCfg *cfg = &g->g;
   Ctx x;
   memset(&x, 0, sizeof x);
+  const char *names[3] = {"tbaa", "alias.scope", "noalias"};
+  for (int m = 0; m < 3; m++)
+    x.w.md_kind[m] = x.l.md_kind[m] =
+        LLVMGetMDKindIDInContext(g->c->llctx, names[m], (unsigned)strlen(names[m]));
   x.g = g;
   lt_map_init(&x.alias, 64);
   /* write classes, in a first pass (the bitset width must be known) */
@@ -216,9 +462,20 @@ void lt_overwrite_build(LtOverwrite *o, LtGen *g) {
     for (LLVMValueRef i = LLVMGetFirstInstruction(cfg->block[b]); i;
          i = LLVMGetNextInstruction(i)) {
       LLVMValueRef w[5];
-      for (unsigned k = 0, n = writes_of(i, w); k < n; k++)
-        bit_set(own + (size_t)b * x.words,
-                w[k] == CLOBBER ? clobber : class_of(&x.w, i, w[k]));
+      for (unsigned k = 0, n = writes_of(i, w); k < n; k++) {
+        if (w[k] == CLOBBER) {
+          bit_set(own + (size_t)b * x.words, clobber);
+          continue;
+        }
+        unsigned wc = class_of(&x.w, i, w[k]);
+        bit_set(own + (size_t)b * x.words, wc);
+        Class *cl = &x.w.c[wc];
+        cl->unloggable |= !loggable_store(g, i);
+        lt_vec_push(&cl->members, i);
+        lt_vec_push(&cl->members, w[k]);
+        if (depth_of(g, b) > cl->depth)
+          cl->depth = depth_of(g, b);
+      }
     }
   for (int changed = 1; changed;) {
     changed = 0;
@@ -258,20 +515,34 @@ void lt_overwrite_build(LtOverwrite *o, LtGen *g) {
       if (i == loads.v[next - 1]) {
         next--;
         LLVMValueRef addr = LLVMGetOperand(i, 0);
-        int ok = !LLVMGetVolatile(i) && !LLVMIsAtomic(i) && !stack_memory(g, addr) &&
-                 !bit_has(after, clobber);
+        int ok = !LLVMGetVolatile(i) && !LLVMIsAtomic(i) && !stack_memory(g, addr);
+        int logged = ok && !bit_has(after, clobber) && !g->split;
+        ok = ok && !bit_has(after, clobber);
         if (ok) {
           unsigned lc = class_of(&x.l, i, addr);
-          for (unsigned wc = 0; ok && wc < x.w.n; wc++)
-            if (bit_has(after, wc)) {
-              void *key = (void *)(((size_t)(wc + 1) << 32) | (size_t)(lc + 1));
-              size_t m = (size_t)lt_map_get(&x.alias, key);
-              if (!m) {
-                m = class_may_alias(&x, wc, lc) ? 1 : 2;
-                lt_map_put(&x.alias, key, (void *)m);
-              }
-              ok = m == 2;
+          unsigned ld = depth_of(g, b), sd = 0;
+          for (unsigned wc = 0; wc < x.w.n; wc++)
+            if (bit_has(after, wc) && alias_memo(&x, wc, lc)) {
+              ok = 0;
+              logged &= !x.w.c[wc].unloggable;
+              sd = x.w.c[wc].depth > sd ? x.w.c[wc].depth : sd;
             }
+          /* A candidate for re-reading with an undo log of the writes
+           * after it (decided below, once all are known). */
+          LtVec closure = {0};
+          if (!ok && logged && ld >= sd && between_ok(&x, i, lc, &closure)) {
+            Cand *cd = lt_xcalloc(1, sizeof *cd);
+            cd->load = i;
+            cd->lc = lc;
+            cd->ld = ld;
+            cd->sd = sd;
+            cd->closure = closure;
+            cd->wcs = lt_xcalloc(x.words, sizeof *cd->wcs);
+            for (unsigned wc = 0; wc < x.w.n; wc++)
+              if (bit_has(after, wc) && alias_memo(&x, wc, lc))
+                bit_set(cd->wcs, wc);
+            lt_vec_push(&x.cands, cd);
+          }
         }
         lt_map_put(&o->ok, i, (void *)(size_t)(ok ? 1 : 2));
         continue;
@@ -283,8 +554,11 @@ void lt_overwrite_build(LtOverwrite *o, LtGen *g) {
     lt_vec_free(&loads);
   }
   free(after);
+  decide(o, &x);
   free(own);
   free(x.reach);
+  for (unsigned k = 0; k < x.w.n; k++)
+    lt_vec_free(&x.w.c[k].members);
   free(x.w.c);
   free(x.l.c);
   lt_map_free(&x.alias);
@@ -292,7 +566,22 @@ void lt_overwrite_build(LtOverwrite *o, LtGen *g) {
 }
 
 int lt_overwrite_reloadable(const LtOverwrite *o, LLVMValueRef load) {
-  return (size_t)lt_map_get(&o->ok, load) == 1;
+  size_t k = (size_t)lt_map_get(&o->ok, load);
+  return k == 1 ? 1 : k == 3 ? 2 : 0;
 }
 
-void lt_overwrite_free(LtOverwrite *o) { lt_map_free(&o->ok); }
+int lt_overwrite_late(const LtOverwrite *o, LLVMValueRef v) {
+  return lt_map_get(&o->late, v) != NULL;
+}
+
+void lt_overwrite_free(LtOverwrite *o) {
+  lt_map_free(&o->ok);
+  lt_map_free(&o->cand);
+  lt_map_free(&o->store_class);
+  lt_map_free(&o->late);
+  for (size_t k = 0; k < o->owned.n; k++) {
+    lt_vec_free(o->owned.v[k]);
+    free(o->owned.v[k]);
+  }
+  lt_vec_free(&o->owned);
+}

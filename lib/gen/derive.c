@@ -172,6 +172,10 @@ static void gen_free(LtGen *g) {
   if (g->ind.ls)
     lt_induction_free(&g->ind);
   lt_overwrite_free(&g->ow);
+  lt_vec_free(&g->undo_calls);
+  lt_vec_free(&g->undo_order);
+  lt_map_free(&g->undo_loads);
+  lt_map_free(&g->undo_need);
   if (g->loops.loop)
     lt_loops_free(&g->loops);
   lt_map_free(&g->rprimal);
@@ -216,6 +220,7 @@ static int generate(LtGen *g, LtDeriv *d, const char *base) {
   if (lt_reverse_build(g, name, d->outs_ty))
     return -1;
   lt_forward_loop_state(g);
+  lt_undo_forward(g);
   lt_tape_store_all(g);
   lt_forward_loop_headers(g);
   if (!g->want_primal && !g->ret_shadow)

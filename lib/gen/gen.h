@@ -84,6 +84,8 @@ typedef enum {
   LT_SLOT_SUBTAPE,   /* a kept call's tape, in place (key: the P call) */
   LT_SLOT_SUBPTR,    /* a kept call's tape on the heap (key: the P call) */
   LT_SLOT_CUSTOMTAPE,/* a custom derivative's tape (key: the P call) */
+  LT_SLOT_UNDOLOG,   /* the undo log (key: P) */
+  LT_SLOT_UNDOCOUNT, /* its entries (key: P) */
   LT_NSLOTKINDS
 } LtSlotKind;
 
@@ -144,6 +146,10 @@ struct LtGen {
   /* forward loop state: allocas in A */
   LLVMValueRef *a_n, *a_cur, *a_buf;
   LLVMValueRef a_sink, r_sink; /* scratch for null-shadow writes (guard.c) */
+  LLVMValueRef a_undo, r_undo; /* undo-log state allocas (undo.c) */
+  LtVec undo_calls;    /* (P store, R restore call) pairs */
+  LtVec undo_order;    /* loads R re-read through the log, in order */
+  LtMap undo_loads, undo_need; /* the same as a set; the classes logged */
   int failed;
 };
 
@@ -158,6 +164,20 @@ int lt_scope_of_block(const LtGen *g, LLVMBasicBlockRef bb);
 /* A's loop state: counters and growing caches (after R fixed the layout). */
 void lt_forward_loop_state(LtGen *g);
 void lt_forward_loop_headers(LtGen *g);
+
+/* undo.c: the undo log of overwritten memory (combined mode) */
+/* R re-read this load (overwrite.c kind 3) through the log. */
+void lt_undo_note_reload(LtGen *g, LLVMValueRef load);
+/* R, at the start of a store's reverse: put its old value back. */
+void lt_undo_reverse_store(LtGen *g, LLVMValueRef store);
+/* R's exit, g->b there: keep the restores of the classes a re-read load
+ * needs (else none), replay the log forwards and free it. */
+void lt_undo_reverse_finish(LtGen *g);
+/* A, after R is built: the run-time test, and the old values saved
+ * before the stores whose restores R kept (each store a restore). */
+void lt_undo_forward(LtGen *g);
+/* A's log (k 0) or count (k 1), loaded at b (for the tape header). */
+LLVMValueRef lt_undo_forward_field(LtGen *g, LLVMBuilderRef b, unsigned k);
 
 /* tape.c */
 /* Load of a value from the tape at R's entry; allocates the slot. */

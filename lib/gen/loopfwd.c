@@ -82,13 +82,15 @@ static LLVMValueRef trip_at(LtGen *g, unsigned l, unsigned top, LLVMBuilderRef b
 /* v at top's preheader, or, when v varies with enclosing counters (a
  * triangular bound), its largest (hi) or smallest value over their ranges:
  * an affine form takes its extremes at the ends. NULL when unknown. */
-static LLVMValueRef extreme(LtGen *g, LLVMValueRef v, unsigned top, int hi,
-                            LLVMBuilderRef b) {
+static LLVMValueRef extreme(LtGen *g, LLVMValueRef v, unsigned top, int scope,
+                            int hi, LLVMBuilderRef b) {
   if (defined_outside(g, v, top))
     return amap(g, v);
+  /* affine in the counters of the loops around scope (the loop whose
+   * bound v is lives in scope), the deeper ones included */
   LtAffine a;
-  if (LLVMGetTypeKind(LLVMTypeOf(v)) != LLVMIntegerTypeKind ||
-      lt_affine_of(&g->ind, g->c->td, v, (int)top, &a))
+  if (LLVMGetTypeKind(LLVMTypeOf(v)) != LLVMIntegerTypeKind || scope < 0 ||
+      lt_affine_of(&g->ind, g->c->td, v, scope, &a))
     return NULL;
   LLVMTypeRef i64 = g->c->i64;
   LLVMValueRef acc = LLVMConstInt(i64, (unsigned long long)a.off, 1);
@@ -132,8 +134,9 @@ static LLVMValueRef trip_at(LtGen *g, unsigned l, unsigned top, LLVMBuilderRef b
    * bound when the bounds vary. */
   if (m.pred == LLVMIntNE)
     m.pred = up ? LLVMIntSLT : LLVMIntSGT;
-  m.start = extreme(g, t->start, top, !up, b);
-  m.bound = extreme(g, t->bound, top, up, b);
+  int scope = g->loops.loop[l].parent;
+  m.start = extreme(g, t->start, top, scope, !up, b);
+  m.bound = extreme(g, t->bound, top, scope, up, b);
   if (!m.start || !m.bound)
     return NULL;
   return lt_trip_emit(b, &m);

@@ -5,7 +5,8 @@
  * is the reverse iteration, induction values are affine in the counters, a
  * loop's exit iteration follows from its trip count); recomputation of pure
  * operations and scalar math from materialised operands; re-loading memory
- * the primal never writes (combined mode, loads that ran on every path);
+ * nothing writes after the load, or only stores the undo log puts back
+ * (combined mode, loads that ran on every path; undo.c);
  * else a tape slot (tape.c). Values outside loops are made once in R's
  * entry; values inside loops in each reverse block that uses them.
  */
@@ -164,6 +165,9 @@ static LLVMValueRef affine(LtGen *g, LLVMValueRef v, int s) {
  * (0): a value of a path not taken is never recomputed or read from the
  * tape, which would read memory its path did not write. */
 static int placement(LtGen *g, LLVMValueRef v, int s) {
+  if (!g->split && LLVMIsAInstruction(v) &&
+      (lt_overwrite_late(&g->ow, v) || lt_overwrite_reloadable(&g->ow, v) == 2))
+    return 0; /* read where the undo log has restored its memory */
   return s < 0 && (!LLVMIsAInstruction(v) || always_runs(g, v, -1)) ? -1 : 0;
 }
 
@@ -211,6 +215,8 @@ static LLVMValueRef rv_depth(LtGen *g, LLVMValueRef v, int depth) {
     g->st_affine[s + 1] += !seen;
   } else if (!g->split && LLVMIsALoadInst(v) && always_runs(g, v, s) &&
              lt_overwrite_reloadable(&g->ow, v)) {
+    if (lt_overwrite_reloadable(&g->ow, v) == 2)
+      lt_undo_note_reload(g, v);
     m = reload(g, at, v);
     g->st_reload[s + 1] += !seen;
   } else if ((pure_op(LLVMGetInstructionOpcode(v)) || pure_call(v)) &&

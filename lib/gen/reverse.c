@@ -313,6 +313,7 @@ static void init_loops(LtGen *g) {
 
 static void gen_exit(LtGen *g, LLVMBasicBlockRef exitb, LLVMTypeRef outs_ty) {
   LLVMPositionBuilderAtEnd(g->b, exitb);
+  lt_undo_reverse_finish(g);
   for (unsigned l = 0; l < g->loops.nloops && !g->nofree; l++)
     if (g->rec_size[l])
       lt_build_free(g->b, g->c->mod, g->r_buf[l]);
@@ -349,6 +350,7 @@ int lt_reverse_build(LtGen *g, const char *name, LLVMTypeRef outs_ty) {
   g->rtape = LLVMGetParam(g->R, n - 1);
   LLVMSetValueName2(g->rtape, "tape", 4);
   lt_map_init(&g->rprimal, 128);
+  lt_map_init(&g->undo_loads, 16);
   lt_map_init(&g->rshadow, 32);
   lt_map_init(&g->adj, 64);
   lt_map_init(&g->rblock, g->g.nblocks);

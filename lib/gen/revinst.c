@@ -282,6 +282,7 @@ int lt_revinst(LtGen *g, LLVMValueRef i) {
     return 0;
   }
   if (op == LLVMStore) {
+    lt_undo_reverse_store(g, i); /* first: what the store's reverse reads */
     rev_store(g, i);
     return 0;
   }

@@ -124,7 +124,9 @@ static int loop_of_iv(LtGen *g, void *iv) {
 static void store_at_returns(LtGen *g, LLVMBuilderRef b, unsigned i) {
   LtSlotKind kind = (LtSlotKind)(size_t)g->slot_kind.v[i];
   unsigned k = 0;
-  int l = kind == LT_SLOT_EXIT ? -1 : loop_of_iv(g, g->slot_src.v[i]);
+  int l = kind == LT_SLOT_LOOPBUF || kind == LT_SLOT_LOOPCOUNT
+              ? loop_of_iv(g, g->slot_src.v[i])
+              : -1;
   for (unsigned bi = 0; bi < g->g.nblocks; bi++) {
     LLVMValueRef t = LLVMGetBasicBlockTerminator(g->g.block[bi]);
     if (!LLVMIsAReturnInst(t))
@@ -135,6 +137,8 @@ static void store_at_returns(LtGen *g, LLVMBuilderRef b, unsigned i) {
       v = LLVMConstInt(g->c->i32, k++, 0);
     else if (kind == LT_SLOT_LOOPBUF)
       v = LLVMBuildLoad2(b, g->c->ptr, g->a_buf[l], "");
+    else if (kind == LT_SLOT_UNDOLOG || kind == LT_SLOT_UNDOCOUNT)
+      v = lt_undo_forward_field(g, b, kind == LT_SLOT_UNDOLOG ? 0 : 1);
     else
       v = LLVMBuildLoad2(b, g->c->i64, g->a_n[l], "");
     LLVMValueRef off = LLVMConstInt(g->c->i64, g->slot_off[i], 0);
@@ -148,7 +152,8 @@ void lt_tape_store_all(LtGen *g) {
     LtSlotKind kind = (LtSlotKind)(size_t)g->slot_kind.v[i];
     void *src = g->slot_src.v[i];
     if (kind == LT_SLOT_EXIT || kind == LT_SLOT_LOOPBUF ||
-        kind == LT_SLOT_LOOPCOUNT) {
+        kind == LT_SLOT_LOOPCOUNT || kind == LT_SLOT_UNDOLOG ||
+        kind == LT_SLOT_UNDOCOUNT) {
       store_at_returns(g, b, i);
       continue;
     }

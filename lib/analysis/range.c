@@ -1,0 +1,318 @@
+/* range.c: the bytes an access may touch over a whole run of the function,
+ * as an interval computable when the function starts.
+ *
+ * Interval arithmetic over the address: arguments and constants are
+ * points; a loop counter start + step * k spans k from 0 to its last
+ * iteration (its trip count less 1, or less 2 in the body of a loop that
+ * exits from its header), with the trip count bounded from the extremes
+ * of its start and bound (triangular nests); sums, differences, products
+ * (A[i * n + k]), shifts, extensions and GEPs combine intervals. An access
+ * at p of s bytes covers [min p, max p + s). Used to decide at run time
+ * that logged stores cannot touch what re-read loads read (undo.c then
+ * logs nothing): a run-time disjointness test, as LLVM's loop versioning
+ * does for vectorised loops. The same walk checks computability (b ==
+ * NULL) and emits the bounds in A's entry (signed i64 arithmetic; indices
+ * are assumed not to wrap, as C's signed indices do not).
+ */
+#include "lt.h"
+
+#include <string.h>
+
+typedef struct Iv {
+  LLVMValueRef lo, hi; /* i64, inclusive */
+} Iv;
+
+typedef struct Em {
+  LtGen *g;
+  LLVMBuilderRef b;     /* NULL: only check */
+  int at;               /* block id of the access */
+  LtMap lo, hi;         /* memo: P value -> bounds at A's entry */
+} Em;
+
+#define DRY ((LLVMValueRef)1)
+
+static int param_index(LtGen *g, LLVMValueRef arg) {
+  for (unsigned p = 0; p < g->nparams; p++)
+    if (LLVMGetParam(g->P, p) == arg)
+      return (int)p;
+  return -1;
+}
+
+static LLVMValueRef k64(Em *e, long long v) {
+  return e->b ? LLVMConstInt(e->g->c->i64, (unsigned long long)v, 1) : DRY;
+}
+
+static LLVMValueRef add(Em *e, LLVMValueRef x, LLVMValueRef y) {
+  return e->b ? LLVMBuildAdd(e->b, x, y, "") : DRY;
+}
+
+static LLVMValueRef sub(Em *e, LLVMValueRef x, LLVMValueRef y) {
+  return e->b ? LLVMBuildSub(e->b, x, y, "") : DRY;
+}
+
+static LLVMValueRef mul(Em *e, LLVMValueRef x, LLVMValueRef y) {
+  return e->b ? LLVMBuildMul(e->b, x, y, "") : DRY;
+}
+
+static LLVMValueRef pick(Em *e, LLVMIntPredicate p, LLVMValueRef x, LLVMValueRef y) {
+  return e->b ? LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, p, x, y, ""), x, y, "") : DRY;
+}
+
+static Iv point(LLVMValueRef v) { return (Iv){v, v}; }
+
+static Iv iv_add(Em *e, Iv x, Iv y) { return (Iv){add(e, x.lo, y.lo), add(e, x.hi, y.hi)}; }
+static Iv iv_sub(Em *e, Iv x, Iv y) { return (Iv){sub(e, x.lo, y.hi), sub(e, x.hi, y.lo)}; }
+
+static Iv iv_scale(Em *e, Iv x, long long c) {
+  LLVMValueRef a = mul(e, x.lo, k64(e, c)), b = mul(e, x.hi, k64(e, c));
+  return c >= 0 ? (Iv){a, b} : (Iv){b, a};
+}
+
+static Iv iv_mul(Em *e, Iv x, Iv y) {
+  LLVMValueRef p[4] = {mul(e, x.lo, y.lo), mul(e, x.lo, y.hi), mul(e, x.hi, y.lo),
+                       mul(e, x.hi, y.hi)};
+  LLVMValueRef lo = p[0], hi = p[0];
+  for (int k = 1; k < 4; k++) {
+    lo = pick(e, LLVMIntSLT, p[k], lo);
+    hi = pick(e, LLVMIntSGT, p[k], hi);
+  }
+  return (Iv){lo, hi};
+}
+
+static int as_const(LLVMValueRef v, long long *c) {
+  if (!LLVMIsAConstantInt(v) || LLVMGetIntTypeWidth(LLVMTypeOf(v)) > 64)
+    return 0;
+  *c = LLVMConstIntGetSExtValue(v);
+  return 1;
+}
+
+static int iv_of(Em *e, LLVMValueRef v, unsigned depth, Iv *out);
+
+/* The number of header executions of loop l, at most, at A's entry. */
+static LLVMValueRef trip_max(Em *e, unsigned l, unsigned depth) {
+  const LtTrip *t = &e->g->ind.trip[l];
+  if (!t->known || depth > 32)
+    return NULL;
+  int up = t->step > 0;
+  LtTrip m = *t;
+  if (m.pred == LLVMIntNE)
+    m.pred = up ? LLVMIntSLT : LLVMIntSGT;
+  Iv s, bd;
+  if (!iv_of(e, t->start, depth + 1, &s) || !iv_of(e, t->bound, depth + 1, &bd))
+    return NULL;
+  if (!e->b)
+    return DRY;
+  m.start = up ? s.lo : s.hi;
+  m.bound = up ? bd.hi : bd.lo;
+  return LLVMBuildSExtOrBitCast(e->b, lt_trip_emit(e->b, &m), e->g->c->i64, "");
+}
+
+/* A counter of loop l: start + step * k for k up to the last iteration
+ * the access sees. */
+static int counter(Em *e, LLVMValueRef v, unsigned depth, Iv *out) {
+  LtGen *g = e->g;
+  int b = lt_cfg_id(&g->g, LLVMGetInstructionParent(v));
+  int l = b >= 0 ? lt_loop_of(&g->loops, (unsigned)b) : -1;
+  if (l < 0 || g->loops.loop[l].header != (unsigned)b)
+    return 0;
+  for (unsigned i = 0; i < g->ind.nctr[l]; i++) {
+    const LtCounter *ct = &g->ind.ctr[l][i];
+    if (ct->phi != v)
+      continue;
+    Iv s;
+    LLVMValueRef n = trip_max(e, (unsigned)l, depth);
+    if (!n || !iv_of(e, ct->start, depth + 1, &s))
+      return 0;
+    const LtLoop *lp = &g->loops.loop[l];
+    long long back = lp->nexiting == 1 && lp->exiting[0] == lp->header &&
+                             e->at != (int)lp->header
+                         ? 2
+                         : 1;
+    Iv k = {k64(e, 0), sub(e, n, k64(e, back))};
+    *out = iv_add(e, s, iv_scale(e, k, ct->step));
+    return 1;
+  }
+  return 0;
+}
+
+static int iv_of(Em *e, LLVMValueRef v, unsigned depth, Iv *out) {
+  LtCtx *c = e->g->c;
+  LLVMTypeKind k = LLVMGetTypeKind(LLVMTypeOf(v));
+  if ((k != LLVMIntegerTypeKind && k != LLVMPointerTypeKind) || depth > 48)
+    return 0;
+  long long cv;
+  if (as_const(v, &cv)) {
+    *out = point(k64(e, cv));
+    return 1;
+  }
+  LLVMValueRef mlo = lt_map_get(&e->lo, v);
+  if (mlo) {
+    *out = (Iv){mlo, lt_map_get(&e->hi, v)};
+    return 1;
+  }
+  Iv r;
+  int ok = 1;
+  if (LLVMIsAArgument(v)) {
+    int p = param_index(e->g, v);
+    if (p < 0)
+      return 0;
+    LLVMValueRef a = e->b ? LLVMGetParam(e->g->A, (unsigned)p) : DRY;
+    if (e->b)
+      a = k == LLVMPointerTypeKind ? LLVMBuildPtrToInt(e->b, a, c->i64, "")
+                                   : LLVMBuildSExtOrBitCast(e->b, a, c->i64, "");
+    r = point(a);
+  } else if (LLVMIsAGlobalValue(v) || LLVMIsAConstantPointerNull(v)) {
+    r = point(e->b ? LLVMBuildPtrToInt(e->b, v, c->i64, "") : DRY);
+  } else if (LLVMIsAPHINode(v)) {
+    ok = counter(e, v, depth, &r);
+  } else if (LLVMIsAInstruction(v) || LLVMIsAConstantExpr(v)) {
+    LLVMOpcode op = LLVMIsAInstruction(v) ? LLVMGetInstructionOpcode(v) : LLVMGetConstOpcode(v);
+    Iv x, y;
+    switch (op) {
+    case LLVMAdd:
+    case LLVMSub:
+    case LLVMMul:
+      ok = iv_of(e, LLVMGetOperand(v, 0), depth + 1, &x) &&
+           iv_of(e, LLVMGetOperand(v, 1), depth + 1, &y);
+      if (ok)
+        r = op == LLVMAdd ? iv_add(e, x, y) : op == LLVMSub ? iv_sub(e, x, y) : iv_mul(e, x, y);
+      break;
+    case LLVMOr: /* `or disjoint` adds */
+      ok = LLVMIsAInstruction(v) && LLVMGetIsDisjoint(v) &&
+           iv_of(e, LLVMGetOperand(v, 0), depth + 1, &x) &&
+           iv_of(e, LLVMGetOperand(v, 1), depth + 1, &y);
+      if (ok)
+        r = iv_add(e, x, y);
+      break;
+    case LLVMShl:
+      ok = as_const(LLVMGetOperand(v, 1), &cv) && cv >= 0 && cv < 62 &&
+           iv_of(e, LLVMGetOperand(v, 0), depth + 1, &x);
+      if (ok)
+        r = iv_scale(e, x, 1LL << cv);
+      break;
+    case LLVMSExt:
+    case LLVMZExt: /* indices do not wrap: the value is the same */
+    case LLVMBitCast:
+    case LLVMAddrSpaceCast:
+      ok = iv_of(e, LLVMGetOperand(v, 0), depth + 1, &r);
+      break;
+    case LLVMGetElementPtr: {
+      ok = iv_of(e, LLVMGetOperand(v, 0), depth + 1, &r);
+      LLVMTypeRef ty = LLVMGetGEPSourceElementType(v);
+      for (unsigned i = 1, n = (unsigned)LLVMGetNumOperands(v); ok && i < n; i++) {
+        LLVMValueRef idx = LLVMGetOperand(v, i);
+        if (i > 1 && LLVMGetTypeKind(ty) == LLVMStructTypeKind) {
+          ok = as_const(idx, &cv);
+          if (ok) {
+            r = iv_add(e, r, point(k64(e, (long long)LLVMOffsetOfElement(c->td, ty, (unsigned)cv))));
+            ty = LLVMStructGetTypeAtIndex(ty, (unsigned)cv);
+          }
+          continue;
+        }
+        if (i > 1) {
+          if (LLVMGetTypeKind(ty) != LLVMArrayTypeKind) {
+            ok = 0;
+            break;
+          }
+          ty = LLVMGetElementType(ty);
+        }
+        ok = iv_of(e, idx, depth + 1, &x);
+        if (ok)
+          r = iv_add(e, r, iv_scale(e, x, (long long)LLVMABISizeOfType(c->td, ty)));
+      }
+      break;
+    }
+    default:
+      ok = 0;
+    }
+  } else {
+    ok = 0;
+  }
+  if (!ok)
+    return 0;
+  lt_map_put(&e->lo, v, r.lo);
+  lt_map_put(&e->hi, v, r.hi);
+  *out = r;
+  return 1;
+}
+
+/* [lo, hi) of the bytes inst (a load or store at addr) may touch. */
+static int range(Em *e, LLVMValueRef inst, LLVMValueRef addr, LLVMValueRef *lo,
+                 LLVMValueRef *hi) {
+  LtGen *g = e->g;
+  LLVMTypeRef vt = LLVMIsAStoreInst(inst) ? LLVMTypeOf(LLVMGetOperand(inst, 0))
+                                          : LLVMTypeOf(inst);
+  e->at = lt_cfg_id(&g->g, LLVMGetInstructionParent(inst));
+  /* bounds depend on where the access is (last iterations): no memo
+   * across accesses */
+  lt_map_free(&e->lo);
+  lt_map_free(&e->hi);
+  lt_map_init(&e->lo, 16);
+  lt_map_init(&e->hi, 16);
+  Iv r;
+  if (e->at < 0 || !iv_of(e, addr, 0, &r))
+    return 0;
+  *lo = r.lo;
+  *hi = add(e, r.hi, k64(e, (long long)LLVMStoreSizeOfType(g->c->td, vt)));
+  return 1;
+}
+
+static void em_init(Em *e, LtGen *g, LLVMBuilderRef b) {
+  memset(e, 0, sizeof *e);
+  e->g = g;
+  e->b = b;
+  lt_map_init(&e->lo, 16);
+  lt_map_init(&e->hi, 16);
+}
+
+static void em_free(Em *e) {
+  lt_map_free(&e->lo);
+  lt_map_free(&e->hi);
+}
+
+int lt_range_ok(LtGen *g, LLVMValueRef inst, LLVMValueRef addr) {
+  Em e;
+  em_init(&e, g, NULL);
+  LLVMValueRef lo, hi;
+  int ok = range(&e, inst, addr, &lo, &hi);
+  em_free(&e);
+  return ok;
+}
+
+/* The union of the ranges of accesses v[0..n) (pairs inst, addr). */
+static int hull(Em *e, LLVMValueRef *v, size_t n, LLVMValueRef *lo, LLVMValueRef *hi) {
+  for (size_t k = 0; k < n; k += 2) {
+    LLVMValueRef l, h;
+    if (!range(e, v[k], v[k + 1], &l, &h))
+      return 0;
+    *lo = k ? pick(e, LLVMIntULT, l, *lo) : l;
+    *hi = k ? pick(e, LLVMIntUGT, h, *hi) : h;
+  }
+  return n > 0;
+}
+
+LLVMValueRef lt_range_count(LtGen *g, LLVMBuilderRef b, LLVMValueRef inst) {
+  Em e;
+  em_init(&e, g, b);
+  e.at = lt_cfg_id(&g->g, LLVMGetInstructionParent(inst));
+  LLVMValueRef n = e.at >= 0 ? k64(&e, 1) : NULL;
+  for (int l = e.at >= 0 ? lt_loop_of(&g->loops, (unsigned)e.at) : -1; n && l >= 0;
+       l = g->loops.loop[l].parent) {
+    LLVMValueRef t = trip_max(&e, (unsigned)l, 0);
+    n = t ? mul(&e, n, t) : NULL;
+  }
+  em_free(&e);
+  return n;
+}
+
+LLVMValueRef lt_range_overlap(LtGen *g, LLVMBuilderRef b, LLVMValueRef *w, size_t nw,
+                              LLVMValueRef *r, size_t nr) {
+  Em e;
+  em_init(&e, g, b);
+  LLVMValueRef wl, wh, rl, rh, o = NULL;
+  if (hull(&e, w, nw, &wl, &wh) && hull(&e, r, nr, &rl, &rh))
+    o = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntULT, wl, rh, ""),
+                     LLVMBuildICmp(b, LLVMIntULT, rl, wh, ""), "lt.overlap");
+  em_free(&e);
+  return o;
+}

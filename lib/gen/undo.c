@@ -1,0 +1,351 @@
+/* undo.c: the undo log of overwritten memory (combined mode).
+ *
+ * A load whose memory only logged stores may change after it is re-read
+ * by the reverse pass instead of taped (overwrite.c decides which), the
+ * classic to-be-recorded scheme of source-transformation AD: before a
+ * logged store the forward pass saves the address and the old value; when
+ * the reverse pass passes the store it puts the old value back, so memory
+ * then holds what the load read. The restore swaps (the entry keeps the
+ * value the store wrote), and when the reverse pass is done the entries
+ * are replayed forwards, which leaves memory as the primal left it. One
+ * entry is 24 bytes {address, size, value}, in a buffer allocated once at
+ * A's entry when the logged stores' execution counts are computable there
+ * (trip counts), else grown geometrically; the log is O(logged stores),
+ * the alternative to taping O(loads).
+ *
+ * State, an alloca in A and in R: {ptr log, i64 count, i64 on, i64 total,
+ * i64 capacity}.
+ * A passes log and count to R in the tape header. In A, `on` is the run
+ * time test of overwrite.c's pairs (range.c: may a logged store touch what
+ * a re-read load reads?), 1 when a range is not computable; nothing is
+ * logged when it is 0, the usual case of arrays that do not overlap. R is
+ * on when A logged anything.
+ * The helpers are internal functions: the branch on `on` stays out of
+ * the loops' code.
+ */
+#include "lt.h"
+
+#define ENTRY 24
+
+static LLVMTypeRef state_ty(LtCtx *c) {
+  LLVMTypeRef f[5] = {c->ptr, c->i64, c->i64, c->i64, c->i64};
+  return LLVMStructTypeInContext(c->llctx, f, 5, 0);
+}
+
+static LLVMValueRef field(LtCtx *c, LLVMBuilderRef b, LLVMValueRef st, unsigned k) {
+  return LLVMBuildStructGEP2(b, state_ty(c), st, k, "");
+}
+
+static LLVMValueRef at(LtCtx *c, LLVMBuilderRef b, LLVMValueRef p, unsigned long long off) {
+  LLVMValueRef o = LLVMConstInt(c->i64, off, 0);
+  return LLVMBuildGEP2(b, c->i8, p, &o, 1, "");
+}
+
+static void copy(LtCtx *c, LLVMBuilderRef b, LLVMValueRef dst, LLVMValueRef src,
+                 LLVMValueRef n) {
+  (void)c;
+  LLVMBuildMemCpy(b, dst, 1, src, 1, n);
+}
+
+/* The function `name` (ptr %state, ...): *fresh when it was just
+ * declared, with b in its "on" block (entry branches there when on != 0,
+ * else returns); the caller fills that block. */
+static LLVMValueRef helper(LtCtx *c, const char *name, LLVMTypeRef *pt, unsigned np,
+                           LLVMBuilderRef b, int *fresh) {
+  LLVMValueRef f = LLVMGetNamedFunction(c->mod, name);
+  *fresh = !f;
+  if (f)
+    return f;
+  f = LLVMAddFunction(c->mod, name, LLVMFunctionType(LLVMVoidTypeInContext(c->llctx), pt, np, 0));
+  LLVMSetLinkage(f, LLVMInternalLinkage);
+  LLVMBasicBlockRef e = LLVMAppendBasicBlockInContext(c->llctx, f, "entry");
+  LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(c->llctx, f, "on");
+  LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c->llctx, f, "done");
+  LLVMPositionBuilderAtEnd(b, e);
+  LLVMValueRef st = LLVMGetParam(f, 0);
+  LLVMValueRef on = LLVMBuildLoad2(b, c->i64, field(c, b, st, 2), "on");
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, on, LLVMConstInt(c->i64, 0, 0), ""),
+                  body, done);
+  LLVMPositionBuilderAtEnd(b, done);
+  LLVMBuildRetVoid(b);
+  LLVMPositionBuilderAtEnd(b, body);
+  return f;
+}
+
+/* lt.undo.save(state, addr, size): append {addr, size, *addr}. */
+static LLVMValueRef save_fn(LtCtx *c) {
+  LLVMTypeRef pt[3] = {c->ptr, c->ptr, c->i64};
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
+  int fresh;
+  LLVMValueRef f = helper(c, "lt.undo.save", pt, 3, b, &fresh);
+  if (fresh) {
+    LLVMValueRef st = LLVMGetParam(f, 0), addr = LLVMGetParam(f, 1), n = LLVMGetParam(f, 2);
+    LLVMValueRef k = LLVMBuildLoad2(b, c->i64, field(c, b, st, 1), "k");
+    LLVMValueRef cap = LLVMBuildLoad2(b, c->i64, field(c, b, st, 4), "cap");
+    LLVMBasicBlockRef on = LLVMGetInsertBlock(b);
+    LLVMBasicBlockRef grow = LLVMAppendBasicBlockInContext(c->llctx, f, "grow");
+    LLVMBasicBlockRef put = LLVMAppendBasicBlockInContext(c->llctx, f, "put");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntUGE, k, cap, ""), grow, put);
+    /* full (or never preallocated): double it, 16 entries at least */
+    LLVMPositionBuilderAtEnd(b, grow);
+    LLVMValueRef two = LLVMBuildShl(b, cap, LLVMConstInt(c->i64, 1, 0), "");
+    LLVMValueRef ncap = LLVMBuildSelect(
+        b, LLVMBuildICmp(b, LLVMIntULT, two, LLVMConstInt(c->i64, 16, 0), ""),
+        LLVMConstInt(c->i64, 16, 0), two, "");
+    LLVMTypeRef rt[2] = {c->ptr, c->i64};
+    LLVMTypeRef rfty = LLVMFunctionType(c->ptr, rt, 2, 0);
+    LLVMValueRef ra[2] = {LLVMBuildLoad2(b, c->ptr, field(c, b, st, 0), ""),
+                          LLVMBuildMul(b, ncap, LLVMConstInt(c->i64, ENTRY, 0), "")};
+    LLVMBuildStore(b, LLVMBuildCall2(b, rfty, lt_decl_fn(c->mod, "realloc", rfty), ra, 2, ""),
+                   field(c, b, st, 0));
+    LLVMBuildStore(b, ncap, field(c, b, st, 4));
+    LLVMBuildBr(b, put);
+    LLVMPositionBuilderAtEnd(b, put);
+    (void)on;
+    LLVMValueRef log = LLVMBuildLoad2(b, c->ptr, field(c, b, st, 0), "log");
+    LLVMValueRef off = LLVMBuildMul(b, k, LLVMConstInt(c->i64, ENTRY, 0), "");
+    LLVMValueRef e = LLVMBuildGEP2(b, c->i8, log, &off, 1, "e");
+    LLVMBuildStore(b, addr, e);
+    LLVMBuildStore(b, n, at(c, b, e, 8));
+    copy(c, b, at(c, b, e, 16), addr, n);
+    LLVMBuildStore(b, LLVMBuildAdd(b, k, LLVMConstInt(c->i64, 1, 0), ""), field(c, b, st, 1));
+    LLVMBuildRetVoid(b);
+  }
+  LLVMDisposeBuilder(b);
+  return f;
+}
+
+/* lt.undo.restore(state): pop the last entry, swapping memory and entry. */
+static LLVMValueRef restore_fn(LtCtx *c) {
+  LLVMTypeRef pt[1] = {c->ptr};
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
+  int fresh;
+  LLVMValueRef f = helper(c, "lt.undo.restore", pt, 1, b, &fresh);
+  if (fresh) {
+    LLVMValueRef st = LLVMGetParam(f, 0);
+    LLVMBasicBlockRef body = LLVMGetInsertBlock(b);
+    LLVMValueRef tmp;
+    {
+      LLVMBuilderRef eb = LLVMCreateBuilderInContext(c->llctx);
+      LLVMPositionBuilderBefore(eb, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(f)));
+      tmp = LLVMBuildAlloca(eb, c->i64, "tmp");
+      LLVMDisposeBuilder(eb);
+    }
+    LLVMPositionBuilderAtEnd(b, body);
+    LLVMValueRef k = LLVMBuildSub(b, LLVMBuildLoad2(b, c->i64, field(c, b, st, 1), ""),
+                                  LLVMConstInt(c->i64, 1, 0), "k");
+    LLVMBuildStore(b, k, field(c, b, st, 1));
+    LLVMValueRef off = LLVMBuildMul(b, k, LLVMConstInt(c->i64, ENTRY, 0), "");
+    LLVMValueRef e = LLVMBuildGEP2(b, c->i8, LLVMBuildLoad2(b, c->ptr, field(c, b, st, 0), ""),
+                                   &off, 1, "e");
+    LLVMValueRef addr = LLVMBuildLoad2(b, c->ptr, e, "addr");
+    LLVMValueRef n = LLVMBuildLoad2(b, c->i64, at(c, b, e, 8), "n");
+    copy(c, b, tmp, addr, n);
+    copy(c, b, addr, at(c, b, e, 16), n);
+    copy(c, b, at(c, b, e, 16), tmp, n);
+    LLVMBuildRetVoid(b);
+  }
+  LLVMDisposeBuilder(b);
+  return f;
+}
+
+/* lt.undo.finish(state): replay every entry forwards, free the log. */
+static LLVMValueRef finish_fn(LtCtx *c) {
+  LLVMTypeRef pt[1] = {c->ptr};
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
+  int fresh;
+  LLVMValueRef f = helper(c, "lt.undo.finish", pt, 1, b, &fresh);
+  if (fresh) {
+    LLVMValueRef st = LLVMGetParam(f, 0);
+    LLVMBasicBlockRef pre = LLVMGetInsertBlock(b);
+    LLVMBasicBlockRef loop = LLVMAppendBasicBlockInContext(c->llctx, f, "replay");
+    LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(c->llctx, f, "entry.replay");
+    LLVMBasicBlockRef end = LLVMAppendBasicBlockInContext(c->llctx, f, "free");
+    LLVMValueRef log = LLVMBuildLoad2(b, c->ptr, field(c, b, st, 0), "log");
+    LLVMValueRef total = LLVMBuildLoad2(b, c->i64, field(c, b, st, 3), "total");
+    LLVMBuildBr(b, loop);
+    LLVMPositionBuilderAtEnd(b, loop);
+    LLVMValueRef j = LLVMBuildPhi(b, c->i64, "j");
+    LLVMValueRef zero = LLVMConstInt(c->i64, 0, 0);
+    LLVMAddIncoming(j, &zero, &pre, 1);
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, j, total, ""), body, end);
+    LLVMPositionBuilderAtEnd(b, body);
+    LLVMValueRef off = LLVMBuildMul(b, j, LLVMConstInt(c->i64, ENTRY, 0), "");
+    LLVMValueRef e = LLVMBuildGEP2(b, c->i8, log, &off, 1, "e");
+    copy(c, b, LLVMBuildLoad2(b, c->ptr, e, ""), at(c, b, e, 16),
+         LLVMBuildLoad2(b, c->i64, at(c, b, e, 8), ""));
+    LLVMValueRef j1 = LLVMBuildAdd(b, j, LLVMConstInt(c->i64, 1, 0), "");
+    LLVMAddIncoming(j, &j1, &body, 1);
+    LLVMBuildBr(b, loop);
+    LLVMPositionBuilderAtEnd(b, end);
+    lt_build_free(b, c->mod, log);
+    LLVMBuildRetVoid(b);
+  }
+  LLVMDisposeBuilder(b);
+  return f;
+}
+
+static LLVMValueRef new_state(LtCtx *c, LLVMValueRef fn) {
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
+  LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(fn)));
+  LLVMValueRef st = LLVMBuildAlloca(b, state_ty(c), "lt.undo");
+  LLVMDisposeBuilder(b);
+  return st;
+}
+
+void lt_undo_reverse_store(LtGen *g, LLVMValueRef store) {
+  if (g->split || !lt_map_get(&g->ow.store_class, store) ||
+      !lt_map_get(&g->fmap, store))
+    return; /* not a candidate for logging, or not in A (dupnoneed) */
+  if (!g->r_undo)
+    g->r_undo = new_state(g->c, g->R);
+  LLVMValueRef f = restore_fn(g->c);
+  LLVMValueRef call = LLVMBuildCall2(g->b, LLVMGlobalGetValueType(f), f, &g->r_undo, 1, "");
+  lt_vec_push(&g->undo_calls, store);
+  lt_vec_push(&g->undo_calls, call);
+}
+
+void lt_undo_note_reload(LtGen *g, LLVMValueRef load) {
+  if (!lt_map_get(&g->undo_loads, load)) {
+    lt_map_put(&g->undo_loads, load, (void *)1);
+    lt_vec_push(&g->undo_order, load);
+  }
+}
+
+/* The logged classes: those of the loads R re-read through the log. */
+static void needed(LtGen *g, LtMap *need) {
+  for (size_t k = 0; k < g->undo_order.n; k++) {
+    LtVec *lists = lt_map_get(&g->ow.cand, g->undo_order.v[k]);
+    for (size_t j = 0; lists && j < lists->n; j++)
+      lt_map_put(need, lists->v[j], (void *)1);
+  }
+}
+
+void lt_undo_reverse_finish(LtGen *g) {
+  if (!g->r_undo)
+    return;
+  LtCtx *c = g->c;
+  lt_map_init(&g->undo_need, 16);
+  needed(g, &g->undo_need);
+  /* restores of stores nobody needs logged go; all of them, if none is */
+  for (size_t k = 0; k < g->undo_calls.n; k += 2)
+    if (!lt_map_get(&g->undo_need, lt_map_get(&g->ow.store_class, g->undo_calls.v[k])))
+      LLVMInstructionEraseFromParent(g->undo_calls.v[k + 1]);
+  if (!g->undo_order.n) {
+    LLVMInstructionEraseFromParent(g->r_undo);
+    g->r_undo = NULL;
+    return;
+  }
+  /* R's state: the log and its count from the tape; on when A logged */
+  LLVMValueRef log = lt_tape_load(g, LT_SLOT_UNDOLOG, g->P, c->ptr);
+  LLVMValueRef n = lt_tape_load(g, LT_SLOT_UNDOCOUNT, g->P, c->i64);
+  LLVMBuildStore(g->eb, log, field(c, g->eb, g->r_undo, 0));
+  LLVMBuildStore(g->eb, n, field(c, g->eb, g->r_undo, 1));
+  LLVMValueRef on = LLVMBuildICmp(g->eb, LLVMIntNE, log, LLVMConstNull(c->ptr), "");
+  LLVMBuildStore(g->eb, LLVMBuildZExt(g->eb, on, c->i64, ""), field(c, g->eb, g->r_undo, 2));
+  LLVMBuildStore(g->eb, n, field(c, g->eb, g->r_undo, 3));
+  LLVMValueRef f = finish_fn(c);
+  LLVMBuildCall2(g->b, LLVMGlobalGetValueType(f), f, &g->r_undo, 1, "");
+}
+
+/* A's `on`: may a logged store touch what a load re-read through the log
+ * reads? One test per logged class against the loads it may alias (1
+ * when a range is not computable). */
+static LLVMValueRef undo_on(LtGen *g, LLVMBuilderRef b) {
+  LtCtx *c = g->c;
+  LLVMValueRef on = g->ow.runtime ? LLVMConstInt(c->i1, 0, 0) : NULL;
+  LtMap seen;
+  lt_map_init(&seen, 16);
+  for (size_t k = 0; on && k < g->undo_order.n; k++) {
+    LtVec *lists = lt_map_get(&g->ow.cand, g->undo_order.v[k]);
+    for (size_t j = 0; on && lists && j < lists->n; j++) {
+      LtVec *w = lists->v[j];
+      if (lt_map_get(&seen, w))
+        continue;
+      lt_map_put(&seen, w, (void *)1);
+      LtVec r = {0}; /* the re-read loads this class may write under */
+      for (size_t q = 0; q < g->undo_order.n; q++) {
+        LtVec *lq = lt_map_get(&g->ow.cand, g->undo_order.v[q]);
+        for (size_t t = 0; lq && t < lq->n; t++)
+          if (lq->v[t] == w) {
+            lt_vec_push(&r, g->undo_order.v[q]);
+            lt_vec_push(&r, LLVMGetOperand(g->undo_order.v[q], 0));
+            break;
+          }
+      }
+      LLVMValueRef o = lt_range_overlap(g, b, (LLVMValueRef *)w->v, w->n,
+                                        (LLVMValueRef *)r.v, r.n);
+      lt_vec_free(&r);
+      on = o ? LLVMBuildOr(b, on, o, "") : NULL;
+    }
+  }
+  lt_map_free(&seen);
+  return on ? LLVMBuildZExt(b, on, c->i64, "lt.undo.on") : LLVMConstInt(c->i64, 1, 0);
+}
+
+/* lt.undo.begin(state, n): the whole log of n entries, when on. */
+static LLVMValueRef begin_fn(LtCtx *c) {
+  LLVMTypeRef pt[2] = {c->ptr, c->i64};
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
+  int fresh;
+  LLVMValueRef f = helper(c, "lt.undo.begin", pt, 2, b, &fresh);
+  if (fresh) {
+    LLVMValueRef st = LLVMGetParam(f, 0), n = LLVMGetParam(f, 1);
+    LLVMValueRef sz = LLVMBuildMul(b, n, LLVMConstInt(c->i64, ENTRY, 0), "");
+    LLVMBuildStore(b, lt_build_malloc(b, c->mod, sz), field(c, b, st, 0));
+    LLVMBuildStore(b, n, field(c, b, st, 4));
+    LLVMBuildRetVoid(b);
+  }
+  LLVMDisposeBuilder(b);
+  return f;
+}
+
+/* When every logged store's executions are computable at entry: the
+ * whole log there, if on (no allocation in the loops). */
+static void preallocate(LtGen *g, LLVMBuilderRef b) {
+  LtCtx *c = g->c;
+  LLVMValueRef total = LLVMConstInt(c->i64, 0, 0);
+  for (size_t k = 0; k < g->undo_calls.n && total; k += 2) {
+    LLVMValueRef i = g->undo_calls.v[k];
+    if (!lt_map_get(&g->undo_need, lt_map_get(&g->ow.store_class, i)))
+      continue;
+    LLVMValueRef n = lt_range_count(g, b, i);
+    total = n ? LLVMBuildAdd(b, total, n, "") : NULL;
+  }
+  if (!total)
+    return;
+  LLVMValueRef f = begin_fn(c), args[2] = {g->a_undo, total};
+  LLVMBuildCall2(b, LLVMGlobalGetValueType(f), f, args, 2, "");
+}
+
+void lt_undo_forward(LtGen *g) {
+  if (!g->r_undo)
+    return; /* R restores nothing: log nothing */
+  LtCtx *c = g->c;
+  g->a_undo = new_state(c, g->A);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
+  LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(g->a_undo));
+  LLVMBuildStore(b, LLVMConstNull(c->ptr), field(c, b, g->a_undo, 0));
+  LLVMBuildStore(b, LLVMConstInt(c->i64, 0, 0), field(c, b, g->a_undo, 1));
+  LLVMBuildStore(b, undo_on(g, b), field(c, b, g->a_undo, 2));
+  LLVMBuildStore(b, LLVMConstInt(c->i64, 0, 0), field(c, b, g->a_undo, 3));
+  LLVMBuildStore(b, LLVMConstInt(c->i64, 0, 0), field(c, b, g->a_undo, 4));
+  preallocate(g, b);
+  LLVMValueRef f = save_fn(c);
+  for (size_t k = 0; k < g->undo_calls.n; k += 2) {
+    LLVMValueRef i = g->undo_calls.v[k];
+    if (!lt_map_get(&g->undo_need, lt_map_get(&g->ow.store_class, i)))
+      continue;
+    LLVMValueRef ai = lt_map_get(&g->fmap, i);
+    LLVMPositionBuilderBefore(b, ai);
+    LLVMTypeRef t = LLVMTypeOf(LLVMGetOperand(i, 0));
+    LLVMValueRef args[3] = {g->a_undo, LLVMGetOperand(ai, 1),
+                            LLVMConstInt(c->i64, LLVMStoreSizeOfType(c->td, t), 0)};
+    LLVMBuildCall2(b, LLVMGlobalGetValueType(f), f, args, 3, "");
+  }
+  LLVMDisposeBuilder(b);
+}
+
+LLVMValueRef lt_undo_forward_field(LtGen *g, LLVMBuilderRef b, unsigned k) {
+  return LLVMBuildLoad2(b, k == 0 ? g->c->ptr : g->c->i64, field(g->c, b, g->a_undo, k), "");
+}
