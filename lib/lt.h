@@ -68,7 +68,8 @@ LLVMValueRef lt_decl_fn(LLVMModuleRef m, const char *name, LLVMTypeRef fty);
 LLVMValueRef lt_build_malloc(LLVMBuilderRef b, LLVMModuleRef m, LLVMValueRef size);
 LLVMValueRef lt_build_calloc(LLVMBuilderRef b, LLVMModuleRef m, LLVMValueRef size);
 void lt_build_free(LLVMBuilderRef b, LLVMModuleRef m, LLVMValueRef p);
-int lt_run_pipeline(LLVMValueRef fn, const char *pipeline); /* 0 on success */
+int lt_run_pipeline(LLVMValueRef fn, const char *pipeline);
+double lt_now(void); /* seconds, monotonic */ /* 0 on success */
 /* acc + d for adjoint accumulation: nsz, so that adding to a freshly zeroed
  * shadow folds away (the sign of a zero gradient carries no meaning);
  * vectors lane by lane, aggregates leaf by leaf. */

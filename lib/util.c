@@ -1,3 +1,4 @@
+#define _POSIX_C_SOURCE 199309L /* clock_gettime */
 /* util.c: containers and small IR helpers shared by every pass.
  *
  * LtMap is an open-addressing pointer map (linear probing, power-of-two
@@ -6,6 +7,8 @@
  * API's LLVMBuildMalloc truncates sizes to i32) and run nested pipelines.
  */
 #include "lt.h"
+
+#include <time.h>
 
 #include <llvm-c/Transforms/PassBuilder.h>
 #include <stdint.h>
@@ -187,9 +190,22 @@ void lt_build_free(LLVMBuilderRef b, LLVMModuleRef m, LLVMValueRef p) {
   LLVMBuildCall2(b, fty, lt_decl_fn(m, "free", fty), a, 1, "");
 }
 
+double lt_now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
 int lt_run_pipeline(LLVMValueRef fn, const char *pipeline) {
   LLVMPassBuilderOptionsRef o = LLVMCreatePassBuilderOptions();
+  double t0 = lt_now();
+  const char *dump = getenv("LEANTAPE_DUMP_MODULE"); /* debugging */
+  if (dump)
+    LLVMPrintModuleToFile(LLVMGetGlobalParent(fn), dump, NULL);
   LLVMErrorRef e = LLVMRunPassesOnFunction(fn, pipeline, NULL, o);
+  if (getenv("LEANTAPE_TIME")) /* debugging: where compile time goes */
+    fprintf(stderr, "leantape time: %.3f s in \"%s\" on %s\n", lt_now() - t0, pipeline,
+            LLVMGetValueName2(fn, &(size_t){0}));
   LLVMDisposePassBuilderOptions(o);
   if (!e)
     return 0;

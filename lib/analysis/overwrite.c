@@ -179,6 +179,7 @@ typedef struct Ctx {
   uint64_t *reach;         /* block -> write classes reachable after it */
   LtMap alias;             /* (write class, load class) -> 1 may, 2 apart */
   LtVec cands;             /* Cand *: loads that an undo log could re-read */
+  LtMap dist;              /* value -> req_dist + 1 */
 } Ctx;
 
 typedef struct Cand {
@@ -268,6 +269,76 @@ static void sweep(const LtCfg *cfg, unsigned b, unsigned avoid, int dir,
   }
 }
 
+/* Does the reverse of user read the primal value of its operand v? Sums,
+ * negations, precision casts, PHIs, returns and stores of floats only move
+ * adjoints; everything else may (products, divisions, calls, addresses,
+ * conditions). */
+static int requests(LLVMValueRef user, LLVMValueRef v) {
+  switch (LLVMGetInstructionOpcode(user)) {
+  case LLVMFAdd: case LLVMFSub: case LLVMFNeg: case LLVMFPExt: case LLVMFPTrunc:
+  case LLVMPHI: case LLVMRet:
+    return 0;
+  case LLVMStore:
+    return LLVMGetOperand(user, 0) != v || lt_is_ptr_ty(LLVMTypeOf(v));
+  default:
+    return 1;
+  }
+}
+
+/* May the reverse pass recompute u (so ask for its operands where u is
+ * asked for)? Pure operations, math calls and re-read loads. */
+static int recomputable(LLVMValueRef u) {
+  if (LLVMGetTypeKind(LLVMTypeOf(u)) == LLVMVoidTypeKind || LLVMIsAPHINode(u) ||
+      LLVMIsATerminatorInst(u))
+    return 0;
+  if (LLVMIsACallInst(u) || LLVMIsAInvokeInst(u)) {
+    const LtRule *r;
+    LtCallKind k = lt_call_kind(u, &r);
+    return k == LT_CALL_RULE || k == LT_CALL_ZERO || k == LT_CALL_COMPLEX;
+  }
+  return 1;
+}
+
+/* Recomputation goes at most MAX_RECOMPUTE_DEPTH (materialize.c) levels
+ * below an asked-for value; a little more, to be safe. */
+#define REQ_REACH 32
+
+/* How many recomputations above v something asks for a value: 0 when a
+ * user's reverse reads v, else 1 + the least over recomputable users;
+ * REQ_REACH + 1 when nothing within reach does. Memoised (users first:
+ * blocks in reverse RPO, instructions backwards). */
+static unsigned req_dist(Ctx *x, LLVMValueRef v) {
+  size_t m = (size_t)lt_map_get(&x->dist, v);
+  if (m)
+    return (unsigned)m - 1;
+  /* a math call's reverse may read its own result (exp' = exp) */
+  unsigned d = LLVMIsACallInst(v) || LLVMIsAInvokeInst(v) ? 0 : REQ_REACH + 1;
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u && d; u = LLVMGetNextUse(u)) {
+    LLVMValueRef w = LLVMGetUser(u);
+    if (!LLVMIsAInstruction(w) || LLVMIsAPHINode(w))
+      continue;
+    if (requests(w, v))
+      d = 0;
+    else if (recomputable(w)) {
+      size_t mw = (size_t)lt_map_get(&x->dist, w);
+      unsigned dw = mw ? (unsigned)mw - 1 : REQ_REACH + 1; /* not yet: far */
+      if (dw + 1 < d)
+        d = dw + 1;
+    }
+  }
+  lt_map_put(&x->dist, v, (void *)(size_t)(d + 1));
+  return d;
+}
+
+static void req_dist_all(Ctx *x) {
+  const LtCfg *cfg = &x->g->g;
+  for (unsigned b = cfg->nblocks; b-- > 0;)
+    for (LLVMValueRef i = LLVMGetLastInstruction(cfg->block[b]); i;
+         i = LLVMGetPreviousInstruction(i))
+      if (LLVMGetTypeKind(LLVMTypeOf(i)) != LLVMVoidTypeKind)
+        req_dist(x, i);
+}
+
 /* The reverse pass reads a load where the reverse of an instruction that
  * uses it (directly, or through values recomputed from it) runs; there,
  * the writes after that instruction are undone, those between the load
@@ -279,29 +350,35 @@ static int between_ok(Ctx *x, LLVMValueRef load, unsigned lc, LtVec *closure) {
   const LtCfg *cfg = &x->g->g;
   LLVMBasicBlockRef bb = LLVMGetInstructionParent(load);
   int lb = lt_cfg_id(cfg, bb);
-  LtMap seen;
+  LtMap seen, pos;
   lt_map_init(&seen, 16);
-  LtVec work = {0}, users = {0};
+  lt_map_init(&pos, 16);
+  LtVec work = {0}, users = {0}, late = {0};
   lt_vec_push(&work, load);
   lt_map_put(&seen, load, (void *)1);
   int ok = lb >= 0 && cfg->nblocks <= 4096;
+  /* the values the reverse pass may recompute from the load (late), and
+   * the instructions whose reverse may ask for one of them (users) */
   while (ok && work.n) {
     LLVMValueRef v = work.v[--work.n];
     for (LLVMUseRef u = LLVMGetFirstUse(v); u && ok; u = LLVMGetNextUse(u)) {
       LLVMValueRef user = LLVMGetUser(u);
-      if (lt_map_get(&seen, user))
-        continue;
-      lt_map_put(&seen, user, (void *)1);
       if (LLVMIsAPHINode(user))
         continue; /* taped or a counter: never recomputed from the load */
       if (!LLVMIsAInstruction(user) || LLVMIsATerminatorInst(user) ||
           lt_cfg_id(cfg, LLVMGetInstructionParent(user)) < 0) {
-        ok = 0;
-        break;
+        ok = LLVMIsAReturnInst(user) != NULL; /* the result's adjoint: no value */
+        continue;
       }
-      lt_vec_push(&users, user);
-      if (!LLVMIsAStoreInst(user))
+      if (requests(user, v) && !lt_map_get(&pos, user)) {
+        lt_map_put(&pos, user, (void *)1);
+        lt_vec_push(&users, user);
+      }
+      if (!lt_map_get(&seen, user) && recomputable(user) && req_dist(x, user) <= REQ_REACH) {
+        lt_map_put(&seen, user, (void *)1);
+        lt_vec_push(&late, user);
         lt_vec_push(&work, user);
+      }
     }
   }
   unsigned char *m1 = NULL, *m2 = NULL;
@@ -337,11 +414,13 @@ static int between_ok(Ctx *x, LLVMValueRef load, unsigned lc, LtVec *closure) {
   free(m2);
   free(stack);
   lt_vec_free(&work);
+  lt_vec_free(&users);
   if (ok)
-    *closure = users;
+    *closure = late;
   else
-    lt_vec_free(&users);
+    lt_vec_free(&late);
   lt_map_free(&seen);
+  lt_map_free(&pos);
   return ok;
 }
 
@@ -444,6 +523,8 @@ void lt_overwrite_build(LtOverwrite *o, LtGen *g) {
         LLVMGetMDKindIDInContext(g->c->llctx, names[m], (unsigned)strlen(names[m]));
   x.g = g;
   lt_map_init(&x.alias, 64);
+  lt_map_init(&x.dist, 256);
+  req_dist_all(&x);
   /* write classes, in a first pass (the bitset width must be known) */
   for (unsigned b = 0; b < cfg->nblocks; b++)
     for (LLVMValueRef i = LLVMGetFirstInstruction(cfg->block[b]); i;
@@ -530,7 +611,9 @@ void lt_overwrite_build(LtOverwrite *o, LtGen *g) {
           /* A candidate for re-reading with an undo log of the writes
            * after it (decided below, once all are known). */
           LtVec closure = {0};
-          if (!ok && logged && ld >= sd && between_ok(&x, i, lc, &closure)) {
+          /* outside loops a taped value costs nothing in combined mode
+           * (the tape header becomes registers) */
+          if (!ok && logged && ld >= 1 && ld >= sd && between_ok(&x, i, lc, &closure)) {
             Cand *cd = lt_xcalloc(1, sizeof *cd);
             cd->load = i;
             cd->lc = lc;
@@ -562,6 +645,7 @@ void lt_overwrite_build(LtOverwrite *o, LtGen *g) {
   free(x.w.c);
   free(x.l.c);
   lt_map_free(&x.alias);
+  lt_map_free(&x.dist);
   lt_llvm_forget(g->P);
 }
 

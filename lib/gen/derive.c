@@ -181,6 +181,8 @@ static void gen_free(LtGen *g) {
   lt_map_free(&g->rprimal);
   lt_map_free(&g->rshadow);
   lt_map_free(&g->adj);
+  lt_map_free(&g->adj_ssa);
+  lt_map_free(&g->adj_local);
   lt_map_free(&g->rblock);
   lt_vec_free(&g->slot_val);
   lt_vec_free(&g->slot_src);
@@ -298,11 +300,18 @@ LtDeriv *lt_derive(LtCtx *c, const LtRequest *r) {
     lt_vec_push(&c->derivs, d);
   }
   int nerr = c->nerrors;
+  double t0 = lt_now();
   g.P = lt_preprocess(c, r->fn, r->call);
   if (g.P && getenv("LEANTAPE_DUMP")) /* debugging: the canonical clone */
     LLVMDumpValue(g.P);
-  int ok = g.P && !analyse(&g, r) &&
-           !generate(&g, d, LLVMGetValueName2(r->fn, &(size_t){0}));
+  double t1 = lt_now();
+  int ok = g.P && !analyse(&g, r);
+  double t2 = lt_now();
+  ok = ok && !generate(&g, d, LLVMGetValueName2(r->fn, &(size_t){0}));
+  if (getenv("LEANTAPE_TIME")) /* debugging: where compile time goes */
+    fprintf(stderr, "leantape time: '%s': preprocess %.3f s, analyses %.3f s, "
+                    "generation %.3f s\n",
+            LLVMGetValueName2(r->fn, &(size_t){0}), t1 - t0, t2 - t1, lt_now() - t2);
   if (!ok && c->nerrors == nerr)
     lt_internal_error(c, r->call, "could not build the derivative");
   if (!ok) {
