@@ -385,10 +385,18 @@ static int from_accesses(LtCtx *c, LLVMValueRef call, unsigned long long n,
         field[r] = t;
       }
     }
-  int any = 0;
-  for (unsigned long long r = 0; r < n; r++)
+  /* Without pointer fields the layout says something only when no 8
+   * bytes in a row are left that a pointer could occupy. */
+  int any = 0, run = 0, hole = 0;
+  unsigned long long covered_to = 0;
+  for (unsigned long long r = 0; r < n; r++) {
     any |= field[r] && lt_is_ptr_ty(field[r]);
-  if (!any)
+    if (field[r] && r + LLVMABISizeOfType(td, field[r]) > covered_to)
+      covered_to = r + LLVMABISizeOfType(td, field[r]);
+    run = r < covered_to ? 0 : run + 1;
+    hole |= run >= 8;
+  }
+  if (!any && hole)
     return 0; /* nothing new: the uniform layout says as much */
   unsigned long long fs = LLVMABISizeOfType(td, fill);
   for (unsigned long long r = 0; r < n;) {
@@ -407,6 +415,21 @@ static int from_accesses(LtCtx *c, LLVMValueRef call, unsigned long long n,
   }
   L->period = n;
   return !L->overflow;
+}
+
+/* An aggregate type that a GEP indexes the object at base with (`gep
+ * %struct.S, ptr base, i64 %i`), or NULL. */
+static LLVMTypeRef element_type_of(LLVMValueRef base) {
+  for (LLVMUseRef u = LLVMGetFirstUse(base); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef w = LLVMGetUser(u);
+    if (!LLVMIsAGetElementPtrInst(w) || LLVMGetOperand(w, 0) != base)
+      continue;
+    LLVMTypeRef t = LLVMGetGEPSourceElementType(w);
+    LLVMTypeKind k = LLVMGetTypeKind(t);
+    if ((k == LLVMStructTypeKind || k == LLVMArrayTypeKind) && !bytes_only(t))
+      return t;
+  }
+  return NULL;
 }
 
 int lt_mem_layout(LtCtx *c, LLVMValueRef call, LtMemLayout *L) {
@@ -447,6 +470,17 @@ int lt_mem_layout(LtCtx *c, LLVMValueRef call, LtMemLayout *L) {
   }
   if (from_note(c, call, constant, n, L))
     return 0;
+  /* The object's element type from another access of it: at -O2 the copy
+   * is `gep i8, %st, 8` while a loop reads st[i].p through
+   * `gep %struct.S, %st, i`. */
+  for (int e = 0; e < 2 && constant; e++) {
+    long long at;
+    LLVMValueRef base = ends[e] ? const_offset(td, ends[e], &at) : NULL;
+    LLVMTypeRef t = base && at >= 0 ? element_type_of(base) : NULL;
+    unsigned long long ts = t ? LLVMABISizeOfType(td, t) : 0;
+    if (ts && from_declared(td, t, (unsigned long long)at % ts, 1, constant, n, L))
+      return 0;
+  }
   memset(L, 0, sizeof *L);
   if (constant && from_accesses(c, call, n, lt_is_ptr_ty(fill) ? c->f64 : fill, L))
     return 0;

@@ -18,4 +18,7 @@
 // the escape of recursive parameters; C++.
 // RUN: bash %S/../../tools/fuzz/run.sh -S -n 6 -s 1 -O "0 2" -j 2 -g --calls
 // RUN: bash %S/../../tools/fuzz/run.sh -S -n 4 -s 1 -O "0 2" -j 2 -g "--calls --pointers"
+// seed 8022: a struct copy inside a heap array whose type only a loop's
+// GEP names
+// RUN: bash %S/../../tools/fuzz/run.sh -S -n 1 -s 8022 -O "0 2" -g "--calls --pointers"
 // RUN: bash %S/../../tools/fuzz/run.sh -S -n 4 -s 1 -O "0 2" -j 2 -g "--cxx --calls"
