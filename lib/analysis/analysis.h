@@ -240,7 +240,9 @@ typedef struct LtAffine {   /* off + sum coef[i]*{loop[i]} + sum icoef[j]*inv[j]
 typedef struct LtCounter {  /* header PHI = start + step * {loop} */
   LLVMValueRef phi, next;   /* next: the in-loop incoming value */
   LLVMValueRef start;       /* the outside incoming value (invariant) */
-  long long step;
+  long long step;           /* 0 when the step is vstep */
+  LLVMValueRef vstep;       /* an invariant step (t += b), else NULL; not
+                               affine, but counts trips */
 } LtCounter;
 
 typedef struct LtTrip {     /* header executions T = 1 + #{k >= 0 : X_k pred bound} */
@@ -250,7 +252,8 @@ typedef struct LtTrip {     /* header executions T = 1 + #{k >= 0 : X_k pred bou
   int on_next;              /* X_k = start + step*(k + on_next) */
   LLVMIntPredicate pred;    /* continue-while predicate, iv on the left */
   LLVMValueRef start, bound;
-  long long step;
+  long long step;           /* with vstep: its sign, from the predicate */
+  LLVMValueRef vstep;       /* an invariant step, else NULL */
 } LtTrip;
 
 typedef struct LtInduction {

@@ -55,6 +55,42 @@ static int step_of(LLVMValueRef phi, LLVMValueRef next, long long *step) {
   return *step != 0;
 }
 
+/* The step of next = phi + step: a constant (*step), an invariant value
+ * (*vstep, *step 0: counts trips, is not affine), or a PHI merging the
+ * same increment made on two paths (-O2 sinks t += b into both arms). */
+static int step_any(const LtLoops *ls, unsigned l, LLVMValueRef phi,
+                    LLVMValueRef next, long long *step, LLVMValueRef *vstep) {
+  *vstep = NULL;
+  if (step_of(phi, next, step))
+    return 1;
+  if (LLVMIsAPHINode(next)) {
+    long long st0 = 0;
+    LLVMValueRef vs0 = NULL;
+    unsigned n = LLVMCountIncoming(next);
+    for (unsigned i = 0; i < n; i++) {
+      long long st;
+      LLVMValueRef vs, v = LLVMGetIncomingValue(next, i);
+      if (LLVMIsAPHINode(v) || !step_any(ls, l, phi, v, &st, &vs) ||
+          (i && (st != st0 || vs != vs0)))
+        return 0;
+      st0 = st;
+      vs0 = vs;
+    }
+    *step = st0;
+    *vstep = vs0;
+    return n > 0;
+  }
+  if (!LLVMIsABinaryOperator(next) || LLVMGetInstructionOpcode(next) != LLVMAdd)
+    return 0;
+  LLVMValueRef a = LLVMGetOperand(next, 0), b = LLVMGetOperand(next, 1);
+  LLVMValueRef s = a == phi ? b : b == phi ? a : NULL;
+  if (!s || LLVMIsAConstant(s) || !invariant(ls, l, s))
+    return 0;
+  *step = 0;
+  *vstep = s;
+  return 1;
+}
+
 static int counter_of(const LtLoops *ls, unsigned l, LLVMValueRef phi,
                       LtCounter *ct) {
   if (LLVMGetTypeKind(LLVMTypeOf(phi)) != LLVMIntegerTypeKind)
@@ -70,8 +106,9 @@ static int counter_of(const LtLoops *ls, unsigned l, LLVMValueRef phi,
       return 0;
     *slot = v;
   }
-  if (!start || !next || !invariant(ls, l, start) ||
-      !step_of(phi, next, &ct->step))
+  if (!start || !next || !invariant(ls, l, start))
+    return 0;
+  if (!step_any(ls, l, phi, next, &ct->step, &ct->vstep))
     return 0;
   ct->phi = phi;
   ct->next = next;
@@ -157,9 +194,14 @@ static void trip_of(LtInduction *ind, unsigned l) {
         continue;
       LLVMIntPredicate p = side ? swapped(pred) : pred;
       p = t_in ? p : inverse(p);
-      if (!terminates(p, ct->step))
+      long long step = ct->step;
+      if (ct->vstep) /* the loop only ends if the step goes its way */
+        step = p == LLVMIntSLT || p == LLVMIntSLE || p == LLVMIntULT || p == LLVMIntULE ? 1
+               : p == LLVMIntSGT || p == LLVMIntSGE || p == LLVMIntUGT || p == LLVMIntUGE ? -1
+                                                                                        : 0;
+      if (!step || !terminates(p, step))
         return;
-      *t = (LtTrip){1, cmp, k, x == ct->next, p, ct->start, y, ct->step};
+      *t = (LtTrip){1, cmp, k, x == ct->next, p, ct->start, y, step, ct->vstep};
       return;
     }
   }
@@ -181,6 +223,14 @@ void lt_induction_build(LtInduction *ind, const LtLoops *ls) {
          i = LLVMGetNextInstruction(i))
       if (counter_of(ls, l, i, &ind->ctr[l][ind->nctr[l]]))
         ind->nctr[l]++;
+    /* constant steps first: ctr[l][0] is an affine counter when there is one */
+    for (unsigned a = 0, z = 0; a < ind->nctr[l]; a++)
+      if (ind->ctr[l][a].step) {
+        LtCounter t = ind->ctr[l][a];
+        for (unsigned q = a; q > z; q--)
+          ind->ctr[l][q] = ind->ctr[l][q - 1];
+        ind->ctr[l][z++] = t;
+      }
     trip_of(ind, l);
   }
 }
@@ -216,8 +266,14 @@ LLVMValueRef lt_trip_emit(LLVMBuilderRef b, const LtTrip *t) {
   LLVMValueRef n = LLVMTypeOf(t->bound) == i64 ? t->bound
                                                : ext(b, t->bound, i64, "lt.bound");
   long long step = t->step, mag = step < 0 ? -step : step;
+  /* an invariant step: its magnitude, with the sign the predicate needs */
+  LLVMValueRef vs = t->vstep ? (LLVMTypeOf(t->vstep) == i64
+                                    ? t->vstep
+                                    : LLVMBuildSExt(b, t->vstep, i64, "lt.step"))
+                             : NULL;
+  LLVMValueRef vmag = vs && step < 0 ? LLVMBuildNeg(b, vs, "lt.mag") : vs;
   LLVMValueRef first =
-      t->on_next ? LLVMBuildAdd(b, s, LLVMConstInt(i64, (unsigned long long)step, 1),
+      t->on_next ? LLVMBuildAdd(b, s, vs ? vs : LLVMConstInt(i64, (unsigned long long)step, 1),
                                 "lt.first")
                  : s;
   LLVMValueRef dist;
@@ -232,6 +288,9 @@ LLVMValueRef lt_trip_emit(LLVMBuilderRef b, const LtTrip *t) {
     cnt = mag == 1 ? dist
                    : LLVMBuildSDiv(b, dist, LLVMConstInt(i64, (unsigned long long)mag, 0),
                                    "lt.div");
+  } else if (vmag) {
+    cnt = LLVMBuildAdd(b, dist, LLVMBuildSub(b, vmag, LLVMConstInt(i64, 1, 0), ""), "lt.round");
+    cnt = LLVMBuildSDiv(b, cnt, vmag, "lt.div");
   } else {
     cnt = dist;
     if (mag != 1) {
@@ -392,7 +451,7 @@ static int affine(const Walk *w, LLVMValueRef v, long long k, LtAffine *a,
         lt_loop_encloses(ls, (unsigned)l, w->scope))
       for (unsigned i = 0; i < w->ind->nctr[l]; i++) {
         const LtCounter *ct = &w->ind->ctr[l][i];
-        if (ct->phi != v)
+        if (ct->phi != v || !ct->step)
           continue;
         add_term(a, (unsigned)l, k * ct->step);
         return affine(w, ct->start, k, a, depth + 1);
@@ -529,10 +588,22 @@ static void print_loop(const LtInduction *ind, LLVMTargetDataRef td,
     while (k < ind->nctr[l] && ind->ctr[l][k].phi != i)
       k++;
     LtAffine a;
-    if (k == 0 && ind->nctr[l]) {
+    if (k < ind->nctr[l] && ind->ctr[l][k].vstep) {
+      fprintf(stderr, ": counter start ");
+      pv(ind->ctr[l][k].start);
+      fprintf(stderr, " step ");
+      pv(ind->ctr[l][k].vstep);
+      fprintf(stderr, " (not affine)\n");
+    } else if (k == 0 && ind->nctr[l]) {
       fprintf(stderr, ": counter start ");
       pv(ind->ctr[l][0].start);
-      fprintf(stderr, " step %lld\n", ind->ctr[l][0].step);
+      if (ind->ctr[l][0].vstep) {
+        fprintf(stderr, " step ");
+        pv(ind->ctr[l][0].vstep);
+        fprintf(stderr, "\n");
+      } else {
+        fprintf(stderr, " step %lld\n", ind->ctr[l][0].step);
+      }
     } else if (k < ind->nctr[l] && !lt_affine_of(ind, td, i, (int)l, &a)) {
       fprintf(stderr, ": affine ");
       print_affine(ls, &a);
@@ -554,7 +625,13 @@ static void print_loop(const LtInduction *ind, LLVMTargetDataRef td,
   pv(t->bound);
   fprintf(stderr, ", start ");
   pv(t->start);
-  fprintf(stderr, " step %lld\n", t->step);
+  if (t->vstep) {
+    fprintf(stderr, " step ");
+    pv(t->vstep);
+    fprintf(stderr, "\n");
+  } else {
+    fprintf(stderr, " step %lld\n", t->step);
+  }
   print_trip_ir(fn, t);
 }
 

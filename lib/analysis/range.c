@@ -97,13 +97,16 @@ static LLVMValueRef trip_max(Em *e, unsigned l, unsigned depth) {
   LtTrip m = *t;
   if (m.pred == LLVMIntNE)
     m.pred = up ? LLVMIntSLT : LLVMIntSGT;
-  Iv s, bd;
-  if (!iv_of(e, t->start, depth + 1, &s) || !iv_of(e, t->bound, depth + 1, &bd))
+  Iv s, bd, st;
+  if (!iv_of(e, t->start, depth + 1, &s) || !iv_of(e, t->bound, depth + 1, &bd) ||
+      (t->vstep && !iv_of(e, t->vstep, depth + 1, &st)))
     return NULL;
   if (!e->b)
     return DRY;
   m.start = up ? s.lo : s.hi;
   m.bound = up ? bd.hi : bd.lo;
+  if (t->vstep) /* the smallest step makes the most trips */
+    m.vstep = up ? st.lo : st.hi;
   return LLVMBuildSExtOrBitCast(e->b, lt_trip_emit(e->b, &m), e->g->c->i64, "");
 }
 
@@ -128,8 +131,14 @@ static int counter(Em *e, LLVMValueRef v, unsigned depth, Iv *out) {
                              e->at != (int)lp->header
                          ? 2
                          : 1;
-    Iv k = {k64(e, 0), sub(e, n, k64(e, back))};
-    *out = iv_add(e, s, iv_scale(e, k, ct->step));
+    Iv k = {k64(e, 0), sub(e, n, k64(e, back))}, vs;
+    if (ct->vstep) {
+      if (!iv_of(e, ct->vstep, depth + 1, &vs))
+        return 0;
+      *out = iv_add(e, s, iv_mul(e, k, vs));
+    } else {
+      *out = iv_add(e, s, iv_scale(e, k, ct->step));
+    }
     return 1;
   }
   return 0;

@@ -137,7 +137,9 @@ static LLVMValueRef trip_at(LtGen *g, unsigned l, unsigned top, LLVMBuilderRef b
   int scope = g->loops.loop[l].parent;
   m.start = extreme(g, t->start, top, scope, !up, b);
   m.bound = extreme(g, t->bound, top, scope, up, b);
-  if (!m.start || !m.bound)
+  if (t->vstep)
+    m.vstep = defined_outside(g, t->vstep, top) ? amap(g, t->vstep) : NULL;
+  if (!m.start || !m.bound || (t->vstep && !m.vstep))
     return NULL;
   return lt_trip_emit(b, &m);
 }

@@ -182,6 +182,8 @@ static LLVMValueRef exit_iteration(LtGen *g, LLVMValueRef v) {
     return NULL;
   t.start = lt_rv(g, t.start);
   t.bound = lt_rv(g, t.bound);
+  if (t.vstep)
+    t.vstep = lt_rv(g, t.vstep);
   LLVMBuilderRef at = placement(g, v, lt_scope_of(g, v)) < 0 ? g->eb : g->b;
   return LLVMBuildSub(at, lt_trip_emit(at, &t), LLVMConstInt(g->c->i64, 1, 0),
                       "lt.last");

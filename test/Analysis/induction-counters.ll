@@ -30,11 +30,11 @@ exit:
   ret double %s.next
 }
 
-; A PHI whose start varies inside the loop is not a counter; neither is one
-; whose step is not a constant.
+; A PHI whose start varies inside the loop is not a counter; one whose step
+; is invariant but not a constant counts trips but is not affine.
 ; CHECK-LABEL: leantape-induction: function @not_counters
 ; CHECK-NEXT:   loop %body depth 1
-; CHECK-NEXT:     phi %v: other
+; CHECK-NEXT:     phi %v: counter start 0 step %m (not affine)
 ; CHECK-NEXT:     phi %i: counter start 0 step 1
 ; CHECK-NEXT:     trip count: exit test %c, continue while next ne %n, start 0 step 1
 define void @not_counters(i64 %n, i64 %m) {
