@@ -1,38 +1,84 @@
 #!/usr/bin/env bash
 # run.sh: build and run the Leantape benchmark (tools/bench/README.md).
-# Builds build/bench/bench (kernels.c through the plugin, driver.c without),
-# runs every kernel and prints a markdown table. Then (only when run without
-# arguments) the compile-time table: kernels.c and generated call graphs of
-# depth D (fan-out 2) compiled with and without the plugin, each call graph
-# also linked with driver.o and measured like a kernel. Extra arguments go
-# to the driver, e.g. `--only gp_lml`. Env: BENCH_REPS (default 15),
-# BENCH_COMPILE=0 (skip the compile-time table), LEANTAPE_BUILD_DIR
-# (default build). Exits 1 if a gradient is wrong.
+# Builds build/bench/bench (kernels.c and adbench.c through the plugin,
+# driver.c and adbench_hand.c without), measures every kernel's compile time
+# with and without the plugin (each kernel alone: -DBENCH_ONE -DONE_<tag>),
+# runs every kernel and prints the markdown tables (kernels, restrict/plain
+# twins, ADBench vs hand-written). Then (only when run without arguments)
+# the compile-time table: whole sources and generated call graphs of depth D
+# (fan-out 2) compiled with and without the plugin, each call graph also
+# linked with driver.o and measured like a kernel. Extra arguments go to the
+# driver, e.g. `--only gp_lml` or `--only a,b` (then only their compile time).
+# Env: BENCH_REPS (default 15), BENCH_COMPILE=0 (skip all compile times),
+# LEANTAPE_BUILD_DIR (default build), LEANTAPE_PLUGIN (default
+# $LEANTAPE_BUILD_DIR/lib/LLVMLeantape.so: e.g. a copy of the plugin while
+# build/ is being rebuilt). Exits 1 if a gradient is wrong.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 
 BUILD=${LEANTAPE_BUILD_DIR:-build}
-PLUGIN="$BUILD/lib/LLVMLeantape.so"
+PLUGIN=${LEANTAPE_PLUGIN:-$BUILD/lib/LLVMLeantape.so}
 OUT="$BUILD/bench"
-[ -f "$PLUGIN" ] || bash tools/setup.sh
+if [ ! -f "$PLUGIN" ]; then
+  [ -z "${LEANTAPE_PLUGIN:-}" ] || { echo "run.sh: no plugin at $PLUGIN" >&2; exit 2; }
+  bash tools/setup.sh
+fi
 mkdir -p "$OUT"
 LINK=(-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free -lm)
 
 clang-22 -O2 -Wall -Itools/bench -c tools/bench/driver.c -o "$OUT/driver.o"
 clang-22 -O2 -fpass-plugin="$PLUGIN" -Iinclude -Itools/bench \
   -c tools/bench/kernels.c -o "$OUT/kernels.o"
-clang-22 "$OUT/driver.o" "$OUT/kernels.o" -o "$OUT/bench" "${LINK[@]}"
+clang-22 -O2 -fpass-plugin="$PLUGIN" -Iinclude -Itools/bench \
+  -c tools/bench/adbench.c -o "$OUT/adbench.o"
+clang-22 -O2 -Wall -Itools/bench -c tools/bench/adbench_hand.c -o "$OUT/adbench_hand.o"
+clang-22 "$OUT/driver.o" "$OUT/kernels.o" "$OUT/adbench.o" "$OUT/adbench_hand.o" \
+  -o "$OUT/bench" "${LINK[@]}"
 
 rev=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 if [ -n "$(git status --porcelain -- lib 2>/dev/null)" ]; then rev="$rev+dirty lib/"; fi
+if [ -n "${LEANTAPE_PLUGIN:-}" ]; then
+  rev="$rev, plugin file $PLUGIN (md5 $(md5sum "$PLUGIN" | cut -c1-12), $(date -u -r "$PLUGIN" '+%Y-%m-%d %H:%M UTC'))"
+fi
 echo "Leantape benchmark: $(date -u '+%Y-%m-%d %H:%M UTC'), nproc $(nproc)," \
-  "$(uname -m), $(clang-22 --version | head -n1), plugin at $rev"
+  "$(uname -m), $(clang-22 --version | head -n1), plugin at $rev;" \
+  "load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
+
+# median of N (default 5) wall-clock times (s) of `clang-22 -O2 -c ARGS... -o /dev/null`
+ctime() {
+  local t=() i s n=${CT_RUNS:-5}
+  for ((i = 0; i < n; i++)); do
+    s=$(date +%s%N)
+    clang-22 -O2 -Iinclude -Itools/bench -c "$@" -o /dev/null
+    t+=($(( $(date +%s%N) - s )))
+  done
+  printf '%s\n' "${t[@]}" | sort -n | sed -n "$(( (n + 1) / 2 ))p" | awk '{printf "%.2f", $1 / 1e9}'
+}
+
+# ---- per-kernel compile time (the kernel table's last column) --------------
+# Each kernel alone (its function, wrappers and table entry: -DBENCH_ONE
+# -DONE_<tag>) compiled with and without the plugin; the driver reads the
+# file named by BENCH_CTIME.
+only=""
+[ "${1:-}" = --only ] && only=${2:-}
+: > "$OUT/ctime.txt"
+if [ "${BENCH_COMPILE:-1}" != 0 ]; then
+  while read -r name tag src hidden; do
+    if [ -n "$only" ]; then [[ ",$only," == *",$name,"* ]] || continue
+    elif [ "$hidden" = 1 ]; then continue; fi
+    [ "$tag" != - ] || continue
+    echo "$name $(ctime -DBENCH_ONE -DONE_"$tag" "$src")" \
+      "$(ctime -DBENCH_ONE -DONE_"$tag" "$src" -fpass-plugin="$PLUGIN")" >> "$OUT/ctime.txt"
+  done < <("$OUT/bench" --list)
+fi
+export BENCH_CTIME="$OUT/ctime.txt"
+
 status=0
 "$OUT/bench" "$@" || status=1
 [ $# -eq 0 ] && [ "${BENCH_COMPILE:-1}" != 0 ] || exit $status
 
-# ---- compile time ---------------------------------------------------------
+# ---- compile time of whole sources and call graphs ------------------------
 # gen_callgraph D ATTR: f0 .. fD, f_k(x) = g(f_{k+1}(x*a), f_{k+1}(x*b+c))
 # with g(u, v) = 0.55 u + 0.45 sin(v) + 0.05 u v, fD(x) = x + 0.5 sin(x);
 # cg_k(p) = f0(p[0]) is differentiated. Inlined completely, the graph is a
@@ -64,16 +110,6 @@ EOC
   echo 'const int nkernels = 1;'
 }
 
-# median of 5 wall-clock times (s) of `clang-22 -O2 -c ARGS... -o /dev/null`
-ctime() {
-  local t=() i s
-  for i in 1 2 3 4 5; do
-    s=$(date +%s%N)
-    clang-22 -O2 -Iinclude -Itools/bench -c "$@" -o /dev/null
-    t+=($(( $(date +%s%N) - s )))
-  done
-  printf '%s\n' "${t[@]}" | sort -n | sed -n 3p | awk '{printf "%.2f", $1 / 1e9}'
-}
 # derivatives built for calls that stay calls ("called mode" remarks)
 nkept() {
   clang-22 -O2 -Iinclude -Itools/bench -c "$@" -o /dev/null -fpass-plugin="$PLUGIN" \
@@ -88,6 +124,11 @@ echo "|---|---|---|---|---|---|---|---|---|---|---|"
 echo "| kernels.c | $(grep -c "^KERNEL" tools/bench/kernels.c) kernel functions | - |" \
   "$(ctime tools/bench/kernels.c) | $(ctime tools/bench/kernels.c -fpass-plugin="$PLUGIN") |" \
   "$(nkept tools/bench/kernels.c) | (table above) | | | | |"
+echo "| adbench.c | $(grep -c "^KERNEL" tools/bench/adbench.c) objective functions | - |" \
+  "$(ctime tools/bench/adbench.c) | $(ctime tools/bench/adbench.c -fpass-plugin="$PLUGIN") |" \
+  "$(nkept tools/bench/adbench.c) | (tables above) | | | | |"
+echo "| adbench_hand.c (hand-written gradients, no plugin) | 3 | - |" \
+  "$(ctime tools/bench/adbench_hand.c) | - | - | (tables above) | | | | |"
 for D in 8 10 12 16 24 32; do
   for v in plain noinline; do
     attr=""; [ $v = noinline ] && attr="__attribute__((noinline)) "
