@@ -60,6 +60,8 @@ typedef struct LtRequest {
   LLVMValueRef tape_ptr; /* enzyme_tape p */
   long long allocated; /* enzyme_allocated N (0: none) */
   int nofree;          /* enzyme_nofree */
+  int lifo;            /* LT_SUBCALL under __enzyme_autodiff: tapes are
+                          released in the opposite order (arena.c) */
 } LtRequest;
 
 /* 1 if a call or invoke of an entry point (the callee's name contains it). */

@@ -61,6 +61,7 @@ static int plan_call(LtGen *g, LLVMValueRef call) {
   LLVMTypeRef rt = LLVMGetReturnType(LLVMGlobalGetValueType(f));
   r.want_primal = LLVMGetTypeKind(rt) != LLVMVoidTypeKind && LLVMGetFirstUse(call);
   r.ret_shadow = lt_is_ptr_ty(rt) && lt_is_shadowed(&g->act_of, call);
+  r.lifo = g->lifo;
   LtDeriv *d = lt_derive(c, &r);
   free(r.act);
   if (!d)
@@ -141,20 +142,25 @@ void lt_callee_tape_store(LtGen *g, LLVMValueRef call, LLVMValueRef addr) {
 
 /* The heap tape for a callee whose size is not known yet (it is being
  * built): its size is read from a global set when it is done. */
+/* The heap tape's size: a global set when the callee is done for one
+ * that is still being built (recursion), else its size. */
+static LLVMValueRef heap_size(LtGen *g, LLVMBuilderRef b, LtDeriv *d) {
+  if (d->building && !d->size_gv) {
+    d->size_gv = LLVMAddGlobal(g->c->mod, g->c->i64, "lt.tapesize");
+    LLVMSetLinkage(d->size_gv, LLVMPrivateLinkage);
+    LLVMSetInitializer(d->size_gv, LLVMConstInt(g->c->i64, 0, 0));
+  }
+  if (d->size_gv)
+    return LLVMBuildLoad2(b, g->c->i64, d->size_gv, "");
+  return LLVMConstInt(g->c->i64, d->tape_size ? d->tape_size : 1, 0);
+}
+
+/* The heap tape for a callee whose tape is not kept in place: from the
+ * arena under __enzyme_autodiff (released in reverse order), else malloc. */
 LLVMValueRef lt_callee_heap_tape(LtGen *g, LLVMBuilderRef b, LLVMValueRef call) {
   LtDeriv *d = lt_map_get(&g->callee, call);
-  LLVMValueRef size;
-  if (d->building) {
-    if (!d->size_gv) {
-      d->size_gv = LLVMAddGlobal(g->c->mod, g->c->i64, "lt.tapesize");
-      LLVMSetLinkage(d->size_gv, LLVMPrivateLinkage);
-      LLVMSetInitializer(d->size_gv, LLVMConstInt(g->c->i64, 0, 0));
-    }
-    size = LLVMBuildLoad2(b, g->c->i64, d->size_gv, "");
-  } else {
-    size = LLVMConstInt(g->c->i64, d->tape_size ? d->tape_size : 1, 0);
-  }
-  return lt_build_malloc(b, g->c->mod, size);
+  LLVMValueRef size = heap_size(g, b, d);
+  return g->lifo ? lt_arena_push(g->c, b, size) : lt_build_malloc(b, g->c->mod, size);
 }
 
 void lt_callee_done(LtCtx *c, LtDeriv *d) {
@@ -194,7 +200,9 @@ int lt_callee_reverse(LtGen *g, LLVMValueRef call) {
   LLVMValueRef outs = LLVMBuildCall2(g->b, LLVMGlobalGetValueType(d->rev), d->rev,
                                      args, n, "");
   free(args);
-  if (!in_place(d))
+  if (!in_place(d) && g->lifo)
+    lt_arena_pop(g->c, g->b, tape);
+  else if (!in_place(d))
     lt_build_free(g->b, g->c->mod, tape);
   for (unsigned p = 0, k = 0; p < np; p++) {
     if (d->act[p] != LT_OUT)

@@ -20,7 +20,7 @@ static const char *cleanup =
 static char *make_key(const LtRequest *r, int split) {
   size_t len;
   const char *name = LLVMGetValueName2(r->fn, &len);
-  char *k = lt_xcalloc(len + r->nparams + 8, 1);
+  char *k = lt_xcalloc(len + r->nparams + 9, 1);
   memcpy(k, name, len);
   k[len] = '/';
   for (unsigned p = 0; p < r->nparams; p++)
@@ -28,6 +28,7 @@ static char *make_key(const LtRequest *r, int split) {
   k[len + 1 + r->nparams] = r->mode == LT_SUBCALL ? 'u' : split ? 's' : 'c';
   k[len + 2 + r->nparams] = r->ret_shadow ? 'r' : r->want_primal ? 'p' : '-';
   k[len + 3 + r->nparams] = r->nofree ? 'n' : r->mode == LT_REVERSE && r->tape_ptr && r->allocated ? 'k' : '-';
+  k[len + 4 + r->nparams] = r->mode == LT_SUBCALL && r->lifo ? 'l' : '-';
   return k;
 }
 
@@ -166,6 +167,8 @@ static void gen_free(LtGen *g) {
   free(g->r_iv);
   free(g->r_buf);
   free(g->r_rs);
+  free(g->r_enter);
+  free(g->r_free);
   free(g->a_n);
   free(g->a_cur);
   free(g->a_buf);
@@ -290,6 +293,7 @@ LtDeriv *lt_derive(LtCtx *c, const LtRequest *r) {
   g.want_primal = r->want_primal;
   g.ret_shadow = r->ret_shadow;
   g.nofree = r->nofree;
+  g.lifo = r->mode == LT_AUTODIFF || (r->mode == LT_SUBCALL && r->lifo);
   g.keep_header = r->mode == LT_REVERSE && r->tape_ptr && r->allocated;
   g.nparams = r->nparams;
   for (unsigned p = 0; p < r->nparams; p++)

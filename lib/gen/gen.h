@@ -102,6 +102,7 @@ struct LtGen {
   int sub;             /* a callee's derivative: R does not free the tape */
   int keep_header;     /* R leaves the tape header (caller storage) */
   int nofree;          /* R frees nothing (enzyme_nofree) */
+  int lifo;            /* under __enzyme_autodiff: sub-tapes on the arena */
   LLVMValueRef P, A, R;
   LtCfg g;
   LtLoops loops;
@@ -141,6 +142,9 @@ struct LtGen {
   LLVMValueRef *r_iv;  /* loop id -> alloca: iteration being reversed */
   LLVMValueRef *r_buf; /* loop id -> the loop's cache buffer in R */
   LLVMValueRef *r_rs;  /* loop id -> placeholder for rec_size (freeze) */
+  LLVMBasicBlockRef *r_enter; /* loop id -> R's block leaving the loop back
+                                 to its preheader */
+  LLVMValueRef *r_free; /* loop id -> the free of its cache at R's exit */
   /* what the reverse pass did per scope (index: loop id + 1) */
   unsigned *st_recompute, *st_reload, *st_affine;
   unsigned char *prealloc; /* loop id -> cache allocated once up front */
@@ -179,6 +183,10 @@ void lt_undo_reverse_finish(LtGen *g);
 void lt_undo_forward(LtGen *g);
 /* A's log (k 0) or count (k 1), loaded at b (for the tape header). */
 LLVMValueRef lt_undo_forward_field(LtGen *g, LLVMBuilderRef b, unsigned k);
+
+/* arena.c: last-in first-out memory for sub-tapes (combined mode) */
+LLVMValueRef lt_arena_push(LtCtx *c, LLVMBuilderRef b, LLVMValueRef n);
+void lt_arena_pop(LtCtx *c, LLVMBuilderRef b, LLVMValueRef p); /* p and after */
 
 /* tape.c */
 /* Load of a value from the tape at R's entry; allocates the slot. */

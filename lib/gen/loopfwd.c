@@ -164,8 +164,22 @@ static int preallocate(LtGen *g, unsigned l, LLVMBuilderRef b) {
   }
   LLVMValueRef size = LLVMBuildMul(b, cap, LLVMConstInt(g->c->i64, g->rec_size[l], 0),
                                    "lt.cachesize");
-  LLVMBuildStore(b, lt_build_malloc(b, g->c->mod, size), g->a_buf[l]);
+  /* A callee's caches, under __enzyme_autodiff: on the arena, released
+   * where the reverse pass leaves the nest, before the caches of the nest
+   * allocated earlier (loops go outer first here), so last in first out
+   * with the sub-tapes the loops take from it. */
+  int arena = g->sub && g->lifo && g->r_enter[top] && g->r_free[l] && !g->nofree;
+  LLVMValueRef buf = arena ? lt_arena_push(g->c, b, size) : lt_build_malloc(b, g->c->mod, size);
+  LLVMBuildStore(b, buf, g->a_buf[l]);
   g->prealloc[l] = 1;
+  if (arena) {
+    LLVMBuilderRef rb = LLVMCreateBuilderInContext(g->c->llctx);
+    LLVMPositionBuilderBefore(rb, LLVMGetFirstInstruction(g->r_enter[top]));
+    lt_arena_pop(g->c, rb, g->r_buf[l]);
+    LLVMDisposeBuilder(rb);
+    LLVMInstructionEraseFromParent(g->r_free[l]);
+    g->r_free[l] = NULL;
+  }
   return 1;
 }
 

@@ -181,6 +181,7 @@ static void header_edges(LtGen *g, unsigned l, LLVMValueRef *dphi,
   LLVMBasicBlockRef to_ph = LLVMAppendBasicBlockInContext(g->c->llctx, g->R, "rev.enter");
   LLVMBasicBlockRef to_lt = LLVMAppendBasicBlockInContext(g->c->llctx, g->R, "rev.back");
   LLVMPositionBuilderAtEnd(g->b, to_ph);
+  g->r_enter[l] = to_ph;
   phi_edge(g, bb, dphi, nphi, g->g.block[L->preheader]);
   LLVMBuildBr(g->b, rblock(g, (unsigned)L->preheader));
   LLVMPositionBuilderAtEnd(g->b, to_lt);
@@ -329,6 +330,8 @@ static void init_loops(LtGen *g) {
   g->r_iv = lt_xcalloc(n, sizeof *g->r_iv);
   g->r_buf = lt_xcalloc(n, sizeof *g->r_buf);
   g->r_rs = lt_xcalloc(n, sizeof *g->r_rs);
+  g->r_enter = lt_xcalloc(n + 1, sizeof *g->r_enter);
+  g->r_free = lt_xcalloc(n + 1, sizeof *g->r_free);
   for (unsigned l = 0; l < n; l++) {
     g->r_m[l] = LLVMBuildAlloca(g->eb, c->i64, "lt.m");
     LLVMBuildStore(g->eb, lt_tape_load(g, LT_SLOT_LOOPCOUNT, g->loop_iv[l], c->i64),
@@ -343,9 +346,13 @@ static void init_loops(LtGen *g) {
 static void gen_exit(LtGen *g, LLVMBasicBlockRef exitb, LLVMTypeRef outs_ty) {
   LLVMPositionBuilderAtEnd(g->b, exitb);
   lt_undo_reverse_finish(g);
+  /* (a cache preallocated on the arena is released instead where the
+   * reverse pass leaves its nest: loopfwd.c moves it there) */
   for (unsigned l = 0; l < g->loops.nloops && !g->nofree; l++)
-    if (g->rec_size[l])
+    if (g->rec_size[l]) {
       lt_build_free(g->b, g->c->mod, g->r_buf[l]);
+      g->r_free[l] = LLVMGetLastInstruction(LLVMGetInsertBlock(g->b));
+    }
   if (g->split && !g->sub && !g->keep_header && !g->nofree)
     lt_build_free(g->b, g->c->mod, g->rtape);
   LLVMValueRef outs[256];

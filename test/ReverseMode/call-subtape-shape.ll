@@ -6,8 +6,11 @@
 ;     iteration's record holds @rec's tape in place (a pointer into the
 ;     cache, not a heap block of its own, and no free inside the reverse
 ;     loop); the cache is freed once. Inside @rec the recursive call's tape
-;     is a pointer slot: malloc'ed in @rec.lt.aug before the recursive
-;     call, stored in the tape, loaded, passed on and freed in @rec.lt.rev.
+;     is a pointer slot: taken from the last-in first-out arena in
+;     @rec.lt.aug before the recursive call (under __enzyme_autodiff the
+;     reverse pass releases tapes in the opposite order, so no malloc per
+;     activation), stored in the tape, loaded, passed on and given back to
+;     the arena in @rec.lt.rev.
 ; (b) @cg has a registered custom gradient whose augmented function
 ;     returns {[2 x double] tape, double result}: a fixed-size tape. In
 ;     @h (straight-line) it stays in registers and is passed to @cg_grad by
@@ -121,10 +124,11 @@ define void @g_hl(ptr %x, ptr %dx, i64 %n) {
   ret void
 }
 
-; (a) the recursive callee: its recursive call's tape is a heap block
+; (a) the recursive callee: its recursive call's tape is an arena block
 ; whose pointer is kept in a tape slot.
 ; CHECK-LABEL: define internal double @rec.lt.aug(double %x, i32 %k, ptr %tape)
-; CHECK:         [[SUB:%.+]] = call ptr @malloc(
+; CHECK-NOT:     @malloc
+; CHECK:         [[SUB:%.+]] = call ptr @lt.arena.push(i64
 ; CHECK-NEXT:    [[PSLOT:%.+]] = getelementptr i8, ptr %tape, i64 {{[0-9]+}}
 ; CHECK-NEXT:    store ptr [[SUB]], ptr [[PSLOT]]
 ; CHECK-NEXT:    call double @rec.lt.aug(double %x, i32 {{%.+}}, ptr [[SUB]])
@@ -134,7 +138,7 @@ define void @g_hl(ptr %x, ptr %dx, i64 %n) {
 ; CHECK:         [[Q:%.+]] = getelementptr i8, ptr %tape, i64 {{[0-9]+}}
 ; CHECK-NEXT:    [[SUBR:%.+]] = load ptr, ptr [[Q]]
 ; CHECK:         call double @rec.lt.rev(double %x, i32 {{%.+}}, double {{%.+}}, ptr [[SUBR]])
-; CHECK-NEXT:    call void @free(ptr [[SUBR]])
+; CHECK-NEXT:    call void @lt.arena.pop(ptr [[SUBR]])
 
 ; (a) the caller: one allocation before the loop, none inside; @rec's
 ; tape in place in the per-iteration record (a constant offset into it,

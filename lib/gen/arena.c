@@ -1,0 +1,141 @@
+/* arena.c: a last-in first-out allocator for sub-tapes.
+ *
+ * A kept call whose tape cannot live in its caller's (a recursive call, a
+ * large tape) gets heap memory per activation. Under __enzyme_autodiff
+ * the forward pass allocates all of them and the reverse pass releases
+ * them in the opposite order, so a stack suffices: lt.arena.push bumps a
+ * pointer in a chunk (a new chunk, twice the last, when it is full) and
+ * lt.arena.pop(p) moves it back to p, freeing a chunk when it empties. A tree
+ * recursion of 10^3 activations then makes a handful of malloc calls per
+ * gradient instead of 10^3. Split mode (__enzyme_augmentfwd and
+ * __enzyme_reverse, whose tapes the caller may keep in any order) uses
+ * malloc and free; so do caches that grow (realloc). The state is three
+ * thread-local globals: threads
+ * differentiating at the same time do not share it.
+ *
+ * Chunk: {ptr prev, i64 capacity, i64 top of prev when this one began},
+ * then the data (32 bytes of header, allocations rounded to 16).
+ */
+#include "lt.h"
+
+#define HEADER 32
+#define FIRST (64 * 1024)
+
+static LLVMValueRef global(LtCtx *c, const char *name, LLVMTypeRef t) {
+  LLVMValueRef g = LLVMGetNamedGlobal(c->mod, name);
+  if (g)
+    return g;
+  g = LLVMAddGlobal(c->mod, t, name);
+  LLVMSetLinkage(g, LLVMInternalLinkage);
+  LLVMSetInitializer(g, LLVMConstNull(t));
+  LLVMSetThreadLocal(g, 1);
+  return g;
+}
+
+static LLVMValueRef at(LtCtx *c, LLVMBuilderRef b, LLVMValueRef p, unsigned long long off) {
+  LLVMValueRef o = LLVMConstInt(c->i64, off, 0);
+  return LLVMBuildGEP2(b, c->i8, p, &o, 1, "");
+}
+
+static LLVMValueRef round16(LtCtx *c, LLVMBuilderRef b, LLVMValueRef n) {
+  return LLVMBuildAnd(b, LLVMBuildAdd(b, n, LLVMConstInt(c->i64, 15, 0), ""),
+                      LLVMConstInt(c->i64, ~15ull, 0), "");
+}
+
+/* ptr lt.arena.push(i64 n) */
+static LLVMValueRef push_fn(LtCtx *c) {
+  LLVMValueRef f = LLVMGetNamedFunction(c->mod, "lt.arena.push");
+  if (f)
+    return f;
+  LLVMTypeRef pt[1] = {c->i64};
+  f = LLVMAddFunction(c->mod, "lt.arena.push", LLVMFunctionType(c->ptr, pt, 1, 0));
+  LLVMSetLinkage(f, LLVMInternalLinkage);
+  LLVMValueRef cur = global(c, "lt.arena.cur", c->ptr);
+  LLVMValueRef top = global(c, "lt.arena.top", c->i64);
+  LLVMValueRef end = global(c, "lt.arena.end", c->i64);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
+  LLVMBasicBlockRef e = LLVMAppendBasicBlockInContext(c->llctx, f, "entry");
+  LLVMBasicBlockRef grow = LLVMAppendBasicBlockInContext(c->llctx, f, "chunk");
+  LLVMBasicBlockRef take = LLVMAppendBasicBlockInContext(c->llctx, f, "take");
+  LLVMPositionBuilderAtEnd(b, e);
+  LLVMValueRef n = round16(c, b, LLVMGetParam(f, 0));
+  LLVMValueRef t = LLVMBuildLoad2(b, c->i64, top, "top");
+  LLVMValueRef cap = LLVMBuildLoad2(b, c->i64, end, "cap");
+  LLVMValueRef nt = LLVMBuildAdd(b, t, n, "");
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntUGT, nt, cap, ""), grow, take);
+  /* a new chunk of max(2 cap, n, FIRST) bytes */
+  LLVMPositionBuilderAtEnd(b, grow);
+  LLVMValueRef two = LLVMBuildShl(b, cap, LLVMConstInt(c->i64, 1, 0), "");
+  LLVMValueRef sz = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntUGT, n, two, ""), n, two, "");
+  sz = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntULT, sz, LLVMConstInt(c->i64, FIRST, 0), ""),
+                       LLVMConstInt(c->i64, FIRST, 0), sz, "");
+  LLVMValueRef ch = lt_build_malloc(b, c->mod, LLVMBuildAdd(b, sz, LLVMConstInt(c->i64, HEADER, 0), ""));
+  LLVMBuildStore(b, LLVMBuildLoad2(b, c->ptr, cur, ""), ch);
+  LLVMBuildStore(b, sz, at(c, b, ch, 8));
+  LLVMBuildStore(b, t, at(c, b, ch, 16));
+  LLVMBuildStore(b, ch, cur);
+  LLVMBuildStore(b, sz, end);
+  LLVMBuildStore(b, LLVMConstInt(c->i64, 0, 0), top);
+  LLVMBuildBr(b, take);
+  LLVMPositionBuilderAtEnd(b, take);
+  LLVMValueRef t2 = LLVMBuildLoad2(b, c->i64, top, "");
+  LLVMValueRef off = LLVMBuildAdd(b, t2, LLVMConstInt(c->i64, HEADER, 0), "");
+  LLVMValueRef p = LLVMBuildGEP2(b, c->i8, LLVMBuildLoad2(b, c->ptr, cur, ""), &off, 1, "p");
+  LLVMBuildStore(b, LLVMBuildAdd(b, t2, n, ""), top);
+  LLVMBuildRet(b, p);
+  LLVMDisposeBuilder(b);
+  return f;
+}
+
+/* void lt.arena.pop(ptr p): release p and everything pushed after it
+ * (which, last in first out, is all in the current chunk by now) */
+static LLVMValueRef pop_fn(LtCtx *c) {
+  LLVMValueRef f = LLVMGetNamedFunction(c->mod, "lt.arena.pop");
+  if (f)
+    return f;
+  LLVMTypeRef pt[1] = {c->ptr};
+  f = LLVMAddFunction(c->mod, "lt.arena.pop",
+                      LLVMFunctionType(LLVMVoidTypeInContext(c->llctx), pt, 1, 0));
+  LLVMSetLinkage(f, LLVMInternalLinkage);
+  LLVMValueRef cur = global(c, "lt.arena.cur", c->ptr);
+  LLVMValueRef top = global(c, "lt.arena.top", c->i64);
+  LLVMValueRef end = global(c, "lt.arena.end", c->i64);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
+  LLVMBasicBlockRef e = LLVMAppendBasicBlockInContext(c->llctx, f, "entry");
+  LLVMBasicBlockRef drop = LLVMAppendBasicBlockInContext(c->llctx, f, "drop");
+  LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c->llctx, f, "done");
+  LLVMPositionBuilderAtEnd(b, e);
+  LLVMValueRef base = LLVMBuildPtrToInt(b, LLVMBuildLoad2(b, c->ptr, cur, ""), c->i64, "");
+  LLVMValueRef t = LLVMBuildSub(b, LLVMBuildPtrToInt(b, LLVMGetParam(f, 0), c->i64, ""),
+                                LLVMBuildAdd(b, base, LLVMConstInt(c->i64, HEADER, 0), ""), "top");
+  LLVMBuildStore(b, t, top);
+  LLVMValueRef empty = LLVMBuildAnd(
+      b, LLVMBuildICmp(b, LLVMIntEQ, t, LLVMConstInt(c->i64, 0, 0), ""),
+      LLVMBuildICmp(b, LLVMIntNE, LLVMBuildLoad2(b, c->ptr, cur, ""), LLVMConstNull(c->ptr), ""), "");
+  LLVMBuildCondBr(b, empty, drop, done);
+  /* an empty chunk goes; the previous one is current again */
+  LLVMPositionBuilderAtEnd(b, drop);
+  LLVMValueRef ch = LLVMBuildLoad2(b, c->ptr, cur, "chunk");
+  LLVMValueRef prev = LLVMBuildLoad2(b, c->ptr, ch, "prev");
+  LLVMBuildStore(b, LLVMBuildLoad2(b, c->i64, at(c, b, ch, 16), ""), top);
+  LLVMBuildStore(b, prev, cur);
+  LLVMValueRef isnull = LLVMBuildICmp(b, LLVMIntEQ, prev, LLVMConstNull(c->ptr), "");
+  LLVMValueRef pcap = LLVMBuildLoad2(b, c->i64, at(c, b, LLVMBuildSelect(b, isnull, ch, prev, ""), 8), "");
+  LLVMBuildStore(b, LLVMBuildSelect(b, isnull, LLVMConstInt(c->i64, 0, 0), pcap, ""), end);
+  lt_build_free(b, c->mod, ch);
+  LLVMBuildBr(b, done);
+  LLVMPositionBuilderAtEnd(b, done);
+  LLVMBuildRetVoid(b);
+  LLVMDisposeBuilder(b);
+  return f;
+}
+
+LLVMValueRef lt_arena_push(LtCtx *c, LLVMBuilderRef b, LLVMValueRef n) {
+  LLVMValueRef f = push_fn(c);
+  return LLVMBuildCall2(b, LLVMGlobalGetValueType(f), f, &n, 1, "lt.subtape");
+}
+
+void lt_arena_pop(LtCtx *c, LLVMBuilderRef b, LLVMValueRef p) {
+  LLVMValueRef f = pop_fn(c);
+  LLVMBuildCall2(b, LLVMGlobalGetValueType(f), f, &p, 1, "");
+}
