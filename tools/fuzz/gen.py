@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Random differential-test program generator for Leantape (issue 3, item 4).
 
-    python3 tools/fuzz/gen.py --seed 42 [--no-loops] [--pointers] [--primal-only] [-o prog.c]
+    python3 tools/fuzz/gen.py --seed 42 [--no-loops] [--pointers] [--calls] [--cxx]
+                              [--alias] [--primal-only] [-o prog.c]
 
 Writes a self-checking C program: a random function
 
@@ -43,6 +44,17 @@ seeded scalar (return value + sum out_seed[i] * out[i]); main also checks
 that c is not modified. Each pointer view has a width w: it always points at
 >= w valid doubles and is indexed in [0, w).
 
+--alias makes x and y overlap: main passes x = buf + XA and y = buf + YA,
+two views of one buffer of NB doubles, and the shadows with the same layout
+(dx = dbuf + XA, dy = dbuf + YA), as an AD tool must be called when arrays
+alias. Per seed (from a separate random stream, so f is the same program as
+without --alias): y == x, a partial overlap y = x + k or x = y + k with
+0 < k < N, or disjoint but adjacent (k = N, the boundary of a run-time
+disjointness test). The finite differences perturb one buffer element at a
+time and call f on a fresh copy of the whole buffer with the same views;
+the gradient is compared per buffer element (dbuf[i], named with the x and
+y elements it is). Combines with every other option.
+
 --primal-only replaces the __enzyme_autodiff call by a plain call of f (the
 FD loop still runs f many times) and exits 0: compile it without the plugin
 under -fsanitize=address,undefined to check the invariants above (run.sh -P).
@@ -64,7 +76,7 @@ class Var:
 
 class Gen:
     def __init__(self, seed, loops=True, max_depth=3, pointers=False,
-                 primal_only=False, calls=False, cxx=False):
+                 primal_only=False, calls=False, cxx=False, alias=False):
         self.r = random.Random(seed)
         self.seed = seed
         self.loops = loops
@@ -89,6 +101,9 @@ class Gen:
             self.cinit()
         if self.cxx:
             self.xinit()
+        self.alias = alias
+        if self.alias:
+            self.ainit()
 
     # ---------------------------------------------------------------- helpers
     def c(self, lo, hi, nd=3):
@@ -764,9 +779,10 @@ static struct P2 p2rot(struct P2 v, double t) { /* a rotation: keeps |v| */
 }
 
 """ % {"seed": self.seed, "flags": flags, "N": N}
-        IS = 2 * N if self.has_s else None
-        IW = 2 * N + self.has_s if self.sparam else None
-        nv = 2 * N + self.has_s + self.sparam
+        NX = self.a_nb if self.alias else 2 * N  # the x and y entries of v
+        IS = NX if self.has_s else None
+        IW = NX + self.has_s if self.sparam else None
+        nv = NX + self.has_s + self.sparam
         # the call arguments, for the eval copy and for main
         ev_args = ["x", "y", "c", "n"] + (["v[%d]" % IS] if self.has_s else [])
         ad_args = ["enzyme_dup, x, dx", "enzyme_dup, y, dy", "enzyme_const, c",
@@ -942,7 +958,65 @@ int main(void) {
             "ev_ret": ev_ret, "names": names, "ad_extra": ad_extra,
             "set_s": "  v0[%d] = s0;\n" % IS if self.has_s else "",
             "main_setup": ind(main_setup), "call": call}
+        if self.alias:
+            main = self.alias_pmain(main)
         return head + "\n".join(fn) + "\n" + main
+
+    def alias_pmain(self, main):
+        """main, eval and fd of a --pointers program under --alias: v[0..NB)
+        is the buffer of x and y, the rest as without --alias."""
+        def sub(a, b):
+            assert main.count(a) == 1, a
+            return main.replace(a, b)
+        main = sub("/* The active scalar inputs, packed: v[0..N) = x, v[N..2N) = y",
+                   self.alias_defs().lstrip("\n") + "\n"
+                   "/* The active scalar inputs, packed: v[0..NB) = the buffer of x and y")
+        main = sub("""\
+  double x[N], y[N];
+  memcpy(x, v, sizeof x);
+  memcpy(y, v + N, sizeof y);
+""", """\
+  double b[NB]; /* a copy of the whole buffer, viewed as in main */
+  memcpy(b, v, sizeof b);
+  double *x = b + XA, *y = b + YA;
+""")
+        main = sub("""\
+  if (k < N) snprintf(nm, len, "dx[%d]", k);
+  else if (k < 2 * N) snprintf(nm, len, "dy[%d]", k - N);
+""", self.ALIAS_NAME)
+        main = sub("""\
+  for (int i = 0; i < N; i++) v0[i] = rnd();
+  for (int i = 0; i < N; i++) v0[N + i] = rnd();
+""", """\
+  for (int i = 0; i < NB; i++) v0[i] = rnd();
+""")
+        main = sub("for (int i = 2 * N; i < NV; i++)", "for (int i = NB; i < NV; i++)")
+        main = sub("""\
+  double x[N], y[N], c[N], dx[N], dy[N];
+  memcpy(x, v0, sizeof x);
+  memcpy(y, v0 + N, sizeof y);
+  memcpy(c, c0, sizeof c);
+  memset(dx, 0, sizeof dx);
+  memset(dy, 0, sizeof dy);
+""", """\
+  double buf[NB], dbuf[NB], c[N];
+  memcpy(buf, v0, sizeof buf);
+  memcpy(c, c0, sizeof c);
+  memset(dbuf, 0, sizeof dbuf);
+  double *x = buf + XA, *y = buf + YA;     /* the aliasing views */
+  double *dx = dbuf + XA, *dy = dbuf + YA; /* their shadows: the same layout */
+""")
+        main = sub("""\
+  for (int k = 0; k < N; k++) {
+    ad[k] = dx[k];
+    ad[N + k] = dy[k];
+  }
+""", """\
+  for (int k = 0; k < NB; k++)
+    ad[k] = dbuf[k];
+""")
+        main = sub("    char nm[16];", "    char nm[40];")
+        return main
 
     # --------------------------------------------------------------- --calls
     # With --calls (every extra draw behind the flag), f calls generated
@@ -972,7 +1046,8 @@ int main(void) {
         self.custom_ok = r.random() < 0.35
 
     def newflags(self):
-        return (" --calls" if self.calls else "") + (" --cxx" if self.cxx else "")
+        return ((" --calls" if self.calls else "") + (" --cxx" if self.cxx else "")
+                + (" --alias" if self.alias else ""))
 
     def hexpr(self, params, depth=2, need=None):
         """A smooth expression over a helper's parameters that uses every
@@ -1605,6 +1680,64 @@ template <typename R, typename... T> R __enzyme_autodiff(T...);
         ret = "double" if self.has_s else "void"
         return text.replace("__enzyme_autodiff((void *)f", "__enzyme_autodiff<%s>((void *)f" % ret)
 
+    # --------------------------------------------------------------- --alias
+    # With --alias, main passes x and y as two views of ONE buffer,
+    # x = buf + XA and y = buf + YA (NB = the buffer's size), and the shadows
+    # with the same layout, dx = dbuf + XA and dy = dbuf + YA: y == x, a
+    # partial overlap y = x + k or x = y + k (0 < k < N), or disjoint but
+    # adjacent (k = N). The layout comes from its own random stream (seeded
+    # from the seed), so f is the same program as without --alias. The
+    # finite differences perturb one buffer element at a time and evaluate f
+    # on the same views of a fresh copy of the whole buffer; the gradient is
+    # checked per buffer element (dbuf[i]), x[i] and y[j] being one element
+    # when they overlap. f never relies on x and y being distinct: its only
+    # memcpy copies between distinct struct arrays (checked in program()).
+    def ainit(self):
+        ra = random.Random(self.seed * 1000003 + 1)
+        t = ra.random()
+        if t < 0.2:
+            k = 0
+        elif t < 0.8:
+            k = ra.randint(1, N - 1)
+        else:
+            k = N
+        y_after = ra.random() < 0.5
+        self.a_x, self.a_y = (0, k) if y_after else (k, 0)
+        self.a_nb = N + k
+        if k == 0:
+            self.a_desc = "y == x: the same array"
+        else:
+            hi, lo = ("y", "x") if y_after else ("x", "y")
+            self.a_desc = "%s = %s + %d: %s" % (
+                hi, lo, k, "disjoint but adjacent" if k == N else
+                "partial overlap, %s[%d..%d] is %s[0..%d]" % (lo, k, N - 1, hi, N - 1 - k))
+
+    def alias_defs(self):
+        """The layout macros and its comment (in the program, before eval)."""
+        return """
+/* --alias: x and y are views of one buffer of NB doubles,
+   x = buf + XA, y = buf + YA (%(desc)s);
+   their shadows have the same layout, dx = dbuf + XA, dy = dbuf + YA.
+   Gradients are checked per buffer element. */
+#define NB %(nb)d
+#define XA %(xa)d
+#define YA %(ya)d
+""" % {"desc": self.a_desc, "nb": self.a_nb, "xa": self.a_x, "ya": self.a_y}
+
+    ALIAS_NAME = """\
+  if (k < NB) {
+    int l = snprintf(nm, len, "dbuf[%d]", k);
+    if (k >= XA && k < XA + N) l += snprintf(nm + l, len - (size_t)l, "=dx[%d]", k - XA);
+    if (k >= YA && k < YA + N) snprintf(nm + l, len - (size_t)l, "=dy[%d]", k - YA);
+  }
+"""
+
+    def alias_check(self, fn):
+        """f must stay valid when x and y overlap: no memcpy from or to them."""
+        for m in re.finditer(r"\bmemcpy\(([^;]*)\);", "\n".join(fn)):
+            args = [a.strip() for a in m.group(1).split(",")[:2]]
+            assert not any(re.match(r"&?\(?(x|y)\b", a) for a in args), m.group(0)
+
     # ---------------------------------------------------------------- program
     def function(self):
         r = self.r
@@ -1676,6 +1809,8 @@ template <typename R, typename... T> R __enzyme_autodiff(T...);
 
     def program_text(self):
         fn = self.function()
+        if self.alias:
+            self.alias_check(fn)
         if self.pointers:
             return self.pprogram(fn)
         s_par = ", double s" if self.has_s else ""
@@ -1794,7 +1929,102 @@ int main(void) {
                        "s_m": ", sm" if self.has_s else "",
                        "s_0": ", s0" if self.has_s else "",
                        "call": call, "has_s": 1 if self.has_s else 0}
+        if self.alias:
+            main = self.alias_main(call)
         return head + "\n".join(fn) + "\n" + main
+
+    def alias_main(self, call):
+        """main, eval and fd of a program without --pointers under --alias."""
+        s0 = ", s0" if self.has_s else ""
+        main = """
+static unsigned long long lt_state = %(seed)dULL * 2654435761ULL + 12345ULL;
+static double rnd(void) { /* deterministic, in [-1, 1] */
+  lt_state = lt_state * 6364136223846793005ULL + 1442695040888963407ULL;
+  return (double)(lt_state >> 11) * (2.0 / 9007199254740992.0) - 1.0;
+}
+
+static volatile int n_runtime = N; /* keeps n opaque to the optimiser */
+%(defs)s
+/* f on a copy of the whole buffer (f may overwrite x and y in place), with
+   the same views x = b + XA, y = b + YA. */
+static double eval(const double *b0, int n%(s_par)s) {
+  double b[NB];
+  memcpy(b, b0, sizeof b);
+  return f(b + XA, b + YA, n%(s_arg)s);
+}
+
+/* central difference of eval in coordinate k (k < NB: buffer element k,
+   else s) with step h */
+static double fd(const double *b0, int n, double s0, int k, double h) {
+  double bp[NB], bm[NB], sp = s0, sm = s0;
+  memcpy(bp, b0, sizeof bp); memcpy(bm, b0, sizeof bm);
+  if (k < NB) { bp[k] += h; bm[k] -= h; }
+  else { sp += h; sm -= h; }
+  (void)sp; (void)sm;
+  return (eval(bp, n%(s_p)s) - eval(bm, n%(s_m)s)) / (2.0 * h);
+}
+
+static void coord_name(char *nm, size_t len, int k) {
+@NAME@  else snprintf(nm, len, "ds");
+}
+
+int main(void) {
+  double b0[NB], s0 = 0.0;
+  for (int i = 0; i < NB; i++) b0[i] = rnd();
+  s0 = rnd();
+  (void)s0;
+  int n = n_runtime;
+
+  double buf[NB], dbuf[NB];
+  memcpy(buf, b0, sizeof buf);
+  memset(dbuf, 0, sizeof dbuf);
+  double *x = buf + XA, *y = buf + YA;     /* the aliasing views */
+  double *dx = dbuf + XA, *dy = dbuf + YA; /* their shadows: the same layout */
+  double ds = 0.0;
+  %(call)s
+  (void)ds;
+
+  double fval = eval(b0, n%(s_0)s);
+  double ad[NB + 1], fd1[NB + 1], fd2[NB + 1];
+  int K = NB + %(has_s)d;
+  double gmax = 0.0;
+  for (int k = 0; k < K; k++) {
+    ad[k] = k < NB ? dbuf[k] : ds;
+    double v = k < NB ? b0[k] : s0;
+    double h = 1e-6 * (fabs(v) > 1.0 ? fabs(v) : 1.0);
+    fd1[k] = fd(b0, n, s0, k, h);
+    fd2[k] = fd(b0, n, s0, k, 2.0 * h);
+    if (fabs(fd1[k]) > gmax) gmax = fabs(fd1[k]);
+  }
+  double floor_ = 1e-8 * gmax + 1e-9 * (fabs(fval) > 1.0 ? fabs(fval) : 1.0);
+  int bad = 0, unstable = 0;
+  for (int k = 0; k < K; k++) {
+    char nm[40];
+    coord_name(nm, sizeof nm, k);
+    double scale = fabs(fd1[k]) > fabs(ad[k]) ? fabs(fd1[k]) : fabs(ad[k]);
+    if (fabs(fd1[k] - fd2[k]) > 1e-6 * fabs(fd1[k]) + 10.0 * floor_) {
+      printf("unstable FD %%s: fd(h)=%%.12g fd(2h)=%%.12g ad=%%.12g\\n", nm,
+             fd1[k], fd2[k], ad[k]);
+      unstable++;
+      continue;
+    }
+    if (!(fabs(ad[k] - fd1[k]) <= 1e-5 * scale + floor_)) {
+      printf("MISMATCH %%s: ad=%%.12g fd=%%.12g (abs err %%.3g)\\n", nm, ad[k],
+             fd1[k], fabs(ad[k] - fd1[k]));
+      bad++;
+    }
+  }
+  printf("f=%%.12g gmax=%%.6g checked=%%d mismatches=%%d unstable=%%d\\n", fval,
+         gmax, K, bad, unstable);
+  if (bad) return 1;
+  if (unstable) return 77;
+  return 0;
+}
+""" % {"seed": self.seed, "defs": self.alias_defs(),
+       "s_par": ", double s" if self.has_s else "", "s_arg": ", s" if self.has_s else "",
+       "s_p": ", sp" if self.has_s else "", "s_m": ", sm" if self.has_s else "",
+       "s_0": s0, "call": call, "has_s": 1 if self.has_s else 0}
+        return main.replace("@NAME@", self.ALIAS_NAME)
 
 
 def main():
@@ -1820,11 +2050,16 @@ def main():
                     help="emit C++17 (std::vector temporaries, a template "
                     "helper, std::pair results, lambdas; exceptions on or off "
                     "per program, see the fuzz-cxxflags comment)")
+    ap.add_argument("--alias", action="store_true",
+                    help="main passes x and y as overlapping views of one "
+                    "buffer (y == x, y = x + k, x = y + k with 0 < k < N, or "
+                    "adjacent, k = N; chosen per seed), the shadows with the "
+                    "same layout; gradients are checked per buffer element")
     ap.add_argument("-o", "--output", help="output file (default stdout)")
     a = ap.parse_args()
     text = Gen(a.seed, loops=not a.no_loops, max_depth=a.max_depth,
                pointers=a.pointers, primal_only=a.primal_only,
-               calls=a.calls, cxx=a.cxx).program()
+               calls=a.calls, cxx=a.cxx, alias=a.alias).program()
     if a.output:
         with open(a.output, "w") as fh:
             fh.write(text)

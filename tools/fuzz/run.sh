@@ -5,8 +5,9 @@
 #
 # For each seed START_SEED .. START_SEED+COUNT-1: generate a program with
 # tools/fuzz/gen.py (GEN_ARGS are passed on, e.g. -g --no-loops, -g --pointers,
-# -g "--pointers --no-loops", -g --calls, -g "--cxx --calls"), compile it
-# with clang-22 -O$L -fpass-plugin=build/lib/LLVMLeantape.so for each level
+# -g "--pointers --no-loops", -g --calls, -g "--cxx --calls", -g --alias,
+# -g "--alias --pointers"), compile it with clang-22 -O$L
+# -fpass-plugin=build/lib/LLVMLeantape.so for each level
 # in LEVELS (default "0 2"), run it, and report per seed/level (with --cxx
 # in GEN_ARGS the program is prog.cpp, compiled with clang++-22 -std=c++17
 # plus the flags of its "fuzz-cxxflags:" line, -fexceptions or
@@ -18,8 +19,14 @@
 #          data branch flips within the FD step): inconclusive, not a failure
 #   FAIL   gradient mismatch, crash (Stack dump / PLEASE submit), any other
 #          compile error, runtime crash or timeout
+# With --alias in GEN_ARGS (combines with the other options) main passes x
+# and y as overlapping views of one buffer (y == x, y = x + k, x = y + k
+# with 0 < k < N, or adjacent k = N, per seed; see the "--alias:" comment
+# in the program), the shadows dx, dy with the same layout, and the
+# gradient is checked per buffer element: a MISMATCH names it as
+# dbuf[i]=dx[j]=dy[k] (the x and y elements it is).
 # Failing programs are kept in build/fuzz-failures/seed-N[-ARGS].c or .cpp
-# (ARGS: the generator args, e.g. -noloops, -pointers) next to
+# (ARGS: the generator args, e.g. -noloops, -pointers, -alias) next to
 # seed-N[-ARGS].txt with the exact generator command (all its args), the
 # reproduce commands and the result lines. -P checks the generator instead
 # of the plugin: each program is made with gen.py --primal-only (no
