@@ -73,7 +73,8 @@ static int handle(LtCtx *c, LLVMValueRef call) {
   lt_callsite_mode(call, &mode);
   LtDeriv *d = NULL;
   c->cur_call = call;
-  int rc = lt_callsite_parse(c, call, mode, &r) || !(d = lt_derive(c, &r)) ||
+  int rc = lt_callsite_parse(c, call, mode, &r) ||
+           !(d = mode == LT_FWDDIFF ? lt_tangent_derive(c, &r) : lt_derive(c, &r)) ||
            lt_rewrite(c, &r, d);
   lt_callsite_free(&r);
   c->cur_call = NULL;

@@ -133,6 +133,10 @@ struct LtCtx {
   LtMap escape_assume;   /* (function, parameter) -> assumed flags + 1 */
   LtVec escape_done;     /* (function, parameter) pairs of this round */
   int escape_cycle;      /* this round met a cycle */
+  LtMap escape_ssa;      /* function -> the SSA copy its summary reads */
+  LtVec escape_clones;
+  int forward;           /* preprocessing for forward mode (custom
+                            derivatives are forward mode's) */
   unsigned serial;
 };
 

@@ -75,6 +75,8 @@ int lt_points_any_inactive(LtPoints *pt, LLVMValueRef v);
  * (parameters, what they reach, globals, kept calls' results) may be any
  * memory from outside; unknown pointers and empty sets may be anything. */
 int lt_points_may_alias(LtPoints *pt, LLVMValueRef a, LLVMValueRef b);
+/* v only addresses heap blocks this function allocates. */
+int lt_points_all_heap(LtPoints *pt, LLVMValueRef v);
 /* v may address a stack object (an alloca of the function). */
 int lt_points_any_stack(LtPoints *pt, LLVMValueRef v);
 /* Give every allocation v may address a shadow; 1 when one was new. */

@@ -24,6 +24,30 @@
 
 static int escapes(LtCtx *c, LLVMValueRef f, unsigned p, int depth);
 
+/* Values that can hold a pointer's bits: pointers, integers as wide as
+ * one, aggregates and vectors (an int is not: resize(this, int n) storing
+ * n is no escape of anything). */
+static int carries(LtCtx *c, LLVMTypeRef t) {
+  switch (LLVMGetTypeKind(t)) {
+  case LLVMIntegerTypeKind:
+    return LLVMGetIntTypeWidth(t) >= 8 * LLVMABISizeOfType(c->td, c->ptr);
+  case LLVMPointerTypeKind:
+  case LLVMStructTypeKind:
+  case LLVMArrayTypeKind:
+  case LLVMVectorTypeKind:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+/* A load of an integer that could hold a pointer (as wide, as aligned). */
+static int ptr_sized_int(LtCtx *c, LLVMValueRef load) {
+  LLVMTypeRef t = LLVMTypeOf(load);
+  return LLVMGetTypeKind(t) == LLVMIntegerTypeKind && carries(c, t) &&
+         LLVMGetAlignment(load) >= LLVMABISizeOfType(c->td, c->ptr);
+}
+
 /* What passing v (at level lv: 0 the parameter's address or arithmetic on
  * it, 1 a pointer loaded from the memory it addresses, ...) to call does:
  * LT_ESC_* flags for the parameter; *ret gets the level of the call's
@@ -56,7 +80,7 @@ static int call_escapes(LtCtx *c, LLVMValueRef call, LLVMValueRef v, int lv,
     return LT_ESC_STORED;
   int esc = 0;
   for (unsigned a = 0, n = LLVMGetNumArgOperands(call); a < n; a++) {
-    if (LLVMGetOperand(call, a) != v)
+    if (LLVMGetOperand(call, a) != v || !carries(c, LLVMTypeOf(v)))
       continue;
     int e = a >= LLVMCountParams(g) ? LT_ESC_ALL : escapes(c, g, a, depth + 1);
     /* the callee's parameter is v: what escapes from it is, for the
@@ -92,7 +116,7 @@ static int value_escapes(LtCtx *c, LLVMValueRef root, int depth) {
       int dlv = lv;
       switch (LLVMGetInstructionOpcode(user)) {
       case LLVMStore: {
-        if (LLVMGetOperand(user, 0) != v)
+        if (LLVMGetOperand(user, 0) != v || !carries(c, LLVMTypeOf(v)))
           break;
         /* -O0 spills parameters to a local slot: the slot's loads give v
          * back, so the slot is one level above it. */
@@ -124,8 +148,7 @@ static int value_escapes(LtCtx *c, LLVMValueRef root, int depth) {
         break;
       }
       case LLVMLoad:
-        if (lt_is_ptr_ty(LLVMTypeOf(user)) ||
-            LLVMGetTypeKind(LLVMTypeOf(user)) == LLVMIntegerTypeKind) {
+        if (lt_is_ptr_ty(LLVMTypeOf(user)) || ptr_sized_int(c, user)) {
           derived = user; /* pointers kept in the memory it addresses */
           dlv = lv + 1;
         }
@@ -159,6 +182,40 @@ static void *key(LLVMValueRef f, unsigned p) {
   return (void *)((uintptr_t)f ^ ((uintptr_t)(p + 1) << 48));
 }
 
+/* -O0 keeps every local in a stack slot, and one slot that holds pointers
+ * of different levels blurs them (vector::_M_default_append looked like
+ * storing `this`). The analysis reads an SSA copy of such a function
+ * (mem2reg), made once and deleted with the summaries. */
+static LLVMValueRef ssa_form(LtCtx *c, LLVMValueRef f) {
+  LLVMValueRef s = lt_map_get(&c->escape_ssa, f);
+  if (s)
+    return s;
+  int slots = 0;
+  for (LLVMValueRef i = LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(f)); i && !slots;
+       i = LLVMGetNextInstruction(i))
+    slots = LLVMIsAAllocaInst(i) != NULL;
+  s = f;
+  if (slots) {
+    char name[300];
+    snprintf(name, sizeof name, "%s.lt.esc", LLVMGetValueName2(f, &(size_t){0}));
+    LLVMValueRef cl = lt_clone_decl(f, name, LLVMGlobalGetValueType(f));
+    LtMap vm;
+    lt_map_init(&vm, 64);
+    for (unsigned k = 0, n = LLVMCountParams(f); k < n; k++)
+      lt_map_put(&vm, LLVMGetParam(f, k), LLVMGetParam(cl, k));
+    lt_clone_body(&vm, f, cl, NULL, 0);
+    lt_map_free(&vm);
+    if (lt_run_pipeline(cl, "mem2reg")) {
+      lt_erase_fn(cl);
+    } else {
+      s = cl;
+      lt_vec_push(&c->escape_clones, cl);
+    }
+  }
+  lt_map_put(&c->escape_ssa, f, s);
+  return s;
+}
+
 /* LT_ESC_* + 1 per parameter, in a per-function array; 0: not yet, 9:
  * being decided. */
 static int escapes(LtCtx *c, LLVMValueRef f, unsigned p, int depth) {
@@ -178,7 +235,7 @@ static int escapes(LtCtx *c, LLVMValueRef f, unsigned p, int depth) {
   if (m[p])
     return m[p] - 1;
   m[p] = 9;
-  int e = value_escapes(c, LLVMGetParam(f, p), depth);
+  int e = value_escapes(c, LLVMGetParam(ssa_form(c, f), p), depth);
   m[p] = (unsigned char)(e + 1);
   lt_vec_push(&c->escape_done, f);
   lt_vec_push(&c->escape_done, (void *)(uintptr_t)p);
@@ -190,6 +247,8 @@ int lt_param_escapes(LtCtx *c, LLVMValueRef f, unsigned p) {
     return LT_ESC_ALL;
   if (!lt_is_ptr_ty(LLVMTypeOf(LLVMGetParam(f, p))))
     return 0; /* integers and floats carry no pointers here */
+  if (!c->escape_ssa.cap)
+    lt_map_init(&c->escape_ssa, 16);
   if (!c->escape_assume.cap)
     lt_map_init(&c->escape_assume, 16);
   for (int round = 0;; round++) {
@@ -222,6 +281,10 @@ int lt_param_escapes(LtCtx *c, LLVMValueRef f, unsigned p) {
 }
 
 void lt_escape_free(LtCtx *c) {
+  for (size_t i = 0; i < c->escape_clones.n; i++)
+    lt_erase_fn(c->escape_clones.v[i]);
+  lt_vec_free(&c->escape_clones);
+  lt_map_free(&c->escape_ssa);
   for (size_t i = 0; i < c->escape_arrays.n; i++)
     free(c->escape_arrays.v[i]);
   lt_vec_free(&c->escape_arrays);

@@ -273,6 +273,18 @@ static int may_carry(LLVMTypeRef t) {
   }
 }
 
+/* An integer load that cannot hold a pointer's bits: narrower than a
+ * pointer, or less aligned than one (an i64 read of two adjacent ints,
+ * {nrows, ncols}, at offset 4). Otherwise loading it from memory that
+ * holds pointers would give it their targets. */
+static int narrow_int(LtPoints *pt, LLVMValueRef load) {
+  LLVMTypeRef t = LLVMTypeOf(load);
+  if (LLVMGetTypeKind(t) != LLVMIntegerTypeKind)
+    return 0;
+  unsigned long long psize = LLVMABISizeOfType(pt->c->td, pt->c->ptr);
+  return LLVMGetIntTypeWidth(t) < 8 * psize || LLVMGetAlignment(load) < psize;
+}
+
 static int step_call(LtPoints *pt, LLVMValueRef i) {
   const LtRule *rule;
   LtCallKind k = lt_call_kind(i, &rule);
@@ -412,7 +424,9 @@ int lt_points_step(LtPoints *pt, LLVMValueRef i) {
     return changed;
   }
   case LLVMLoad:
-    return may_carry(LLVMTypeOf(i)) ? join_loaded(pt, i, LLVMGetOperand(i, 0)) : 0;
+    return may_carry(LLVMTypeOf(i)) && !narrow_int(pt, i)
+               ? join_loaded(pt, i, LLVMGetOperand(i, 0))
+               : 0;
   case LLVMStore:
     return join_stored(pt, LLVMGetOperand(i, 1),
                        lt_points_of(pt, LLVMGetOperand(i, 0)));
@@ -458,6 +472,20 @@ int lt_points_may_alias(LtPoints *pt, LLVMValueRef a, LLVMValueRef b) {
     return 1; /* nothing known */
   /* memory from outside the function may be any memory from outside */
   return (xa && (xb || gb)) || (ga && xb);
+}
+
+int lt_points_all_heap(LtPoints *pt, LLVMValueRef v) {
+  const uint64_t *s = lt_points_of(pt, v);
+  int n = 0;
+  for (unsigned o = 0; o < pt->nobj; o++)
+    if (set_has(s, o)) {
+      if (pt->obj[o].kind == O_NULL)
+        continue;
+      if (pt->obj[o].kind != O_ALLOC || LLVMIsAAllocaInst(pt->obj[o].src))
+        return 0;
+      n++;
+    }
+  return n > 0;
 }
 
 int lt_points_any_stack(LtPoints *pt, LLVMValueRef v) {

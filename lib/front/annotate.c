@@ -3,6 +3,7 @@
  * Enzyme's conventions, read once per module (names are matched by
  * containment, as Enzyme's registrationKind does):
  *   void *__enzyme_register_gradient_<name>[3] = {fn, augmented, gradient};
+ *   void *__enzyme_register_derivative_<name>[2] = {fn, tangent};  (forward)
  *   void *__enzyme_inactivefn<...> = fn;           (or an array of them)
  *   void *__enzyme_function_like<...>[2] = {fn, "log1p"};  ("malloc", ...)
  *   void *__enzyme_inactive_global<...> = &global;
@@ -93,6 +94,31 @@ static void gradient(LtCtx *c, LLVMValueRef gv, const char *name) {
   r->reg_name = name;
 }
 
+/* Forward mode's registration: {fn, fn_fwd}, fn_fwd taking each argument
+ * followed by its shadow and returning {result, tangent} (Enzyme's
+ * __enzyme_register_derivative; a three-element one is a gradient). */
+static void derivative(LtCtx *c, LLVMValueRef gv, const char *name) {
+  LLVMValueRef e[4] = {0};
+  unsigned n = elements(LLVMGetInitializer(gv), e, 4);
+  if (n == 3) {
+    gradient(c, gv, name);
+    return;
+  }
+  if (n != 2 || !LLVMIsAFunction(e[0]) || !LLVMIsAFunction(e[1])) {
+    lt_error(c, gv, "'%s' must hold two functions {function, forward "
+                    "derivative} (or three for reverse mode: {function, "
+                    "augmented forward, gradient}); this registration cannot "
+                    "be used",
+             name);
+    return;
+  }
+  LtReg *r = reg_of(c, e[0]);
+  r->fwd = e[1];
+  r->fwd_name = name;
+  if (!r->reg_name)
+    r->reg_name = name;
+}
+
 static void like(LtCtx *c, LLVMValueRef gv, const char *name) {
   LLVMValueRef e[3] = {0};
   unsigned n = elements(LLVMGetInitializer(gv), e, 3);
@@ -120,9 +146,10 @@ void lt_annotate_module(LtCtx *c) {
     const char *name = LLVMGetValueName2(gv, &len);
     if (!lt_is_enzyme_name(name, len))
       continue;
-    if (has(name, len, "__enzyme_register_gradient") ||
-        has(name, len, "__enzyme_register_derivative")) {
+    if (has(name, len, "__enzyme_register_gradient")) {
       gradient(c, gv, name);
+    } else if (has(name, len, "__enzyme_register_derivative")) {
+      derivative(c, gv, name);
     } else if (has(name, len, "__enzyme_inactivefn")) {
       LLVMValueRef e[64];
       unsigned n = elements(LLVMGetInitializer(gv), e, 64);
@@ -161,7 +188,7 @@ void lt_annotate_free(LtCtx *c) {
 }
 
 const LtReg *lt_annotation(LtCtx *c, LLVMValueRef call) {
-  static const LtReg inactive_call = {NULL, NULL, NULL, NULL, 1, 0, ""};
+  static const LtReg inactive_call = {NULL, NULL, NULL, NULL, 1, 0, "", NULL, NULL};
   LLVMValueRef f = lt_called_fn(call);
   if (!f)
     return NULL;

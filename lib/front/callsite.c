@@ -26,6 +26,7 @@ static const struct {
     {"__enzyme_augmentfwd", LT_AUGFWD},
     {"__enzyme_reverse", LT_REVERSE},
     {"__enzyme_augmentsize", LT_AUGSIZE},
+    {"__enzyme_fwddiff", LT_FWDDIFF},
 };
 
 /* Entry points of Enzyme's interface that Leantape does not implement:
@@ -34,7 +35,6 @@ static const struct {
   const char *name;
   const char *what;
 } unsupported[] = {
-    {"__enzyme_fwddiff", "forward mode"},
     {"__enzyme_fwdsplit", "split forward mode"},
     {"__enzyme_batch", "batched evaluation"},
     {"__enzyme_truncate", "floating-point truncation"},
@@ -102,165 +102,7 @@ const char *lt_callsite_unsupported(LLVMValueRef call, const char **what) {
   return "";
 }
 
-/* What an argument operand is as a marker. */
-enum {
-  M_NONE = -1,      /* an ordinary value */
-  M_UNKNOWN = -2,   /* an enzyme_* name nobody knows */
-  M_UNSUPPORTED = -3, /* Enzyme's, not implemented here */
-  M_MODIFIER = -4,  /* modifies the next parameter; no effect here */
-  M_FLAG = -5,      /* stands alone; no effect here */
-  M_TAPE = -6,      /* enzyme_tape p: the tape, or where it goes */
-  M_ALLOCATED = -7, /* enzyme_allocated N: p has N bytes for the tape */
-  M_NOFREE = -8,    /* enzyme_nofree: __enzyme_reverse keeps the tape */
-};
-
-/* The marker's name: an IR metadata string, or the global a load reads.
- * At -O0 a marker may first be copied into a local variable (an alloca
- * stored once); Enzyme follows such loads too (getMetadataName). */
-static const char *marker_name(LLVMValueRef v, size_t *len) {
-  *len = 0;
-  if (LLVMIsAMDString(v)) {
-    unsigned n = 0;
-    const char *s = LLVMGetMDString(v, &n);
-    *len = n;
-    return s;
-  }
-  /* The marker's address (&enzyme_dup) also names it, as in Enzyme. */
-  if (LLVMIsAGlobalVariable(v))
-    return LLVMGetValueName2(v, len);
-  for (int hops = 0; hops < 4 && v && LLVMIsALoadInst(v); hops++) {
-    LLVMValueRef p = LLVMGetOperand(v, 0);
-    if (LLVMIsAGlobalVariable(p))
-      return LLVMGetValueName2(p, len);
-    if (!LLVMIsAAllocaInst(p))
-      return NULL;
-    LLVMValueRef stored = NULL;
-    for (LLVMUseRef u = LLVMGetFirstUse(p); u; u = LLVMGetNextUse(u)) {
-      LLVMValueRef user = LLVMGetUser(u);
-      if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == p) {
-        if (stored)
-          return NULL;
-        stored = LLVMGetOperand(user, 0);
-      }
-    }
-    v = stored;
-  }
-  return NULL;
-}
-
-static int marker_of(LLVMValueRef v, const char **bad) {
-  static const struct {
-    const char *name;
-    int kind;
-  } markers[] = {
-      {"enzyme_dup", LT_DUP},
-      {"enzyme_dupnoneed", LT_DUPNONEED},
-      {"enzyme_const", LT_CONST},
-      {"enzyme_out", LT_OUT},
-      /* Leantape never assumes an argument unchanged in split mode, which
-       * is always correct; the hint only permits less caching. */
-      {"enzyme_not_overwritten", M_MODIFIER},
-      /* Mixed activity (pointers that may or may not have a shadow) is
-       * always checked at run time here. */
-      {"enzyme_runtime_activity", M_FLAG},
-      /* Enzyme's (Enzyme.cpp, handleArguments), not implemented yet. */
-      {"enzyme_width", M_UNSUPPORTED},
-      {"enzyme_dupv", M_UNSUPPORTED},
-      {"enzyme_dupnoneedv", M_UNSUPPORTED},
-      /* Split-mode options (Enzyme.cpp, handleArguments): where the tape
-       * lives, and whether the reverse call frees it. */
-      {"enzyme_tape", M_TAPE},
-      {"enzyme_allocated", M_ALLOCATED},
-      {"enzyme_nofree", M_NOFREE},
-      {"enzyme_primal_return", M_UNSUPPORTED},
-      {"enzyme_const_return", M_UNSUPPORTED},
-      {"enzyme_active_return", M_UNSUPPORTED},
-      {"enzyme_dup_return", M_UNSUPPORTED},
-      {"enzyme_noret", M_UNSUPPORTED},
-      {"enzyme_byref", M_UNSUPPORTED},
-      {"enzyme_interleave", M_UNSUPPORTED},
-      {"enzyme_interface", M_UNSUPPORTED},
-      {"enzyme_trace", M_UNSUPPORTED},
-      {"enzyme_duptrace", M_UNSUPPORTED},
-      {"enzyme_likelihood", M_UNSUPPORTED},
-      {"enzyme_duplikelihood", M_UNSUPPORTED},
-      {"enzyme_observations", M_UNSUPPORTED},
-      {"enzyme_active_rand_var", M_UNSUPPORTED},
-  };
-  size_t len;
-  const char *name = marker_name(v, &len);
-  if (!name || len < 7 || strncmp(name, "enzyme_", 7))
-    return M_NONE;
-  *bad = name;
-  for (size_t i = 0; i < sizeof markers / sizeof *markers; i++)
-    if (strlen(markers[i].name) == len && !strncmp(name, markers[i].name, len))
-      return markers[i].kind;
-  return M_UNKNOWN;
-}
-
-/* Read the markers in front of operand *pi: the last activity marker, or
- * M_NONE; skips modifiers and flags. -1 after reporting a bad marker. */
-static int read_markers(LtCtx *c, LLVMValueRef call, unsigned *pi,
-                        unsigned nops, int *act, LtRequest *r) {
-  *act = M_NONE;
-  for (; *pi < nops; ++*pi) {
-    const char *bad = NULL;
-    int m = marker_of(LLVMGetOperand(call, *pi), &bad);
-    if (m == M_NONE)
-      return 0;
-    if (m == M_TAPE || m == M_ALLOCATED || m == M_NOFREE) {
-      if (r->mode != LT_AUGFWD && r->mode != LT_REVERSE &&
-          !(r->mode == LT_AUGSIZE && m == M_ALLOCATED)) {
-        lt_error(c, call, "'%s' is for split mode (__enzyme_augmentfwd and "
-                          "__enzyme_reverse)", bad);
-        return -1;
-      }
-      if (m == M_NOFREE) {
-        r->nofree = 1;
-        continue;
-      }
-      LLVMValueRef v = *pi + 1 < nops ? LLVMGetOperand(call, *pi + 1) : NULL;
-      if (m == M_ALLOCATED) {
-        if (!v || !LLVMIsAConstantInt(v)) {
-          lt_error(c, call, "enzyme_allocated must be followed by the tape "
-                            "storage's size in bytes, a constant");
-          return -1;
-        }
-        r->allocated = (long long)LLVMConstIntGetZExtValue(v);
-      } else {
-        if (!v || !lt_is_ptr_ty(LLVMTypeOf(v))) {
-          lt_error(c, call, "enzyme_tape must be followed by a pointer");
-          return -1;
-        }
-        r->tape_ptr = v;
-      }
-      ++*pi;
-      continue;
-    }
-    if (m == M_UNKNOWN) {
-      lt_error(c, call, "unknown marker '%s'; the markers are enzyme_dup, "
-                        "enzyme_dupnoneed, enzyme_const and enzyme_out", bad);
-      return -1;
-    }
-    if (m == M_UNSUPPORTED) {
-      lt_error(c, call, "marker '%s' is not supported by Leantape yet; "
-                        "the supported markers are enzyme_dup, "
-                        "enzyme_dupnoneed, enzyme_const and enzyme_out", bad);
-      return -1;
-    }
-    if (m >= 0) {
-      if (*act >= 0) {
-        lt_error(c, call, "two activity markers in a row ('%s' follows "
-                          "another); give one marker per argument", bad);
-        return -1;
-      }
-      *act = m;
-    }
-  }
-  return 0;
-}
-
-static const char *act_name(LtAct a) {
+const char *lt_act_name(LtAct a) {
   switch (a) {
   case LT_DUP:
     return "enzyme_dup";
@@ -273,7 +115,7 @@ static const char *act_name(LtAct a) {
   }
 }
 
-static int has_sret(LLVMValueRef call) {
+int lt_callsite_has_sret(LLVMValueRef call) {
   unsigned kind = LLVMGetEnumAttributeKindForName("sret", 4);
   return LLVMGetNumArgOperands(call) > 0 &&
          LLVMGetCallSiteEnumAttribute(call, 1, kind) != NULL;
@@ -281,7 +123,7 @@ static int has_sret(LLVMValueRef call) {
 
 /* Can a call operand of type `have` be passed for a parameter of type
  * `want`? Variadic calls promote float to double and small ints to int. */
-static int compatible(LLVMTypeRef have, LLVMTypeRef want) {
+int lt_callsite_compatible(LLVMTypeRef have, LLVMTypeRef want) {
   if (have == want)
     return 1;
   if (lt_is_float_ty(have) && lt_is_float_ty(want))
@@ -292,7 +134,7 @@ static int compatible(LLVMTypeRef have, LLVMTypeRef want) {
          LLVMGetTypeKind(want) == LLVMIntegerTypeKind;
 }
 
-static LLVMValueRef resolve_fn(LLVMValueRef v) {
+LLVMValueRef lt_callsite_resolve_fn(LLVMValueRef v) {
   while (v && !LLVMIsAFunction(v)) {
     if (LLVMIsAConstantExpr(v) &&
         (LLVMGetConstOpcode(v) == LLVMBitCast ||
@@ -314,7 +156,7 @@ static int parse_params(LtCtx *c, LLVMValueRef call, LtRequest *r,
   for (unsigned p = 0; p < r->nparams; p++) {
     LLVMTypeRef pty = LLVMTypeOf(LLVMGetParam(r->fn, p));
     int m;
-    if (read_markers(c, call, &i, nops, &m, r))
+    if (lt_read_markers(c, call, &i, nops, &m, r))
       return -1;
     if (i >= nops) {
       lt_error(c, call, "too few arguments: '%s' has %u parameters and "
@@ -323,7 +165,7 @@ static int parse_params(LtCtx *c, LLVMValueRef call, LtRequest *r,
     }
     LLVMValueRef v = LLVMGetOperand(call, i++);
     const char *bad2 = NULL;
-    if (marker_of(v, &bad2) != M_NONE) {
+    if (lt_marker_of(v, &bad2) != LT_M_NONE) {
       lt_error(c, call, "too few arguments: a marker stands where the value "
                         "of parameter %u of '%s' belongs", p + 1, fname);
       return -1;
@@ -350,10 +192,10 @@ static int parse_params(LtCtx *c, LLVMValueRef call, LtRequest *r,
     if ((a == LT_DUP || a == LT_DUPNONEED) && !lt_is_ptr_ty(pty)) {
       lt_error(c, call, "%s requires a pointer argument (parameter %u of "
                         "'%s'); use enzyme_out for a floating-point value",
-               act_name(a), p + 1, fname);
+               lt_act_name(a), p + 1, fname);
       return -1;
     }
-    if (!compatible(LLVMTypeOf(v), pty)) {
+    if (!lt_callsite_compatible(LLVMTypeOf(v), pty)) {
       lt_error(c, call, "argument for parameter %u of '%s' has the wrong type",
                p + 1, fname);
       return -1;
@@ -370,10 +212,10 @@ static int parse_params(LtCtx *c, LLVMValueRef call, LtRequest *r,
     r->act[p] = a;
     r->arg[p] = v;
     if (a == LT_DUP || a == LT_DUPNONEED) {
-      if (i >= nops || marker_of(LLVMGetOperand(call, i), &bad2) != M_NONE) {
+      if (i >= nops || lt_marker_of(LLVMGetOperand(call, i), &bad2) != LT_M_NONE) {
         lt_error(c, call, "too few arguments: %s parameter %u of '%s' needs "
                           "a shadow pointer after its value",
-                 act_name(a), p + 1, fname);
+                 lt_act_name(a), p + 1, fname);
         return -1;
       }
       r->shadow[p] = LLVMGetOperand(call, i++);
@@ -467,9 +309,9 @@ static int parse_tail(LtCtx *c, LLVMValueRef call, LtRequest *r, unsigned i,
   for (unsigned j = i; j < nops;) {
     int m;
     unsigned k = j;
-    if (read_markers(c, call, &k, nops, &m, r))
+    if (lt_read_markers(c, call, &k, nops, &m, r))
       return -1;
-    if (m != M_NONE) {
+    if (m != LT_M_NONE) {
       lt_error(c, call, "too many arguments: '%s' takes %u parameters, and "
                         "an activity marker follows the last one",
                LLVMGetValueName2(r->fn, &(size_t){0}), r->nparams);
@@ -547,19 +389,21 @@ static int parse_tail(LtCtx *c, LLVMValueRef call, LtRequest *r, unsigned i,
 }
 
 LLVMValueRef lt_callsite_fn(LLVMValueRef call) {
-  unsigned i = has_sret(call) ? 1 : 0;
-  return i < LLVMGetNumArgOperands(call) ? resolve_fn(LLVMGetOperand(call, i))
+  unsigned i = lt_callsite_has_sret(call) ? 1 : 0;
+  return i < LLVMGetNumArgOperands(call) ? lt_callsite_resolve_fn(LLVMGetOperand(call, i))
                                           : NULL;
 }
 
 int lt_callsite_parse(LtCtx *c, LLVMValueRef call, LtMode mode, LtRequest *r) {
+  if (mode == LT_FWDDIFF)
+    return lt_fwdsite_parse(c, call, r);
   memset(r, 0, sizeof *r);
   r->call = call;
   r->mode = mode;
   unsigned nops = LLVMGetNumArgOperands(call), i = 0;
-  if (has_sret(call))
+  if (lt_callsite_has_sret(call))
     r->sret = LLVMGetOperand(call, i++);
-  LLVMValueRef fn = i < nops ? resolve_fn(LLVMGetOperand(call, i)) : NULL;
+  LLVMValueRef fn = i < nops ? lt_callsite_resolve_fn(LLVMGetOperand(call, i)) : NULL;
   i++;
   if (!fn || LLVMIsDeclaration(fn)) {
     lt_error(c, call, "first argument must be a function defined in this "
@@ -595,5 +439,7 @@ void lt_callsite_free(LtRequest *r) {
   free(r->act);
   free(r->arg);
   free(r->shadow);
+  free(r->stride);
+  free(r->lanes);
   memset(r, 0, sizeof *r);
 }

@@ -11,6 +11,9 @@ typedef struct LtReg {
   int inactive;               /* __enzyme_inactivefn, "enzyme_inactive" */
   int custom;
   char like[64];              /* __enzyme_function_like: behaves as this */
+  LLVMValueRef fwd;           /* __enzyme_register_derivative_<name>[2] =
+                                 {fn, tangent}: forward mode's */
+  const char *fwd_name;
 } LtReg;
 
 /* PipelineStart: keep annotated functions from being inlined. */
@@ -26,7 +29,9 @@ typedef enum {
   LT_AUGFWD,
   LT_REVERSE,
   LT_AUGSIZE,
-  LT_SUBCALL /* a callee's derivative, for a call kept as a call */
+  LT_SUBCALL, /* a callee's derivative, for a call kept as a call */
+  LT_FWDDIFF, /* __enzyme_fwddiff: tangents (gen/tangent.c) */
+  LT_FWDSUB   /* a callee's tangent function, for a kept call */
 } LtMode;
 typedef enum {
   LT_CONST,
@@ -62,6 +67,15 @@ typedef struct LtRequest {
   int nofree;          /* enzyme_nofree */
   int lifo;            /* LT_SUBCALL under __enzyme_autodiff: tapes are
                           released in the opposite order (arena.c) */
+  /* forward mode */
+  unsigned width;      /* enzyme_width (1 when not given) */
+  LLVMValueRef *lanes; /* [p * width + k]: the k-th shadow (tangent) of dup
+                          parameter p, as the call passes it */
+  LLVMValueRef vstride;/* enzyme_dupv's stride, while parsing */
+  LLVMValueRef *stride;/* [p]: enzyme_dupv's stride (lanes[p * width] is the
+                          base), or NULL */
+  int primal_return;   /* enzyme_primal_return: {primal, tangent(s)} */
+  int tan_used;        /* LT_FWDSUB: the caller uses the result's tangent */
 } LtRequest;
 
 /* 1 if a call or invoke of an entry point (the callee's name contains it). */
@@ -77,6 +91,41 @@ int lt_is_enzyme_name(const char *name, size_t len); /* contains __enzyme_ */
 /* Parse the call's arguments; 0 on success, else reports and returns -1. */
 int lt_callsite_parse(LtCtx *c, LLVMValueRef call, LtMode mode, LtRequest *r);
 void lt_callsite_free(LtRequest *r);
+
+/* markers.c: the enzyme_* markers between the arguments of a call */
+/* What an argument operand is as a marker. */
+enum {
+  LT_M_NONE = -1,      /* an ordinary value */
+  LT_M_UNKNOWN = -2,   /* an enzyme_* name nobody knows */
+  LT_M_UNSUPPORTED = -3, /* Enzyme's, not implemented here */
+  LT_M_MODIFIER = -4,  /* modifies the next parameter; no effect here */
+  LT_M_FLAG = -5,      /* stands alone; no effect here */
+  LT_M_TAPE = -6,      /* enzyme_tape p: the tape, or where it goes */
+  LT_M_ALLOCATED = -7, /* enzyme_allocated N: p has N bytes for the tape */
+  LT_M_NOFREE = -8,    /* enzyme_nofree: __enzyme_reverse keeps the tape */
+  LT_M_WIDTH = -9,     /* enzyme_width N (forward mode) */
+  LT_M_DUPV = -10,     /* enzyme_dupv stride: one pointer to N shadows */
+  LT_M_DUPNONEEDV = -11,
+  LT_M_PRIMALRET = -12, /* enzyme_primal_return: {primal, tangent} */
+};
+/* The marker operand v is: an LtAct (>= 0) or an LT_M_* kind; *bad gets
+ * its name. */
+int lt_marker_of(LLVMValueRef v, const char **bad);
+/* Read the markers in front of operand *pi: the last activity marker in
+ * *act, or LT_M_NONE; options are recorded in r. -1 after reporting. */
+int lt_read_markers(LtCtx *c, LLVMValueRef call, unsigned *pi, unsigned nops,
+                    int *act, LtRequest *r);
+
+/* Helpers shared with fwdsite.c. */
+const char *lt_act_name(LtAct a);
+int lt_callsite_has_sret(LLVMValueRef call);
+/* Can an operand of type have be passed for a parameter of type want
+ * (variadic promotions, address spaces)? */
+int lt_callsite_compatible(LLVMTypeRef have, LLVMTypeRef want);
+LLVMValueRef lt_callsite_resolve_fn(LLVMValueRef v);
+
+/* fwdsite.c: __enzyme_fwddiff call sites */
+int lt_fwdsite_parse(LtCtx *c, LLVMValueRef call, LtRequest *r);
 
 /* The function an __enzyme_* call differentiates, or NULL. */
 LLVMValueRef lt_callsite_fn(LLVMValueRef call);

@@ -65,9 +65,13 @@ LLVMTypeRef lt_rev_type(LtCtx *c, LLVMValueRef fn, const LtAct *act,
 LtDeriv *lt_derive(LtCtx *c, const LtRequest *r);
 void lt_deriv_free(LtDeriv *d);
 
+/* tangent.c: forward mode (the tangent function, per request) */
+LtDeriv *lt_tangent_derive(LtCtx *c, const LtRequest *r);
+
 /* rewrite.c */
 /* Replace the __enzyme_* call by calls to the derivative. 0 on success. */
 int lt_rewrite(LtCtx *c, const LtRequest *r, const LtDeriv *d);
+int lt_rewrite_fwd(LtCtx *c, const LtRequest *r, const LtDeriv *d);
 /* After all calls are rewritten: a tape visibly made by __enzyme_augmentfwd
  * must reach a reverse call of the same function and activity. */
 void lt_rewrite_check_tapes(LtCtx *c);
@@ -258,5 +262,7 @@ int lt_rev_agg(LtGen *g, LLVMValueRef inst);
 int lt_rev_agg_memory(LtGen *g, LLVMValueRef inst, LLVMValueRef rd,
                       LLVMValueRef wr, int is_store);
 
+
+#include "tangent.h"
 
 #endif

@@ -8,6 +8,7 @@
  */
 #include "lt.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static LLVMValueRef convert(LtCtx *c, LLVMBuilderRef b, LLVMValueRef v,
@@ -239,6 +240,82 @@ static int tape_too_small(LtCtx *c, const LtRequest *r, const LtDeriv *d) {
   return -1;
 }
 
+/* __enzyme_fwddiff: call T with the primal arguments and, per dup
+ * parameter, its W shadows (enzyme_dupv: W offsets of one pointer); the
+ * result (tangent, or {primal, tangent}) is delivered as the call was
+ * declared: its floats in order into a float, struct, array or vector. */
+int lt_rewrite_fwd(LtCtx *c, const LtRequest *r, const LtDeriv *d) {
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
+  LLVMPositionBuilderBefore(b, r->call);
+  unsigned W = r->width ? r->width : 1, n = 0;
+  LLVMValueRef *args = lt_xcalloc((size_t)r->nparams * (W + 1) + 1, sizeof *args);
+  for (unsigned p = 0; p < r->nparams; p++)
+    args[n++] = convert(c, b, r->arg[p], LLVMTypeOf(LLVMGetParam(r->fn, p)));
+  for (unsigned p = 0; p < r->nparams; p++) {
+    if (!lt_is_dup(r->act[p]))
+      continue;
+    LLVMTypeRef pt = LLVMTypeOf(LLVMGetParam(r->fn, p));
+    for (unsigned k = 0; k < W; k++) {
+      LLVMValueRef s = r->lanes[p * W + (r->stride[p] ? 0 : k)];
+      if (r->stride[p] && k) {
+        LLVMValueRef off = LLVMBuildMul(
+            b, LLVMBuildSExtOrBitCast(b, r->stride[p], c->i64, ""),
+            LLVMConstInt(c->i64, k, 0), "");
+        s = LLVMBuildGEP2(b, c->i8, s, &off, 1, "");
+      }
+      args[n++] = convert(c, b, s, pt);
+    }
+  }
+  LLVMValueRef res = LLVMBuildCall2(b, LLVMGlobalGetValueType(d->aug), d->aug, args, n, "");
+  free(args);
+  LLVMInstructionSetDebugLoc(res, LLVMInstructionGetDebugLoc(r->call));
+  int rc = 0;
+  LLVMTypeRef want = r->sret ? LLVMGetTypeAttributeValue(LLVMGetCallSiteEnumAttribute(
+                                   r->call, 1, LLVMGetEnumAttributeKindForName("sret", 4)))
+                             : LLVMTypeOf(r->call);
+  int used = r->sret || (LLVMGetTypeKind(want) != LLVMVoidTypeKind && LLVMGetFirstUse(r->call));
+  if (used && LLVMGetTypeKind(LLVMTypeOf(res)) != LLVMVoidTypeKind) {
+    LLVMValueRef v = NULL;
+    if (LLVMTypeOf(res) == want || (lt_is_float_ty(want) && lt_is_float_ty(LLVMTypeOf(res))) ||
+        (lt_is_ptr_ty(want) && lt_is_ptr_ty(LLVMTypeOf(res)))) {
+      v = convert(c, b, res, want);
+    } else {
+      LtVec sc = {0};
+      scalars(c, b, res, &sc);
+      size_t k = 0;
+      v = assemble(c, b, want, &sc, &k);
+      if (k != sc.n)
+        v = NULL;
+      lt_vec_free(&sc);
+    }
+    if (!v) {
+      lt_error(c, r->call, "the declared return type of this __enzyme_fwddiff "
+                           "call does not match what '%s' gives: %s%s",
+               LLVMGetValueName2(r->fn, &(size_t){0}),
+               d->want_primal ? "the result and then " : "",
+               W > 1 ? "one tangent per direction (declare a struct, array or "
+                       "vector of them)"
+                     : "the tangent of the result");
+      rc = -1;
+    } else if (r->sret) {
+      LLVMBuildStore(b, v, r->sret);
+    } else {
+      LLVMReplaceAllUsesWith(r->call, v);
+    }
+  } else if (used && !r->sret) {
+    lt_error(c, r->call, "'%s' returns nothing to take a tangent of; declare "
+                         "this __enzyme_fwddiff call void",
+             LLVMGetValueName2(r->fn, &(size_t){0}));
+    rc = -1;
+  }
+  LLVMDisposeBuilder(b);
+  if (!rc)
+    erase_call(r->call);
+  else
+    LLVMInstructionEraseFromParent(res);
+  return rc;
+}
+
 int lt_rewrite(LtCtx *c, const LtRequest *r, const LtDeriv *d) {
   LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
   LLVMPositionBuilderBefore(b, r->call);
@@ -246,6 +323,10 @@ int lt_rewrite(LtCtx *c, const LtRequest *r, const LtDeriv *d) {
   unsigned n = common_args(c, b, r, args);
   int rc = 0;
   switch (r->mode) {
+  case LT_FWDDIFF:
+  case LT_FWDSUB:
+    LLVMDisposeBuilder(b);
+    return lt_rewrite_fwd(c, r, d);
   case LT_AUTODIFF:
     n = (unsigned)add_dret(c, b, r, args, n);
     nc = res = LLVMBuildCall2(b, LLVMGlobalGetValueType(d->grad), d->grad, args, n, "");

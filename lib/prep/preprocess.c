@@ -130,8 +130,9 @@ static const char *keep_reason(LtCtx *c, Graph *gr, LLVMValueRef call,
                                unsigned clone_size, char *buf, size_t bufsz,
                                char *why, size_t whysz) {
   const LtReg *r = lt_annotation(c, call);
-  if (r && r->custom) {
-    snprintf(why, whysz, "it has a custom derivative (%s)", r->reg_name);
+  if (r && (c->forward ? r->fwd != NULL : r->custom)) {
+    snprintf(why, whysz, "it has a custom derivative (%s)",
+             c->forward ? r->fwd_name : r->reg_name);
     return "custom";
   }
   if (r && r->inactive) {

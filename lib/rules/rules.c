@@ -276,11 +276,15 @@ static int d_tanh(const LtRuleIn *in, LLVMValueRef *dx) {
   return 0;
 }
 
-/* fabs: x >= 0 ? dy : -dy, as Enzyme; so the subgradient at +-0 is +1 and
- * a NaN x gives -dy. */
+/* fabs: copysign(1, x) dy, as Enzyme (its fabs_signed_zero test): the
+ * sign of a zero records the side it was approached from, so fabs'(+0) =
+ * +1 and fabs'(-0) = -1, which makes the second derivative of |-x^2| at
+ * 0 come out 2. */
 static int d_fabs(const LtRuleIn *in, LLVMValueRef *dx) {
-  LLVMValueRef ge = fcmp(in, LLVMRealOGE, in->x[0], cst(in, 0.0));
-  dx[0] = sel(in, ge, in->dy, neg(in, in->dy));
+  LLVMValueRef s = call2(in, "copysign", cst(in, 1.0), in->x[0]);
+  if (!s)
+    return 1;
+  dx[0] = mul(in, in->dy, s);
   return 0;
 }
 

@@ -1,10 +1,10 @@
 // Enzyme entry points and markers that Leantape does not implement are
 // compiler errors at the call (file:line:col under -g), never calls left for
 // the linker to fail on (the RUN lines link, and there is no undefined
-// reference): __enzyme_fwddiff (forward mode), __enzyme_fwdsplit,
-// __enzyme_batch, an unknown __enzyme_foo, a suffixed __enzyme_fwddiff_2,
-// and the Enzyme marker enzyme_width in an otherwise valid
-// __enzyme_autodiff call. A valid __enzyme_autodiff call in the same
+// reference): __enzyme_fwdsplit (split forward mode), a suffixed
+// __enzyme_fwdsplit_2, __enzyme_batch, an unknown __enzyme_foo, and the
+// forward-mode marker enzyme_width in an otherwise valid __enzyme_autodiff
+// call. A valid __enzyme_autodiff call in the same
 // translation unit does not hide the error. With -DALL several errors in
 // one TU are all reported.
 // RUN: not %ltclang -O0 -g -DFWD %s -o %t -lm 2>&1 | FileCheck %s --check-prefixes=FWD,NOCRASH
@@ -24,9 +24,8 @@
 
 #include <leantape.h>
 
-double __enzyme_fwddiff(void *, ...);
-double __enzyme_fwddiff_2(void *, ...);
 double __enzyme_fwdsplit(void *, ...);
+double __enzyme_fwdsplit_2(void *, ...);
 double __enzyme_batch(void *, ...);
 double __enzyme_foo(void *, ...);
 extern int enzyme_width;
@@ -37,13 +36,13 @@ int main(void) {
   volatile double x = 1.5, dx = 1.0;
   double r = __enzyme_autodiff((void *)sq, enzyme_out, x);
 #if defined(FWD) || defined(ALL)
-  // FWD: unsupported-entry-points.c:[[@LINE+2]]:{{[0-9]+}}: error: leantape: '__enzyme_fwddiff' (forward mode) is not supported
-  // ALL: unsupported-entry-points.c:[[@LINE+1]]:{{[0-9]+}}: error: leantape: '__enzyme_fwddiff' (forward mode) is not supported
-  r += __enzyme_fwddiff((void *)sq, enzyme_dup, x, dx);
+  // FWD: unsupported-entry-points.c:[[@LINE+2]]:{{[0-9]+}}: error: leantape: '__enzyme_fwdsplit' (split forward mode) is not supported
+  // ALL: unsupported-entry-points.c:[[@LINE+1]]:{{[0-9]+}}: error: leantape: '__enzyme_fwdsplit' (split forward mode) is not supported
+  r += __enzyme_fwdsplit((void *)sq, enzyme_dup, x, dx);
 #endif
 #if defined(FWD2)
-  // FWD2: unsupported-entry-points.c:[[@LINE+1]]:{{[0-9]+}}: error: leantape: '__enzyme_fwddiff' (forward mode) is not supported
-  r += __enzyme_fwddiff_2((void *)sq, x, dx);
+  // FWD2: unsupported-entry-points.c:[[@LINE+1]]:{{[0-9]+}}: error: leantape: '__enzyme_fwdsplit' (split forward mode) is not supported
+  r += __enzyme_fwdsplit_2((void *)sq, x, dx);
 #endif
 #if defined(FWDSPLIT)
   // FWDSPLIT: unsupported-entry-points.c:[[@LINE+1]]:{{[0-9]+}}: error: leantape: '__enzyme_fwdsplit' (split forward mode) is not supported
@@ -59,8 +58,8 @@ int main(void) {
   r += __enzyme_foo((void *)sq, x);
 #endif
 #if defined(WIDTH) || defined(ALL)
-  // WIDTH: unsupported-entry-points.c:[[@LINE+2]]:{{[0-9]+}}: error: leantape: marker 'enzyme_width' is not supported
-  // ALL: unsupported-entry-points.c:[[@LINE+1]]:{{[0-9]+}}: error: leantape: marker 'enzyme_width' is not supported
+  // WIDTH: unsupported-entry-points.c:[[@LINE+2]]:{{[0-9]+}}: error: leantape: 'enzyme_width' is for forward mode (__enzyme_fwddiff)
+  // ALL: unsupported-entry-points.c:[[@LINE+1]]:{{[0-9]+}}: error: leantape: 'enzyme_width' is for forward mode (__enzyme_fwddiff)
   r += __enzyme_autodiff((void *)sq, enzyme_width, 2, enzyme_out, x);
 #endif
   return r > 0;

@@ -1,0 +1,389 @@
+/* tangent.c: forward mode, the tangent function of a request.
+ *
+ * T(params, the shadows of the dup parameters) is the preprocessed primal
+ * P (the same clone, inlining policy and analyses as reverse mode) with,
+ * next to every instruction, its tangent: floats carry their directional
+ * derivative, pointers into active memory a shadow pointer, and memory
+ * operations do to shadow memory what they do to memory (a store of a
+ * float stores its tangent, a copy copies tangents, an allocation gets a
+ * zeroed shadow). No tape and no reverse pass: loops need nothing. The
+ * partials come from the derivative-rule table (dy = 1), as in reverse
+ * mode. With enzyme_width W every dup parameter has W shadows, and the
+ * tangents of scalar floats are <W x T> vectors. Calls kept as calls get
+ * the callee's own tangent function (recursion included), built once per
+ * (callee, activity, width). T returns the tangent of the result, or
+ * {result, tangent} when the primal is wanted.
+ */
+#include "lt.h"
+
+#include <llvm-c/Analysis.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *cleanup =
+    "sroa,early-cse,instcombine<no-verify-fixpoint>,simplifycfg,adce";
+
+LLVMValueRef lt_tg_val(LtTg *t, LLVMValueRef v) {
+  LLVMValueRef m = lt_map_get(&t->vm, v);
+  return m ? m : v;
+}
+
+static int scalar_float(LLVMTypeRef ty) { return lt_is_float_ty(ty); }
+
+LLVMTypeRef lt_tg_type(LtTg *t, LLVMTypeRef ty) {
+  if (t->W == 1)
+    return ty;
+  if (scalar_float(ty))
+    return LLVMVectorType(ty, t->W);
+  return LLVMArrayType2(ty, t->W);
+}
+
+LLVMValueRef lt_tg_lane(LtTg *t, LLVMValueRef x, LLVMTypeRef ty, unsigned k) {
+  if (t->W == 1)
+    return x;
+  if (scalar_float(ty))
+    return LLVMBuildExtractElement(t->b, x, LLVMConstInt(t->c->i32, k, 0), "");
+  return LLVMBuildExtractValue(t->b, x, k, "");
+}
+
+LLVMValueRef lt_tg_join(LtTg *t, LLVMValueRef *lanes, LLVMTypeRef ty) {
+  if (t->W == 1)
+    return lanes[0];
+  LLVMTypeRef tt = lt_tg_type(t, ty);
+  LLVMValueRef v = LLVMGetUndef(tt);
+  for (unsigned k = 0; k < t->W; k++)
+    v = scalar_float(ty) ? LLVMBuildInsertElement(t->b, v, lanes[k],
+                                                  LLVMConstInt(t->c->i32, k, 0), "")
+                         : LLVMBuildInsertValue(t->b, v, lanes[k], k, "");
+  return v;
+}
+
+LLVMValueRef lt_tg_tan(LtTg *t, LLVMValueRef v) {
+  LLVMValueRef m = lt_map_get(&t->tan, v);
+  if (m)
+    return m;
+  return LLVMConstNull(lt_tg_type(t, LLVMTypeOf(v)));
+}
+
+LLVMValueRef lt_tg_shadow(LtTg *t, LLVMValueRef p) {
+  LLVMValueRef m = lt_map_get(&t->sh, p);
+  if (m)
+    return m;
+  return LLVMConstNull(lt_tg_type(t, LLVMTypeOf(p)));
+}
+
+/* The analysis activity of a forward-mode parameter: a float with a
+ * tangent varies (LT_OUT there), a pointer with shadows is dup. */
+static LtAct analysis_act(LLVMValueRef fn, unsigned p, LtAct a) {
+  LLVMTypeRef t = LLVMTypeOf(LLVMGetParam(fn, p));
+  if ((a == LT_DUP || a == LT_DUPNONEED) && !lt_is_ptr_ty(t))
+    return LT_OUT;
+  return a;
+}
+
+/* T's type: the parameters, then W shadows per dup parameter; the result
+ * when want_primal, its tangent when ret_tan, {both} when both. */
+static LLVMTypeRef tan_type(LtCtx *c, LLVMValueRef fn, const LtAct *act,
+                            unsigned W, int want_primal, int ret_tan) {
+  LLVMTypeRef fty = LLVMGlobalGetValueType(fn);
+  unsigned np = LLVMCountParamTypes(fty), n = 0;
+  LLVMTypeRef pt[np + 1], *all = lt_xcalloc(np * (W + 1) + 1, sizeof *all);
+  LLVMGetParamTypes(fty, pt);
+  for (unsigned p = 0; p < np; p++)
+    all[n++] = pt[p];
+  for (unsigned p = 0; p < np; p++)
+    if (lt_is_dup(act[p]))
+      for (unsigned k = 0; k < W; k++)
+        all[n++] = pt[p];
+  LLVMTypeRef rt = LLVMGetReturnType(fty);
+  LLVMTypeRef tt = W == 1 ? rt
+                   : lt_is_float_ty(rt) ? LLVMVectorType(rt, W)
+                                        : LLVMArrayType2(rt, W);
+  LLVMTypeRef ret = c->vd;
+  if (want_primal && ret_tan) {
+    LLVMTypeRef f[2] = {rt, tt};
+    ret = LLVMStructTypeInContext(c->llctx, f, 2, 0);
+  } else if (want_primal) {
+    ret = rt;
+  } else if (ret_tan) {
+    ret = tt;
+  }
+  LLVMTypeRef t = LLVMFunctionType(ret, all, n, 0);
+  free(all);
+  return t;
+}
+
+static char *make_key(const LtRequest *r, unsigned W, int want_primal, int ret_tan) {
+  size_t len;
+  const char *name = LLVMGetValueName2(r->fn, &len);
+  char *k = lt_xcalloc(len + r->nparams + 32, 1);
+  memcpy(k, name, len);
+  k[len] = '/';
+  for (unsigned p = 0; p < r->nparams; p++)
+    k[len + 1 + p] = "cdnom"[r->act[p]];
+  snprintf(k + len + 1 + r->nparams, 31, "/fwd%u%c%c", W, want_primal ? 'p' : '-',
+           ret_tan ? 't' : '-');
+  return k;
+}
+
+/* The kept calls of P (recursive or large callees) get the callee's own
+ * tangent function. */
+static int plan_calls(LtTg *t) {
+  LtGen *g = t->g;
+  const LtRule *rule;
+  lt_map_init(&t->kept, 8);
+  for (unsigned b = 0; b < g->g.nblocks; b++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(g->g.block[b]); i;
+         i = LLVMGetNextInstruction(i)) {
+      if (!LLVMIsACallInst(i))
+        continue;
+      LtCallKind k = lt_call_kind(i, &rule);
+      if (k == LT_CALL_CUSTOM)
+        continue; /* fwdinst.c calls the registered forward derivative */
+      if (k != LT_CALL_DIFF)
+        continue;
+      LLVMValueRef f = lt_called_fn(i);
+      unsigned np = LLVMCountParams(f);
+      if (np != LLVMGetNumArgOperands(i)) {
+        lt_error(t->c, i, "a call with another number of arguments than '%s' "
+                          "has parameters cannot be differentiated",
+                 LLVMGetValueName2(f, &(size_t){0}));
+        return -1;
+      }
+      LtRequest r;
+      memset(&r, 0, sizeof r);
+      r.call = i;
+      r.fn = f;
+      r.mode = LT_FWDSUB;
+      r.nparams = np;
+      r.width = t->W;
+      r.act = lt_xcalloc(np + 1, sizeof *r.act);
+      for (unsigned p = 0; p < np; p++) {
+        LLVMValueRef op = LLVMGetOperand(i, p);
+        LLVMTypeRef pt = LLVMTypeOf(LLVMGetParam(f, p));
+        r.act[p] = lt_is_ptr_ty(pt) ? (lt_is_shadowed(&g->act_of, op) ? LT_DUP : LT_CONST)
+                   : lt_is_diff_ty(pt) && lt_is_varied(&g->act_of, op) ? LT_DUP
+                                                                        : LT_CONST;
+      }
+      LLVMTypeRef rt = LLVMGetReturnType(LLVMGlobalGetValueType(f));
+      r.want_primal = LLVMGetTypeKind(rt) != LLVMVoidTypeKind && LLVMGetFirstUse(i);
+      r.tan_used = LLVMGetFirstUse(i) && (lt_is_ptr_ty(rt) ? lt_is_shadowed(&g->act_of, i)
+                                                           : lt_is_varied(&g->act_of, i));
+      LtDeriv *d = lt_tangent_derive(t->c, &r);
+      free(r.act);
+      if (!d)
+        return -1;
+      lt_map_put(&t->kept, i, d);
+    }
+  return 0;
+}
+
+/* Replace the clone of each `ret v` by the return of T's shape. */
+static void returns(LtTg *t, int want_primal, int ret_tan) {
+  LtGen *g = t->g;
+  LLVMTypeRef rt = LLVMGetReturnType(LLVMGlobalGetValueType(t->T));
+  for (unsigned bi = 0; bi < g->g.nblocks; bi++) {
+    LLVMValueRef pr = LLVMGetBasicBlockTerminator(g->g.block[bi]);
+    if (!LLVMIsAReturnInst(pr))
+      continue;
+    LLVMValueRef tr = lt_tg_val(t, pr);
+    LLVMPositionBuilderBefore(t->b, tr);
+    LLVMValueRef v = LLVMGetNumOperands(pr) ? LLVMGetOperand(pr, 0) : NULL;
+    LLVMValueRef tv = v && ret_tan ? (lt_is_ptr_ty(LLVMTypeOf(v)) ? lt_tg_shadow(t, v)
+                                                                   : lt_tg_tan(t, v))
+                                   : NULL;
+    LLVMValueRef out;
+    if (want_primal && ret_tan) {
+      out = LLVMBuildInsertValue(t->b, LLVMGetUndef(rt), lt_tg_val(t, v), 0, "");
+      out = LLVMBuildInsertValue(t->b, out, tv, 1, "");
+    } else if (want_primal) {
+      out = lt_tg_val(t, v);
+    } else {
+      out = tv;
+    }
+    if (out)
+      LLVMBuildRet(t->b, out);
+    else
+      LLVMBuildRetVoid(t->b);
+    LLVMInstructionEraseFromParent(tr);
+  }
+}
+
+static void fill_phis(LtTg *t) {
+  LtGen *g = t->g;
+  for (unsigned bi = 0; bi < g->g.nblocks; bi++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(g->g.block[bi]); i && LLVMIsAPHINode(i);
+         i = LLVMGetNextInstruction(i)) {
+      LLVMValueRef tp = lt_map_get(&t->phis, i);
+      if (!tp)
+        continue;
+      int ptr = lt_is_ptr_ty(LLVMTypeOf(i));
+      for (unsigned k = 0, n = LLVMCountIncoming(i); k < n; k++) {
+        LLVMBasicBlockRef ib = LLVMGetIncomingBlock(i, k);
+        LLVMValueRef v = LLVMGetIncomingValue(i, k);
+        LLVMValueRef tv = lt_cfg_id(&g->g, ib) < 0 ? LLVMGetPoison(LLVMTypeOf(tp))
+                          : ptr                   ? lt_tg_shadow(t, v)
+                                                  : lt_tg_tan(t, v);
+        LLVMBasicBlockRef tb = LLVMValueAsBasicBlock(lt_tg_val(t, LLVMBasicBlockAsValue(ib)));
+        LLVMAddIncoming(tp, &tv, &tb, 1);
+      }
+    }
+}
+
+/* PHIs first (their incoming values come later), then every instruction
+ * in reverse post-order, so that operands have their tangents. */
+static int body(LtTg *t) {
+  LtGen *g = t->g;
+  lt_map_init(&t->phis, 16);
+  for (unsigned bi = 0; bi < g->g.nblocks; bi++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(g->g.block[bi]); i && LLVMIsAPHINode(i);
+         i = LLVMGetNextInstruction(i)) {
+      int ptr = lt_is_ptr_ty(LLVMTypeOf(i));
+      if (ptr ? !lt_is_shadowed(&g->act_of, i) : !lt_is_varied(&g->act_of, i))
+        continue;
+      LLVMValueRef ti = lt_tg_val(t, i);
+      LLVMPositionBuilderBefore(t->b, LLVMGetFirstInstruction(LLVMGetInstructionParent(ti)));
+      LLVMValueRef tp = LLVMBuildPhi(t->b, lt_tg_type(t, LLVMTypeOf(i)), "");
+      lt_map_put(&t->phis, i, tp);
+      lt_map_put(ptr ? &t->sh : &t->tan, i, tp);
+    }
+  for (unsigned bi = 0; bi < g->g.nblocks && !t->failed; bi++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(g->g.block[bi]); i && !t->failed;) {
+      LLVMValueRef next = LLVMGetNextInstruction(i);
+      if (!LLVMIsAPHINode(i) && !LLVMIsATerminatorInst(i)) {
+        LLVMValueRef ti = lt_tg_val(t, i);
+        LLVMPositionBuilderBefore(t->b, LLVMGetNextInstruction(ti));
+        if (lt_fwdinst(t, i))
+          t->failed = 1;
+      }
+      i = next;
+    }
+  if (t->failed)
+    return -1;
+  fill_phis(t);
+  return 0;
+}
+
+static int verify(LtCtx *c, LLVMValueRef f, LLVMValueRef at) {
+  if (!LLVMVerifyFunction(f, getenv("LEANTAPE_DEBUG") ? LLVMPrintMessageAction
+                                                       : LLVMReturnStatusAction))
+    return 0;
+  lt_internal_error(c, at, "generated tangent code does not verify");
+  return -1;
+}
+
+static int build(LtTg *t, const LtRequest *r, int want_primal, int ret_tan) {
+  LtGen *g = t->g;
+  LtCtx *c = t->c;
+  unsigned np = r->nparams, n = np;
+  lt_map_init(&t->vm, 256);
+  lt_map_init(&t->tan, 128);
+  lt_map_init(&t->sh, 32);
+  for (unsigned p = 0; p < np; p++)
+    lt_map_put(&t->vm, LLVMGetParam(g->P, p), LLVMGetParam(t->T, p));
+  lt_clone_body(&t->vm, g->P, t->T, NULL, 0);
+  t->b = LLVMCreateBuilderInContext(c->llctx);
+  LLVMPositionBuilderBefore(t->b, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(t->T)));
+  for (unsigned p = 0; p < np; p++) {
+    if (!lt_is_dup(r->act[p])) {
+      continue;
+    }
+    LLVMValueRef lanes[64];
+    for (unsigned k = 0; k < t->W; k++) {
+      lanes[k] = LLVMGetParam(t->T, n++);
+      LLVMSetValueName2(lanes[k], "tangent", 7);
+    }
+    LLVMValueRef pv = LLVMGetParam(g->P, p);
+    int ptr = lt_is_ptr_ty(LLVMTypeOf(pv));
+    lt_map_put(ptr ? &t->sh : &t->tan, pv, lt_tg_join(t, lanes, LLVMTypeOf(pv)));
+  }
+  if (plan_calls(t) || body(t))
+    return -1;
+  returns(t, want_primal, ret_tan);
+  return verify(c, t->T, r->call);
+}
+
+LtDeriv *lt_tangent_derive(LtCtx *c, const LtRequest *r) {
+  unsigned W = r->width ? r->width : 1;
+  LLVMTypeRef rt = LLVMGetReturnType(LLVMGlobalGetValueType(r->fn));
+  int sub = r->mode == LT_FWDSUB;
+  int want_primal = sub ? r->want_primal : r->primal_return && LLVMGetTypeKind(rt) != LLVMVoidTypeKind;
+  int ret_tan = sub ? r->tan_used : lt_is_diff_ty(rt) || lt_is_ptr_ty(rt);
+  char *key = make_key(r, W, want_primal, ret_tan);
+  for (size_t i = 0; i < c->derivs.n; i++) {
+    LtDeriv *d = c->derivs.v[i];
+    if (!strcmp(d->key, key)) {
+      free(key);
+      return d;
+    }
+  }
+  LtDeriv *d = lt_xcalloc(1, sizeof *d);
+  d->fn = r->fn;
+  d->key = key;
+  d->mode = r->mode;
+  d->want_primal = want_primal;
+  d->ret_shadow = ret_tan; /* forward mode: T returns the result's tangent */
+  d->nouts = W;
+  d->act = lt_xcalloc(r->nparams + 1, sizeof *d->act);
+  memcpy(d->act, r->act, r->nparams * sizeof *d->act);
+  char name[300];
+  snprintf(name, sizeof name, "%s.lt.tan%s", LLVMGetValueName2(r->fn, &(size_t){0}),
+           W > 1 ? "v" : "");
+  d->aug = lt_clone_decl(r->fn, name, tan_type(c, r->fn, r->act, W, want_primal, ret_tan));
+  d->building = 1;
+  lt_vec_push(&c->derivs, d); /* before the body: recursion finds it */
+  LtGen g;
+  memset(&g, 0, sizeof g);
+  g.c = c;
+  g.at = r->call;
+  g.sub = sub;
+  g.nparams = r->nparams;
+  LtAct *aact = lt_xcalloc(r->nparams + 1, sizeof *aact);
+  for (unsigned p = 0; p < r->nparams; p++)
+    aact[p] = analysis_act(r->fn, p, r->act[p]);
+  g.act = aact;
+  int nerr = c->nerrors, ok = 0;
+  LtTg t;
+  memset(&t, 0, sizeof t);
+  t.g = &g;
+  t.c = c;
+  t.W = W;
+  t.T = d->aug;
+  int fw = c->forward;
+  c->forward = 1;
+  g.P = lt_preprocess(c, r->fn, r->call);
+  c->forward = fw;
+  if (g.P) {
+    /* no loop analysis: forward mode needs none (irreducible flow is fine) */
+    lt_cfg_build(&g.g, g.P);
+    if (!lt_activity_run(c, &g.act_of, g.P, &g.g, aact))
+      ok = !build(&t, r, want_primal, ret_tan);
+  }
+  if (!ok && c->nerrors == nerr)
+    lt_internal_error(c, r->call, "could not build the tangent function");
+  if (t.b)
+    LLVMDisposeBuilder(t.b);
+  lt_map_free(&t.vm);
+  lt_map_free(&t.tan);
+  lt_map_free(&t.sh);
+  lt_map_free(&t.kept);
+  lt_map_free(&t.phis);
+  if (g.P) {
+    lt_activity_free(&g.act_of);
+    lt_cfg_free(&g.g);
+    lt_bury(c, g.P);
+  }
+  free(aact);
+  d->building = 0;
+  if (!ok) {
+    /* callers may reference it: it goes with them, after the diagnostics */
+    d->key[0] = 0;
+    lt_bury(c, d->aug);
+    return NULL;
+  }
+  if (lt_run_pipeline(d->aug, cleanup))
+    return NULL;
+  return d;
+}

@@ -1,0 +1,42 @@
+/* tangent.h: state shared by tangent.c and fwdinst.c (forward mode).
+ * Included by gen.h. */
+#ifndef LT_TANGENT_H
+#define LT_TANGENT_H
+
+/* The builder of one tangent function T (width W): P's clone with, for
+ * every varied value, its tangent, and for every shadowed pointer, its
+ * shadow. Tangents of scalar floats are a T (W = 1) or a <W x T>; of other
+ * values (aggregates, float vectors, integers that move float bits) a T
+ * or a [W x T]; shadows a ptr or a [W x ptr]. */
+typedef struct LtTg {
+  LtGen *g;            /* P, its CFG and activity */
+  LtCtx *c;
+  unsigned W;
+  LLVMValueRef T;
+  LtMap vm;            /* P value -> T value */
+  LtMap tan;           /* P value -> its tangent in T */
+  LtMap sh;            /* P pointer -> its shadow in T */
+  LtMap kept;          /* P call -> LtDeriv of the callee's tangent function */
+  LtMap phis;          /* P PHI -> its tangent or shadow PHI in T */
+  LLVMBuilderRef b;    /* after the clone of the instruction at hand */
+  LLVMValueRef sink;   /* scratch for writes through null shadows */
+  int failed;
+} LtTg;
+
+/* tangent.c */
+LLVMValueRef lt_tg_val(LtTg *t, LLVMValueRef v);     /* P value in T */
+LLVMTypeRef lt_tg_type(LtTg *t, LLVMTypeRef ty);     /* tangent type */
+/* The tangent of v in T (zero when v does not vary). */
+LLVMValueRef lt_tg_tan(LtTg *t, LLVMValueRef v);
+/* Lane k of a tangent or shadow x of a P value of type ty. */
+LLVMValueRef lt_tg_lane(LtTg *t, LLVMValueRef x, LLVMTypeRef ty, unsigned k);
+/* A tangent or shadow of a value of type ty from W lanes. */
+LLVMValueRef lt_tg_join(LtTg *t, LLVMValueRef *lanes, LLVMTypeRef ty);
+/* The shadow of a P pointer (null lanes when it has none). */
+LLVMValueRef lt_tg_shadow(LtTg *t, LLVMValueRef p);
+
+/* fwdinst.c: the tangent (or shadow, or memory effect) of one instruction,
+ * at t->b; 0 on success. */
+int lt_fwdinst(LtTg *t, LLVMValueRef inst);
+
+#endif
