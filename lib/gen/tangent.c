@@ -385,5 +385,12 @@ LtDeriv *lt_tangent_derive(LtCtx *c, const LtRequest *r) {
   }
   if (lt_run_pipeline(d->aug, cleanup))
     return NULL;
+  char msg[400], wbuf[32] = "";
+  if (W > 1)
+    snprintf(wbuf, sizeof wbuf, ", width %u", W);
+  snprintf(msg, sizeof msg, "derivative of '%s' (%s mode%s): tangents, no tape",
+           LLVMGetValueName2(r->fn, &(size_t){0}), sub ? "forward, called" : "forward",
+           wbuf);
+  lt_remark_emit(r->call, "leantape", "TangentFunction", msg);
   return d;
 }

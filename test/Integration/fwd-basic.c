@@ -6,6 +6,10 @@
 // Every tangent against central finite differences along its direction.
 // RUN: %ltclang -O0 %s -o %t.O0 -lm && %t.O0
 // RUN: %ltclang -O2 %s -o %t.O2 -lm && %t.O2
+// RUN: %ltclang -O2 -Rpass-analysis=leantape -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// REMARK-DAG: remark: derivative of 'f' (forward mode): tangents, no tape
+// REMARK-DAG: remark: derivative of 'f' (forward mode, width 4): tangents, no tape
+// REMARK-DAG: remark: derivative of 'g' (forward mode, width 4): tangents, no tape
 
 #include "check.h"
 #include "testutil.h"
