@@ -54,6 +54,9 @@ static const char *const inactive_prefixes[] = {
     "_ZSt16__throw_",
     "_ZSt17__throw_",
     "_ZSt18__throw_",
+    /* std::string (characters only: nothing to differentiate), both ABIs */
+    "_ZNSt7__cxx1112basic_string", "_ZNKSt7__cxx1112basic_string",
+    "_ZNSs", "_ZNKSs", "_ZNSt11char_traitsIcE",
 };
 
 static const char *const inactive_intrinsics[] = {
