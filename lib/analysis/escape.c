@@ -155,8 +155,25 @@ static int value_escapes(LtCtx *c, LLVMValueRef root, int depth) {
         break;
       case LLVMICmp:
         break;
+      case LLVMGetElementPtr:
+        if (LLVMGetOperand(user, 0) == v)
+          derived = user; /* an index moves the base, it is not one */
+        break;
+      case LLVMSub:
+        /* p - q is a distance; p - n a pointer */
+        if (LLVMGetOperand(user, 0) == v && !lt_map_get(&seen, LLVMGetOperand(user, 1)))
+          derived = user;
+        break;
+      case LLVMMul: case LLVMSDiv: case LLVMUDiv: case LLVMSRem: case LLVMURem:
+      case LLVMLShr: case LLVMAShr: case LLVMFPToSI: case LLVMFPToUI:
+      case LLVMSIToFP: case LLVMUIToFP:
+        break; /* sizes, counts and hashes of pointers are not pointers */
+      case LLVMTrunc:
+        if (carries(c, LLVMTypeOf(user)))
+          derived = user;
+        break;
       default:
-        derived = user; /* GEP, casts, PHI, select, arithmetic on bits */
+        derived = user; /* casts, PHI, select, add, and, or on bits */
         break;
       }
       if ((esc & LT_ESC_STORED) && getenv("LEANTAPE_DEBUG")) {

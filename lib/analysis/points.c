@@ -393,12 +393,20 @@ int lt_points_step(LtPoints *pt, LLVMValueRef i) {
   case LLVMAddrSpaceCast:
   case LLVMFreeze:
   case LLVMPtrToInt:
-  case LLVMTrunc:
   case LLVMZExt:
   case LLVMSExt:
   case LLVMExtractValue:
   case LLVMExtractElement:
     return may_carry(LLVMTypeOf(i)) ? join_value(pt, i, LLVMGetOperand(i, 0)) : 0;
+  case LLVMTrunc: { /* to fewer bits than a pointer: none left */
+    LLVMTypeRef t = LLVMTypeOf(i);
+    if (LLVMGetTypeKind(t) == LLVMVectorTypeKind)
+      t = LLVMGetElementType(t);
+    return LLVMGetTypeKind(t) == LLVMIntegerTypeKind &&
+                   LLVMGetIntTypeWidth(t) >= 8 * LLVMABISizeOfType(pt->c->td, pt->c->ptr)
+               ? join_value(pt, i, LLVMGetOperand(i, 0))
+               : 0;
+  }
   case LLVMIntToPtr: {
     if (nonempty(pt, lt_points_of(pt, LLVMGetOperand(i, 0))))
       return join_value(pt, i, LLVMGetOperand(i, 0));
@@ -408,8 +416,9 @@ int lt_points_step(LtPoints *pt, LLVMValueRef i) {
     set_add(s, pt->unknown);
     return 1;
   }
-  case LLVMAdd: case LLVMSub: case LLVMAnd: case LLVMOr: case LLVMXor:
-  case LLVMShl: case LLVMLShr: case LLVMAShr: case LLVMMul:
+  case LLVMSub: /* p - n points into p's object; p - q is a distance */
+    return join_value(pt, i, LLVMGetOperand(i, 0));
+  case LLVMAdd: case LLVMAnd: case LLVMOr: case LLVMXor: case LLVMShl:
   case LLVMSelect: case LLVMInsertValue: case LLVMInsertElement:
   case LLVMShuffleVector: {
     int changed = 0;
