@@ -108,6 +108,8 @@ void lt_remark_emit(LLVMValueRef at, const char *pass_name,
  * overlap, in any iterations? 1 when unknown. */
 int lt_llvm_may_alias(LLVMValueRef ia, LLVMValueRef pa, LLVMValueRef ib,
                       LLVMValueRef pb);
+/* Add gv to llvm.compiler.used (it survives internalization and DCE). */
+void lt_keep_global(LLVMValueRef gv);
 /* Forget LLVM's cached analyses of fn (before it changes or is deleted). */
 void lt_llvm_forget(LLVMValueRef fn);
 

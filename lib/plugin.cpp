@@ -14,6 +14,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
 #if __has_include("llvm/Plugins/PassPlugin.h")
 #include "llvm/Plugins/PassPlugin.h" // LLVM 22
 #else
@@ -34,6 +35,7 @@ void lt_diag_emit(LLVMValueRef at, const char *msg, int is_error);
 int lt_llvm_may_alias(LLVMValueRef ia, LLVMValueRef pa, LLVMValueRef ib,
                       LLVMValueRef pb);
 void lt_llvm_forget(LLVMValueRef fn);
+void lt_keep_global(LLVMValueRef gv);
 void lt_remark_emit(LLVMValueRef at, const char *pass_name,
                     const char *remark_name, const char *msg);
 // lib/analysis/loops.c, lib/analysis/induction.c: analysis printers (text on stderr).
@@ -114,6 +116,11 @@ int lt_llvm_may_alias(LLVMValueRef ia, LLVMValueRef pa, LLVMValueRef ib,
   return AA.alias(LA, LB) != AliasResult::NoAlias;
 }
 
+void lt_keep_global(LLVMValueRef gv) {
+  if (auto *G = dyn_cast_or_null<GlobalValue>(unwrap(gv)))
+    appendToCompilerUsed(*G->getParent(), {G});
+}
+
 // Drop every cached analysis of fn: it is about to change or be deleted
 // (a cached dominator tree of a deleted function could be handed to a new
 // function allocated at the same address).
@@ -159,6 +166,11 @@ struct LeantapePrinter : PassInfoMixin<LeantapePrinter> {
   static bool isRequired() { return true; }
 };
 
+[[maybe_unused]] bool preLink() { return false; }
+bool preLink(ThinOrFullLTOPhase P) {
+  return P == ThinOrFullLTOPhase::FullLTOPreLink || P == ThinOrFullLTOPhase::ThinLTOPreLink;
+}
+
 void registerCallbacks(PassBuilder &PB) {
   // -print-before=leantape / -print-after=leantape (the IR the pass sees)
   if (PassInstrumentationCallbacks *PIC = PB.getPassInstrumentationCallbacks())
@@ -183,9 +195,19 @@ void registerCallbacks(PassBuilder &PB) {
         return true;
       });
   // LLVM 19 passes (MPM, Level); 22 adds a ThinOrFullLTOPhase: `auto...`
-  // accepts both.
+  // accepts both. Under -flto the compile step (pre-link) leaves the
+  // __enzyme_* calls alone: the callees of the differentiated function may
+  // be in other files, and the link step differentiates the merged module
+  // (full LTO: the pass runs first in the link-time pipeline; ThinLTO: in
+  // each backend, with the imported callees).
   PB.registerOptimizerEarlyEPCallback(
-      [](ModulePassManager &MPM, OptimizationLevel L, auto...) {
+      [](ModulePassManager &MPM, OptimizationLevel L, auto... Phase) {
+        if (preLink(Phase...))
+          return;
+        MPM.addPass(LeantapePass(L.getSpeedupLevel()));
+      });
+  PB.registerFullLinkTimeOptimizationEarlyEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel L) {
         MPM.addPass(LeantapePass(L.getSpeedupLevel()));
       });
   PB.registerPipelineStartEPCallback(

@@ -52,11 +52,11 @@ missing=0
 for tool in clang-22 opt-22 llvm-config-22; do
   command -v "$tool" >/dev/null 2>&1 || missing=1
 done
-for tool in "$LLVM_BIN/FileCheck" "$LLVM_BIN/lit" "$LLVM_BIN/not"; do
+for tool in "$LLVM_BIN/FileCheck" "$LLVM_BIN/lit" "$LLVM_BIN/not" "$LLVM_BIN/ld.lld"; do
   [ -x "$tool" ] || missing=1
 done
 if [ "$missing" -eq 1 ]; then
-  apt_install llvm-22-dev clang-22 llvm-22-tools
+  apt_install llvm-22-dev clang-22 llvm-22-tools lld-22 # lld: link-time differentiation
 fi
 step "LLVM $(llvm-config-22 --version) ok"
 

@@ -225,6 +225,9 @@ int lt_prepare_module(LLVMModuleRef m) {
         !has(name, len, "__enzyme_inactivefn") &&
         !has(name, len, "__enzyme_function_like"))
       continue;
+    /* under -flto nothing refers to a registration: keep it for the link
+     * step, where the pass reads it */
+    lt_keep_global(gv);
     LLVMValueRef e[64];
     unsigned n = elements(LLVMGetInitializer(gv), e, 64);
     /* a registration names the primal first; inactive lists name only
