@@ -134,18 +134,60 @@ int lt_callsite_compatible(LLVMTypeRef have, LLVMTypeRef want) {
          LLVMGetTypeKind(want) == LLVMIntegerTypeKind;
 }
 
+/* The one value stored into a local slot (an -O0 variable), or NULL. */
+static LLVMValueRef stored_once(LLVMValueRef slot) {
+  LLVMValueRef stored = NULL;
+  for (LLVMUseRef u = LLVMGetFirstUse(slot); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == slot) {
+      if (stored)
+        return NULL;
+      stored = LLVMGetOperand(user, 0);
+    }
+  }
+  return stored;
+}
+
+/* The function a call returns when every return of its (defined) callee
+ * returns the same function: a lambda's conversion to a function pointer,
+ * which -O0 does not inline. */
+static LLVMValueRef returned_fn(LLVMValueRef call) {
+  LLVMValueRef g = lt_called_fn(call), r = NULL;
+  if (!g || LLVMIsDeclaration(g))
+    return NULL;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g); bb; bb = LLVMGetNextBasicBlock(bb)) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+    if (!t || !LLVMIsAReturnInst(t))
+      continue;
+    if (LLVMGetNumOperands(t) != 1)
+      return NULL;
+    LLVMValueRef v = LLVMGetOperand(t, 0);
+    while (LLVMIsAConstantExpr(v) && (LLVMGetConstOpcode(v) == LLVMBitCast ||
+                                      LLVMGetConstOpcode(v) == LLVMAddrSpaceCast))
+      v = LLVMGetOperand(v, 0);
+    if (!LLVMIsAFunction(v) || (r && r != v))
+      return NULL;
+    r = v;
+  }
+  return r;
+}
+
 LLVMValueRef lt_callsite_resolve_fn(LLVMValueRef v) {
-  while (v && !LLVMIsAFunction(v)) {
+  for (int hops = 0; v && !LLVMIsAFunction(v) && hops < 8; hops++) {
     if (LLVMIsAConstantExpr(v) &&
         (LLVMGetConstOpcode(v) == LLVMBitCast ||
          LLVMGetConstOpcode(v) == LLVMAddrSpaceCast))
       v = LLVMGetOperand(v, 0);
     else if (LLVMIsAGlobalAlias(v))
       v = LLVMAliasGetAliasee(v);
+    else if (LLVMIsALoadInst(v) && LLVMIsAAllocaInst(LLVMGetOperand(v, 0)))
+      v = stored_once(LLVMGetOperand(v, 0)); /* a local copy at -O0 */
+    else if (LLVMIsACallInst(v))
+      v = returned_fn(v);
     else
       return NULL;
   }
-  return v;
+  return v && LLVMIsAFunction(v) ? v : NULL;
 }
 
 static int parse_params(LtCtx *c, LLVMValueRef call, LtRequest *r,
