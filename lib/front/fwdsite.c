@@ -10,6 +10,16 @@
  * enzyme_out belongs to reverse mode. The call returns the tangent of the
  * result (N of them with a width), or {result, tangent} with
  * enzyme_primal_return.
+ *
+ * A function that returns a large struct through a hidden sret pointer
+ * (its parameter 1) is called as if it returned the struct: the caller
+ * passes no value for that pointer, and the call, declared to return the
+ * struct (W of them with a width, the primal first with
+ * enzyme_primal_return), receives the tangents through its own sret
+ * (Enzyme's ForwardModeVector tests return std::array<double, 3> so).
+ * The callee's sret becomes a dup parameter whose shadows are the slots
+ * of the call's result, and whose primal is a fresh stack slot (or the
+ * first slot with enzyme_primal_return).
  */
 #include "lt.h"
 
@@ -109,6 +119,48 @@ static int parse_param(LtCtx *c, LLVMValueRef call, LtRequest *r, unsigned p,
   return 0;
 }
 
+static int fn_has_sret(LLVMValueRef fn) {
+  unsigned kind = LLVMGetEnumAttributeKindForName("sret", 4);
+  return LLVMCountParams(fn) && LLVMGetEnumAttributeAtIndex(fn, 1, kind);
+}
+
+/* The callee's sret parameter 0, hidden from the call (see the top). */
+static int hidden_sret(LtCtx *c, LLVMValueRef call, LtRequest *r) {
+  unsigned kind = LLVMGetEnumAttributeKindForName("sret", 4);
+  LLVMTypeRef st = LLVMGetTypeAttributeValue(LLVMGetEnumAttributeAtIndex(r->fn, 1, kind));
+  LLVMTypeRef ct = LLVMGetTypeAttributeValue(LLVMGetCallSiteEnumAttribute(call, 1, kind));
+  unsigned long long es = LLVMABISizeOfType(c->td, st), cs = LLVMABISizeOfType(c->td, ct);
+  unsigned W = r->width, slots = W + (r->primal_return ? 1 : 0);
+  if (!es || cs != es * slots) {
+    lt_error(c, call, "'%s' returns a %llu-byte struct through a hidden "
+                      "pointer; declare this __enzyme_fwddiff call to return "
+                      "%u of them (%llu bytes, not %llu)%s",
+             LLVMGetValueName2(r->fn, &(size_t){0}), es, slots, es * slots, cs,
+             r->primal_return ? ": the result, then one tangent per direction"
+                              : W > 1 ? ": one tangent per direction" : "");
+    return -1;
+  }
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
+  LLVMBasicBlockRef entry =
+      LLVMGetEntryBasicBlock(LLVMGetBasicBlockParent(LLVMGetInstructionParent(call)));
+  LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(entry));
+  LLVMValueRef prim = r->sret;
+  if (!r->primal_return) {
+    prim = LLVMBuildAlloca(b, st, "lt.sret");
+    LLVMSetAlignment(prim, 16);
+  }
+  LLVMPositionBuilderBefore(b, call);
+  for (unsigned k = 0; k < W; k++) {
+    LLVMValueRef off = LLVMConstInt(c->i64, es * (k + (r->primal_return ? 1 : 0)), 0);
+    r->lanes[k] = LLVMBuildGEP2(b, c->i8, r->sret, &off, 1, "lt.sret.tan");
+  }
+  LLVMDisposeBuilder(b);
+  r->act[0] = LT_DUP;
+  r->arg[0] = prim;
+  r->shadow[0] = r->lanes[0];
+  return 0;
+}
+
 int lt_fwdsite_parse(LtCtx *c, LLVMValueRef call, LtRequest *r) {
   memset(r, 0, sizeof *r);
   r->call = call;
@@ -139,7 +191,8 @@ int lt_fwdsite_parse(LtCtx *c, LLVMValueRef call, LtRequest *r) {
   /* the width may only be known once its marker is read: room for 64 */
   r->lanes = lt_xcalloc((size_t)(r->nparams + 1) * 64, sizeof *r->lanes);
   int seen_dup = 0;
-  for (unsigned p = 0; p < r->nparams; p++)
+  int hide = r->sret && fn_has_sret(fn);
+  for (unsigned p = hide ? 1 : 0; p < r->nparams; p++)
     if (parse_param(c, call, r, p, &i, nops, &seen_dup))
       return -1;
   /* options may follow the last parameter */
@@ -154,8 +207,8 @@ int lt_fwdsite_parse(LtCtx *c, LLVMValueRef call, LtRequest *r) {
   }
   if (m != LT_M_NONE || i < nops) {
     lt_error(c, call, "too many arguments: '%s' takes %u parameters",
-             LLVMGetValueName2(fn, &(size_t){0}), r->nparams);
+             LLVMGetValueName2(fn, &(size_t){0}), r->nparams - (hide ? 1 : 0));
     return -1;
   }
-  return 0;
+  return hide ? hidden_sret(c, call, r) : 0;
 }

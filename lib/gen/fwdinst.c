@@ -324,8 +324,14 @@ static int fwd_store(LtTg *t, LLVMValueRef i) {
   if (!shadowed(t, p))
     return 0;
   int ptr = lt_is_ptr_ty(ty);
-  if (!ptr && !lt_is_diff_ty(ty) && !varied(t, v))
-    return 0; /* integers: shadow memory of integers is never read */
+  /* An integer store writes its tangent bits (a copy of active data through
+   * an integer) or zeros: -O2 turns memset(p, 0, 8) into `store i64 0`, and
+   * the shadow must forget what was there.  Other aggregates with nothing
+   * active leave the shadow alone. */
+  LLVMTypeRef sty = LLVMGetTypeKind(ty) == LLVMVectorTypeKind ? LLVMGetElementType(ty) : ty;
+  if (!ptr && !lt_is_diff_ty(ty) && !varied(t, v) &&
+      LLVMGetTypeKind(sty) != LLVMIntegerTypeKind)
+    return 0;
   for (unsigned k = 0; k < t->W; k++) {
     LLVMValueRef x = ptr ? shadow_lane(t, v, k) : tang(t, v, (int)k);
     LLVMValueRef s = LLVMBuildStore(t->b, x, shadow_addr(t, p, k, 1));
@@ -506,13 +512,20 @@ static int fwd_custom(LtTg *t, LLVMValueRef i) {
       lanes[k] = call;
     }
   }
-  if (prim) { /* the derivative computed the result: the primal call goes */
-    LLVMReplaceAllUsesWith(ti, prim);
-    LLVMInstructionEraseFromParent(ti);
-    lt_map_put(&t->vm, i, prim);
-  }
+  /* join the lanes while the builder still points at the primal call */
   if (LLVMGetTypeKind(rt) != LLVMVoidTypeKind)
     lt_map_put(lt_is_ptr_ty(rt) ? &t->sh : &t->tan, i, lt_tg_join(t, lanes, rt));
+  /* The derivative computed the result (or, for a void function, did its
+   * work): the primal call goes, as in Enzyme, whose forward mode replaces
+   * the call by the registered derivative.  A derivative returning only the
+   * tangent (our extension) leaves the primal call to compute the result. */
+  if (prim || LLVMGetTypeKind(rt) == LLVMVoidTypeKind) {
+    if (prim)
+      LLVMReplaceAllUsesWith(ti, prim);
+    LLVMPositionBuilderAtEnd(t->b, LLVMGetInstructionParent(ti));
+    LLVMInstructionEraseFromParent(ti);
+    lt_map_put(&t->vm, i, prim ? prim : lanes[0]);
+  }
   return 0;
 }
 

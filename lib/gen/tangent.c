@@ -115,6 +115,27 @@ static LLVMTypeRef tan_type(LtCtx *c, LLVMValueRef fn, const LtAct *act,
   return t;
 }
 
+/* A struct passed by value is the callee's own copy (byval); its tangent
+ * struct too.  T's parameter and its shadows keep the attribute, so that
+ * calling T copies both and the caller's structs stay as they were. */
+static void keep_byval(LtCtx *c, LLVMValueRef fn, LLVMValueRef T, const LtAct *act,
+                       unsigned W) {
+  unsigned kind = LLVMGetEnumAttributeKindForName("byval", 5);
+  unsigned np = LLVMCountParams(fn), next = np;
+  for (unsigned p = 0; p < np; p++) {
+    LLVMAttributeRef bv = LLVMGetEnumAttributeAtIndex(fn, p + 1, kind);
+    if (bv) {
+      LLVMTypeRef ty = LLVMGetTypeAttributeValue(bv);
+      LLVMAddAttributeAtIndex(T, p + 1, LLVMCreateTypeAttribute(c->llctx, kind, ty));
+      if (lt_is_dup(act[p]))
+        for (unsigned k = 0; k < W; k++)
+          LLVMAddAttributeAtIndex(T, next + k + 1, LLVMCreateTypeAttribute(c->llctx, kind, ty));
+    }
+    if (lt_is_dup(act[p]))
+      next += W;
+  }
+}
+
 static char *make_key(const LtRequest *r, unsigned W, int want_primal, int ret_tan) {
   size_t len;
   const char *name = LLVMGetValueName2(r->fn, &len);
@@ -332,6 +353,7 @@ LtDeriv *lt_tangent_derive(LtCtx *c, const LtRequest *r) {
   snprintf(name, sizeof name, "%s.lt.tan%s", LLVMGetValueName2(r->fn, &(size_t){0}),
            W > 1 ? "v" : "");
   d->aug = lt_clone_decl(r->fn, name, tan_type(c, r->fn, r->act, W, want_primal, ret_tan));
+  keep_byval(c, r->fn, d->aug, r->act, W);
   d->building = 1;
   lt_vec_push(&c->derivs, d); /* before the body: recursion finds it */
   LtGen g;

@@ -6,7 +6,8 @@
 # For each seed START_SEED .. START_SEED+COUNT-1: generate a program with
 # tools/fuzz/gen.py (GEN_ARGS are passed on, e.g. -g --no-loops, -g --pointers,
 # -g "--pointers --no-loops", -g --calls, -g "--cxx --calls", -g --alias,
-# -g "--alias --pointers"), compile it with clang-22 -O$L
+# -g "--alias --pointers", -g --fwd, -g "--fwd --cxx --calls"), compile it
+# with clang-22 -O$L
 # -fpass-plugin=build/lib/LLVMLeantape.so for each level
 # in LEVELS (default "0 2"), run it, and report per seed/level (with --cxx
 # in GEN_ARGS the program is prog.cpp, compiled with clang++-22 -std=c++17
@@ -25,6 +26,22 @@
 # in the program), the shadows dx, dy with the same layout, and the
 # gradient is checked per buffer element: a MISMATCH names it as
 # dbuf[i]=dx[j]=dy[k] (the x and y elements it is).
+# With --fwd in GEN_ARGS (combines with every other option) main checks
+# forward mode instead of reverse mode: one __enzyme_fwddiff call along W
+# seed-chosen directions of the active scalars (x, y or the --alias buffer,
+# s, sp->w; W = 1, 2 or 4 with enzyme_width, the shadows as W pointers
+# (enzyme_dup) or one pointer and a stride (enzyme_dupv, enzyme_dupnoneedv)
+# into a buffer of W padded lanes; see the "--fwd:" comment in the
+# program), out[] as enzyme_dupnoneed or enzyme_dup, sometimes
+# enzyme_primal_return; each lane is compared with the central difference
+# of f's outputs along its direction. A MISMATCH names the lane ("lane k",
+# with W > 1) and the tangent: dret (of f's result), dx[i], dy[i] or
+# dbuf[i] (x and y as f leaves them), dout[i]; "MISMATCH primal ..." when
+# the call's own results (x, y, out with enzyme_dup, the primal_return
+# value) differ from f's, "(padding) was written" when tangent memory
+# between the lanes changed. With --calls, custom-gradient helpers also get
+# a registered forward derivative (__enzyme_register_derivative_<name>),
+# except sometimes (see the "--fwd:" comment before f).
 # Failing programs are kept in build/fuzz-failures/seed-N[-ARGS].c or .cpp
 # (ARGS: the generator args, e.g. -noloops, -pointers, -alias) next to
 # seed-N[-ARGS].txt with the exact generator command (all its args), the
@@ -33,7 +50,8 @@
 # __enzyme_autodiff call), compiled without the plugin at -O0 with
 # -fsanitize=address,undefined (C++: clang++-22 -std=c++17 and the
 # program's fuzz-cxxflags) and run; FAIL on any sanitizer report, compile
-# error or crash (no plugin needed).
+# error or crash (no plugin needed); with --fwd also when main's primal
+# checks fail without the plugin (a generator bug).
 # Ends with "fuzz: N passed, N failed, N skipped, N unstable"; exit status 1
 # on any failure (and on any SKIP with -S). -k keeps the temp dir. -j JOBS
 # runs seeds in parallel (default 1). Environment: LEANTAPE_BUILD_DIR (default
