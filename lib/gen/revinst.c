@@ -239,9 +239,29 @@ static int shadow_rw(LtGen *g, LLVMValueRef p, LLVMValueRef *rd,
   return 1;
 }
 
+/* A constant integer (or vector of integers) as wide as a float, stored. */
+static int const_int_store(LLVMValueRef v) {
+  LLVMTypeRef t = LLVMTypeOf(v);
+  if (!LLVMIsAConstant(v) || LLVMIsAConstantExpr(v))
+    return 0;
+  if (LLVMGetTypeKind(t) == LLVMVectorTypeKind)
+    t = LLVMGetElementType(t);
+  if (LLVMGetTypeKind(t) != LLVMIntegerTypeKind)
+    return 0;
+  unsigned w = LLVMGetIntTypeWidth(t);
+  return w == 16 || w == 32 || w == 64 || w == 128;
+}
+
 static void rev_store(LtGen *g, LLVMValueRef i) {
   LLVMValueRef v = LLVMGetOperand(i, 0), p = LLVMGetOperand(i, 1), rd, wr;
   LLVMTypeRef t = lt_adj_type(&g->act_of, v);
+  if (const_int_store(v) && shadow_rw(g, p, &rd, &wr)) {
+    /* -O2 turns memset(p, 0, 8) into `store i64 0`: what was stored there
+     * before is overwritten, and its adjoint must not flow further back. */
+    LLVMValueRef z = LLVMBuildStore(g->b, LLVMConstNull(LLVMTypeOf(v)), wr);
+    LLVMSetAlignment(z, LLVMGetAlignment(i));
+    return;
+  }
   if (!lt_is_diff_ty(t) || !shadow_rw(g, p, &rd, &wr))
     return;
   if (lt_is_aggregate_ty(t)) {

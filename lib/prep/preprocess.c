@@ -218,6 +218,31 @@ static int inline_all(LtCtx *c, Graph *gr, LLVMValueRef f) {
   return 0;
 }
 
+/* A byval parameter is the function's own copy of the caller's struct,
+ * which it may modify (s.a *= x). Make that copy explicit, a stack slot
+ * filled from the parameter on entry, as inlining does (clone.c): the slot
+ * is local memory that gets a shadow where its contents become active, and
+ * the reverse of the copy carries its adjoint to the parameter's shadow. */
+static void copy_byval(LtCtx *c, LLVMValueRef p) {
+  unsigned byval = LLVMGetEnumAttributeKindForName("byval", 5);
+  LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(p);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
+  for (unsigned i = 0, n = LLVMCountParams(p); i < n; i++) {
+    LLVMAttributeRef bv = LLVMGetEnumAttributeAtIndex(p, i + 1, byval);
+    LLVMValueRef arg = LLVMGetParam(p, i);
+    if (!bv || !LLVMGetFirstUse(arg))
+      continue;
+    LLVMTypeRef t = LLVMGetTypeAttributeValue(bv);
+    LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(entry));
+    LLVMValueRef copy = LLVMBuildAlloca(b, t, "lt.byval");
+    LLVMSetAlignment(copy, 16);
+    LLVMReplaceAllUsesWith(arg, copy);
+    LLVMBuildMemCpy(b, copy, 16, arg, 1,
+                    LLVMConstInt(c->i64, LLVMABISizeOfType(c->td, t), 0));
+  }
+  LLVMDisposeBuilder(b);
+}
+
 LLVMValueRef lt_preprocess(LtCtx *c, LLVMValueRef fn, LLVMValueRef at) {
   Graph gr;
   memset(&gr, 0, sizeof gr);
@@ -240,6 +265,7 @@ LLVMValueRef lt_preprocess(LtCtx *c, LLVMValueRef fn, LLVMValueRef at) {
     lt_map_put(&vm, LLVMGetParam(fn, i), LLVMGetParam(p, i));
   lt_clone_body(&vm, fn, p, NULL, 1);
   lt_map_free(&vm);
+  copy_byval(c, p);
   int rc = inline_all(c, &gr, p);
   lt_map_free(&gr.size);
   lt_map_free(&gr.sites);
