@@ -119,6 +119,18 @@ static void drop_unused_decls(LLVMModuleRef m) {
   }
 }
 
+/* Last, over the generated functions: sincos (sincos.c). Not earlier: a
+ * derivative may itself be differentiated (nested calls, innermost first),
+ * and the rule table knows sin and cos, not sincos. */
+static void fuse_generated(LtCtx *c) {
+  for (LLVMValueRef f = LLVMGetFirstFunction(c->mod); f; f = LLVMGetNextFunction(f)) {
+    size_t len;
+    const char *n = LLVMGetValueName2(f, &len);
+    if (!LLVMIsDeclaration(f) && strstr(n, ".lt."))
+      lt_fuse_sincos(c, f);
+  }
+}
+
 int lt_run_module(LLVMModuleRef m, int opt_level) {
   LtCtx c;
   init_ctx(&c, m, opt_level);
@@ -142,6 +154,7 @@ int lt_run_module(LLVMModuleRef m, int opt_level) {
     lt_rewrite_failed(&c, failed.v[i]);
   lt_vec_free(&failed);
   drop_unused_decls(m);
+  fuse_generated(&c);
   for (size_t i = 0; i < c.derivs.n; i++)
     lt_deriv_free(c.derivs.v[i]);
   lt_vec_free(&c.derivs);

@@ -32,6 +32,9 @@ void lt_guard_memmove(LtCtx *c, LLVMBuilderRef b, LLVMValueRef dst,
 LLVMValueRef lt_guard_gep(LtCtx *c, LLVMBuilderRef b, LLVMValueRef base,
                           LLVMValueRef gep);
 
+/* sincos.c: a sin and a cos of one value in a block become one sincos */
+void lt_fuse_sincos(LtCtx *c, LLVMValueRef fn);
+
 /* derive.c: one derivative (augmented forward + reverse + tape) */
 
 typedef struct LtDeriv {

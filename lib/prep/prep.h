@@ -28,6 +28,9 @@ int lt_inline_call(LtCtx *c, LLVMValueRef call, int keep_dbg);
  * NULL (after reporting) when fn uses something unsupported. */
 LLVMValueRef lt_preprocess(LtCtx *c, LLVMValueRef fn, LLVMValueRef at);
 
+/* libm.c: sincos, sincosf and llvm.sincos become llvm.sin and llvm.cos */
+void lt_split_sincos(LtCtx *c, LLVMValueRef fn);
+
 /* eh.c */
 /* Invokes whose unwind path only cleans up become calls; a catch that
  * resumes normal code is reported (-1). */

@@ -275,6 +275,7 @@ LLVMValueRef lt_preprocess(LtCtx *c, LLVMValueRef fn, LLVMValueRef at) {
     lt_bury(c, p);
     return NULL;
   }
+  lt_split_sincos(c, p);
   lt_mem_note_types(c, p);
   if (lt_run_pipeline(p, pipeline)) {
     lt_internal_error(c, at, "the preprocessing pipeline failed");

@@ -4,7 +4,7 @@
 # driver.c and adbench_hand.c without), measures every kernel's compile time
 # with and without the plugin (each kernel alone: -DBENCH_ONE -DONE_<tag>),
 # runs every kernel and prints the markdown tables (kernels, restrict/plain
-# twins, ADBench vs hand-written). Then (only when run without arguments)
+# twins, ADBench vs hand-written), then the forward-mode table (fwd.c). Then (only when run without arguments)
 # the compile-time table: whole sources and generated call graphs of depth D
 # (fan-out 2) compiled with and without the plugin, each call graph also
 # linked with driver.o and measured like a kernel. Extra arguments go to the
@@ -76,6 +76,12 @@ export BENCH_CTIME="$OUT/ctime.txt"
 
 status=0
 "$OUT/bench" "$@" || status=1
+
+# ---- forward mode (fwd.c: kernels.c's kernels under __enzyme_fwddiff) ------
+clang-22 -O2 -fpass-plugin="$PLUGIN" -Iinclude -Itools/bench -Wno-unused-function \
+  tools/bench/fwd.c -o "$OUT/fwdbench" -lm
+echo
+"$OUT/fwdbench" "$@" || status=1
 [ $# -eq 0 ] && [ "${BENCH_COMPILE:-1}" != 0 ] || exit $status
 
 # ---- compile time of whole sources and call graphs ------------------------
