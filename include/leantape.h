@@ -37,6 +37,12 @@ extern int enzyme_dup;
 extern int enzyme_dupnoneed;
 extern int enzyme_const;
 extern int enzyme_out;
+/* Split mode: in front of a pointer argument (on either side of its
+ * activity marker), the caller promises not to change the memory it points
+ * to between __enzyme_augmentfwd and __enzyme_reverse, so the reverse half
+ * may read it again instead of keeping it on the tape. Give it to both
+ * calls. */
+extern int enzyme_not_overwritten;
 
 /* Combined reverse mode: run fn, accumulate gradients into the shadows of
  * dup arguments, and return the gradient of the (single) enzyme_out

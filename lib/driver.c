@@ -142,6 +142,7 @@ int lt_run_module(LLVMModuleRef m, int opt_level) {
   for (size_t i = 0; i < hints.n; i++)
     lt_rewrite_failed(&c, hints.v[i]);
   lt_vec_free(&hints);
+  lt_split_pairs(&c, &calls);
   lt_schedule_calls(&calls);
   for (size_t i = 0; i < calls.n; i++)
     if (handle(&c, calls.v[i]))
@@ -161,6 +162,7 @@ int lt_run_module(LLVMModuleRef m, int opt_level) {
   lt_annotate_free(&c);
   lt_escape_free(&c);
   lt_map_free(&c.tape_owner);
+  lt_map_free(&c.split_clean);
   lt_vec_free(&c.rev_calls);
   return 1;
 }

@@ -124,6 +124,8 @@ struct LtCtx {
   int nerrors;   /* errors in the current request */
   LtVec derivs;  /* generated derivatives (LtDeriv *), reused per request key */
   LtVec graveyard; /* functions to delete after the diagnostics are out */
+  LtMap split_clean; /* __enzyme_augmentfwd/_reverse pairs with nothing
+                        between them (splitpair.c) */
   LtMap tape_owner;  /* tape made by an __enzyme_augmentfwd -> its LtDeriv */
   LtVec rev_calls;   /* rewritten reverse calls: (call, LtDeriv *) pairs */
   LLVMValueRef cur_call; /* the __enzyme_* call being handled */

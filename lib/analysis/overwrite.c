@@ -14,8 +14,9 @@
  * Stack memory is never re-read (the forward function has returned).
  * Writes are grouped into classes (base object and AA metadata) so that an
  * unrolled loop of n stores costs one class, not n queries per load.
- * Used in combined mode only: in split mode the caller may change memory
- * between the halves. All answers are computed by lt_overwrite_build;
+ * In split mode the caller may change memory between the halves, so the
+ * answers hold there only for memory the caller keeps (materialize.c), and
+ * no undo log is planned. All answers are computed by lt_overwrite_build;
  * LLVM's analyses of the function are forgotten afterwards.
  */
 #include "lt.h"

@@ -253,6 +253,10 @@ static int parse_params(LtCtx *c, LLVMValueRef call, LtRequest *r,
     }
     r->act[p] = a;
     r->arg[p] = v;
+    /* only split mode can forget that memory is unchanged */
+    r->keep[p] = r->keep_next && lt_is_ptr_ty(pty) &&
+                 (r->mode == LT_AUGFWD || r->mode == LT_REVERSE || r->mode == LT_AUGSIZE);
+    r->keep_next = 0;
     if (a == LT_DUP || a == LT_DUPNONEED) {
       if (i >= nops || lt_marker_of(LLVMGetOperand(call, i), &bad2) != LT_M_NONE) {
         lt_error(c, call, "too few arguments: %s parameter %u of '%s' needs "
@@ -463,9 +467,13 @@ int lt_callsite_parse(LtCtx *c, LLVMValueRef call, LtMode mode, LtRequest *r) {
   r->act = lt_xcalloc(r->nparams, sizeof *r->act);
   r->arg = lt_xcalloc(r->nparams, sizeof *r->arg);
   r->shadow = lt_xcalloc(r->nparams, sizeof *r->shadow);
+  r->keep = lt_xcalloc(r->nparams + 1, 1);
   if (parse_params(c, call, r, &i, nops) || parse_tail(c, call, r, i, nops))
     return -1;
-  /* A struct return of __enzyme_augmentfwd holds the tape and the result. */
+  /* nothing between the halves writes memory (splitpair.c) */
+  if (lt_map_get(&c->split_clean, call))
+    for (unsigned p = 0; p < r->nparams; p++)
+      r->keep[p] |= lt_is_ptr_ty(LLVMTypeOf(LLVMGetParam(fn, p)));
   /* A struct return of __enzyme_augmentfwd holds the tape and the result;
    * with enzyme_tape the tape goes there and the call returns the result. */
   LLVMTypeKind ck = LLVMGetTypeKind(LLVMTypeOf(call));
@@ -481,6 +489,7 @@ void lt_callsite_free(LtRequest *r) {
   free(r->act);
   free(r->arg);
   free(r->shadow);
+  free(r->keep);
   free(r->stride);
   free(r->lanes);
   memset(r, 0, sizeof *r);

@@ -76,6 +76,11 @@ typedef struct LtRequest {
                           base), or NULL */
   int primal_return;   /* enzyme_primal_return: {primal, tangent(s)} */
   int tan_used;        /* LT_FWDSUB: the caller uses the result's tangent */
+  /* split mode: [p] = parameter p's memory is not written between
+   * __enzyme_augmentfwd and __enzyme_reverse (enzyme_not_overwritten), so
+   * the reverse may read it again instead of taping it */
+  unsigned char *keep;
+  int keep_next;       /* while parsing: enzyme_not_overwritten was read */
 } LtRequest;
 
 /* 1 if a call or invoke of an entry point (the callee's name contains it). */
@@ -123,6 +128,10 @@ int lt_callsite_has_sret(LLVMValueRef call);
  * (variadic promotions, address spaces)? */
 int lt_callsite_compatible(LLVMTypeRef have, LLVMTypeRef want);
 LLVMValueRef lt_callsite_resolve_fn(LLVMValueRef v);
+
+/* splitpair.c: mark the __enzyme_augmentfwd / __enzyme_reverse pairs
+ * between which nothing can write memory (c->split_clean) */
+void lt_split_pairs(LtCtx *c, const LtVec *calls);
 
 /* fwdsite.c: __enzyme_fwddiff call sites */
 int lt_fwdsite_parse(LtCtx *c, LLVMValueRef call, LtRequest *r);

@@ -56,8 +56,10 @@ int lt_marker_of(LLVMValueRef v, const char **bad) {
       {"enzyme_dupnoneed", LT_DUPNONEED},
       {"enzyme_const", LT_CONST},
       {"enzyme_out", LT_OUT},
-      /* Leantape never assumes an argument unchanged in split mode, which
-       * is always correct; the hint only permits less caching. */
+      /* Enzyme (Enzyme.cpp, handleArguments): in split mode every
+       * argument's memory counts as overwritten between the halves unless
+       * the argument is preceded by enzyme_not_overwritten (on either side
+       * of its activity marker); in combined mode it changes nothing. */
       {"enzyme_not_overwritten", LT_M_MODIFIER},
       /* Mixed activity (pointers that may or may not have a shadow) is
        * always checked at run time here. */
@@ -175,6 +177,10 @@ int lt_read_markers(LtCtx *c, LLVMValueRef call, unsigned *pi,
       }
       *act = m == LT_M_DUPV ? LT_DUP : LT_DUPNONEED;
       r->vstride = v;
+      continue;
+    }
+    if (m == LT_M_MODIFIER) { /* enzyme_not_overwritten */
+      r->keep_next = 1;
       continue;
     }
     if (m == LT_M_UNKNOWN) {

@@ -23,8 +23,11 @@ static char *make_key(const LtRequest *r, int split) {
   char *k = lt_xcalloc(len + r->nparams + 9, 1);
   memcpy(k, name, len);
   k[len] = '/';
+  /* one letter per parameter's activity (LtAct order), upper case when
+   * its memory is kept between the halves (enzyme_not_overwritten): the
+   * prefix that __enzyme_augmentfwd and __enzyme_reverse must share */
   for (unsigned p = 0; p < r->nparams; p++)
-    k[len + 1 + p] = "cdnom"[r->act[p]];
+    k[len + 1 + p] = (r->keep && r->keep[p] ? "CDNOMZ" : "cdnomz")[r->act[p]];
   k[len + 1 + r->nparams] = r->mode == LT_SUBCALL ? 'u' : split ? 's' : 'c';
   k[len + 2 + r->nparams] = r->ret_shadow ? 'r' : r->want_primal ? 'p' : '-';
   k[len + 3 + r->nparams] = r->nofree ? 'n' : r->mode == LT_REVERSE && r->tape_ptr && r->allocated ? 'k' : '-';
@@ -211,8 +214,7 @@ static int analyse(LtGen *g, const LtRequest *r) {
   g->act_of.ret_shadow = r->ret_shadow;
   if (lt_activity_run(g->c, &g->act_of, g->P, &g->g, r->act))
     return -1;
-  if (!g->split)
-    lt_overwrite_build(&g->ow, g);
+  lt_overwrite_build(&g->ow, g);
   return lt_callees_plan(g);
 }
 
@@ -287,6 +289,7 @@ LtDeriv *lt_derive(LtCtx *c, const LtRequest *r) {
   memset(&g, 0, sizeof g);
   g.c = c;
   g.act = r->act;
+  g.keep = r->keep;
   g.at = r->call;
   g.split = split;
   g.sub = r->mode == LT_SUBCALL;

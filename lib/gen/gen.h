@@ -102,6 +102,8 @@ typedef enum {
 struct LtGen {
   LtCtx *c;
   const LtAct *act;    /* activity per parameter */
+  const unsigned char *keep; /* split mode: parameter memory unchanged
+                                between the halves (LtRequest.keep), or NULL */
   LLVMValueRef at;     /* the call site, for diagnostics */
   int split;           /* heap shadows, reverse frees the tape */
   int want_primal;     /* A returns the primal result */

@@ -189,6 +189,18 @@ static LLVMValueRef exit_iteration(LtGen *g, LLVMValueRef v) {
                       "lt.last");
 }
 
+/* Split mode: the load reads memory of a parameter that the caller does
+ * not change between the halves (enzyme_not_overwritten). */
+static int kept_between(LtGen *g, LLVMValueRef load) {
+  LLVMValueRef base = lt_base_of(LLVMGetOperand(load, 0));
+  if (!g->keep || !LLVMIsAArgument(base))
+    return 0;
+  for (unsigned p = 0; p < g->nparams; p++)
+    if (LLVMGetParam(g->P, p) == base)
+      return g->keep[p];
+  return 0;
+}
+
 /* A load whose memory the primal never overwrites is read again. */
 static LLVMValueRef reload(LtGen *g, LLVMBuilderRef at, LLVMValueRef v) {
   LLVMValueRef p = lt_rv(g, LLVMGetOperand(v, 0));
@@ -215,8 +227,8 @@ static LLVMValueRef rv_depth(LtGen *g, LLVMValueRef v, int depth) {
     g->st_affine[s + 1] += !seen;
   } else if (s >= 0 && (m = affine(g, v, s))) {
     g->st_affine[s + 1] += !seen;
-  } else if (!g->split && LLVMIsALoadInst(v) && always_runs(g, v, s) &&
-             lt_overwrite_reloadable(&g->ow, v)) {
+  } else if (LLVMIsALoadInst(v) && (!g->split || kept_between(g, v)) &&
+             always_runs(g, v, s) && lt_overwrite_reloadable(&g->ow, v)) {
     if (lt_overwrite_reloadable(&g->ow, v) == 2)
       lt_undo_note_reload(g, v);
     m = reload(g, at, v);

@@ -120,6 +120,18 @@ void lt_report(LtGen *g, const char *fname, LLVMValueRef at) {
   list_slots(&b, g, -1);
   stats(&b, g, -1);
   put(&b, "; %u loop(s)", g->loops.nloops);
+  /* split mode: arguments whose memory the reverse may read again */
+  int nk = 0;
+  for (unsigned p = 0; g->split && !g->sub && g->keep && p < g->nparams; p++)
+    if (g->keep[p]) {
+      size_t n;
+      const char *pn = LLVMGetValueName2(LLVMGetParam(g->P, p), &n);
+      put(&b, "%s%u%s%.*s%s", nk++ ? ", " : "; memory of parameter(s) ", p + 1,
+          n ? " ('" : "", (int)n, pn, n ? "')" : "");
+    }
+  if (nk)
+    put(&b, " unchanged between the halves (enzyme_not_overwritten, or nothing "
+            "between the calls writes memory)");
   lt_remark_emit(at, "leantape", "TapeFunction", b.s);
   for (unsigned l = 0; l < g->loops.nloops; l++) {
     const LtLoop *L = &g->loops.loop[l];
