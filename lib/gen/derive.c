@@ -27,7 +27,7 @@ static char *make_key(const LtRequest *r, int split) {
    * its memory is kept between the halves (enzyme_not_overwritten): the
    * prefix that __enzyme_augmentfwd and __enzyme_reverse must share */
   for (unsigned p = 0; p < r->nparams; p++)
-    k[len + 1 + p] = (r->keep && r->keep[p] ? "CDNOMZ" : "cdnomz")[r->act[p]];
+    k[len + 1 + p] = (r->keep && r->keep[p] ? "CDNOM" : "cdnom")[r->act[p]];
   k[len + 1 + r->nparams] = r->mode == LT_SUBCALL ? 'u' : split ? 's' : 'c';
   k[len + 2 + r->nparams] = r->ret_shadow ? 'r' : r->want_primal ? 'p' : '-';
   k[len + 3 + r->nparams] = r->nofree ? 'n' : r->mode == LT_REVERSE && r->tape_ptr && r->allocated ? 'k' : '-';
