@@ -163,6 +163,7 @@ int lt_run_module(LLVMModuleRef m, int opt_level) {
   lt_escape_free(&c);
   lt_map_free(&c.tape_owner);
   lt_map_free(&c.split_clean);
+  lt_map_free(&c.purity);
   lt_vec_free(&c.rev_calls);
   return 1;
 }

@@ -108,6 +108,9 @@ void lt_remark_emit(LLVMValueRef at, const char *pass_name,
  * overlap, in any iterations? 1 when unknown. */
 int lt_llvm_may_alias(LLVMValueRef ia, LLVMValueRef pa, LLVMValueRef ib,
                       LLVMValueRef pb);
+/* What a call may write, by its memory effects: 0 nothing the program can
+ * read, 1 only its pointer arguments' memory, 2 anything. */
+int lt_call_writes(LLVMValueRef call);
 /* Add gv to llvm.compiler.used (it survives internalization and DCE). */
 void lt_keep_global(LLVMValueRef gv);
 /* Forget LLVM's cached analyses of fn (before it changes or is deleted). */
@@ -132,6 +135,7 @@ struct LtCtx {
   LtMap reg;             /* function -> LtReg * (annotate.c) */
   LtVec regs;
   LtMap inactive_globals;/* __enzyme_inactive_global */
+  LtMap purity;          /* function -> writes or not (purity.c) */
   LtMap escape_memo;     /* function -> escape flags per parameter */
   LtVec escape_arrays;
   LtMap escape_assume;   /* (function, parameter) -> assumed flags + 1 */

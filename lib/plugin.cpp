@@ -41,6 +41,7 @@ void lt_remark_emit(LLVMValueRef at, const char *pass_name,
 // lib/analysis/loops.c, lib/analysis/induction.c: analysis printers (text on stderr).
 void lt_print_loops(LLVMValueRef fn);
 void lt_print_induction(LLVMValueRef fn);
+int lt_call_writes(LLVMValueRef call);
 }
 
 // `at` is an Instruction (reported at its !dbg location) or a Function
@@ -114,6 +115,23 @@ int lt_llvm_may_alias(LLVMValueRef ia, LLVMValueRef pa, LLVMValueRef ib,
   MemoryLocation LB(unwrap(pb), LocationSize::beforeOrAfterPointer(),
                     IB->getAAMetadata());
   return AA.alias(LA, LB) != AliasResult::NoAlias;
+}
+
+// lib/analysis/overwrite.c: what a call may write, from its memory effects
+// (call-site and callee attributes, as function-attrs infers them): 0
+// nothing the program can read (at most inaccessible memory and errno), 1
+// only memory its pointer arguments point into, 2 anything.
+int lt_call_writes(LLVMValueRef call) {
+  auto *CB = dyn_cast_or_null<CallBase>(unwrap(call));
+  if (!CB)
+    return 2;
+  MemoryEffects ME = CB->getMemoryEffects().getWithoutLoc(IRMemLocation::InaccessibleMem);
+#if LLVM_VERSION_MAJOR >= 21
+  ME = ME.getWithoutLoc(IRMemLocation::ErrnoMem);
+#endif
+  if (ME.onlyReadsMemory())
+    return 0;
+  return ME.onlyAccessesArgPointees() ? 1 : 2;
 }
 
 void lt_keep_global(LLVMValueRef gv) {

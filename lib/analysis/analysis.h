@@ -278,6 +278,10 @@ LLVMValueRef lt_trip_emit(LLVMBuilderRef b, const LtTrip *t);
 /* Printer pass print<leantape-induction>: stable text on stderr. */
 void lt_print_induction(LLVMValueRef fn);
 
+/* purity.c: does defined function f (or what it calls) write memory its
+ * callers can see? */
+int lt_fn_writes(LtCtx *c, LLVMValueRef f);
+
 /* overwrite.c: loads whose memory nothing writes after them */
 typedef struct LtOverwrite {
   LtMap ok;         /* load -> 1 re-loadable, 2 not, 3 with the undo log */
@@ -288,6 +292,8 @@ typedef struct LtOverwrite {
   LtMap late;       /* values recomputed from loads of kind 3 */
   int runtime;      /* every candidate's ranges are computable at entry */
   LtVec owned;      /* the LtVec * above */
+  LtMap callarg;    /* call -> 1 + mask of its pointer arguments whose
+                       memory nothing after the call may change */
 } LtOverwrite;
 /* After the activity analysis (it uses the points-to sets). */
 void lt_overwrite_build(LtOverwrite *o, LtGen *g);
@@ -297,6 +303,10 @@ void lt_overwrite_build(LtOverwrite *o, LtGen *g);
 int lt_overwrite_reloadable(const LtOverwrite *o, LLVMValueRef load);
 /* v depends on a load re-read through the log: made where it is used. */
 int lt_overwrite_late(const LtOverwrite *o, LLVMValueRef v);
+/* Nothing that runs after call may change the (non-stack) memory that its
+ * pointer argument k points into: a callee kept as a call may re-read it
+ * in its reverse (callee.c). */
+int lt_overwrite_call_arg(const LtOverwrite *o, LLVMValueRef call, unsigned k);
 
 /* range.c: the bytes an access may touch, as an interval at entry */
 /* Computable at A's entry (the address is affine in counters of loops

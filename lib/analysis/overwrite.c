@@ -107,7 +107,27 @@ static unsigned class_of(Classes *cs, LLVMValueRef inst, LLVMValueRef addr) {
  * NULL when it writes nothing. */
 #define CLOBBER ((LLVMValueRef)1)
 
-static LLVMValueRef call_write(LLVMValueRef i, unsigned *nextra,
+/* Any other call, by its memory effects (plugin.cpp) or, for a defined
+ * function, its body (purity.c): nothing, its pointer arguments' memory
+ * (up to 4), or anything. */
+static LLVMValueRef effects(LtCtx *c, LLVMValueRef i, unsigned *nextra, LLVMValueRef *extra) {
+  int w = lt_call_writes(i);
+  LLVMValueRef f = LLVMGetCalledValue(i);
+  if (w == 0 || (w == 2 && f && LLVMIsAFunction(f) && !LLVMIsDeclaration(f) && !lt_fn_writes(c, f)))
+    return NULL;
+  if (w == 1) {
+    for (unsigned a = 0, na = LLVMGetNumArgOperands(i); a < na; a++)
+      if (lt_is_ptr_ty(LLVMTypeOf(LLVMGetOperand(i, a)))) {
+        if (*nextra == 4)
+          return CLOBBER;
+        extra[(*nextra)++] = LLVMGetOperand(i, a);
+      }
+    return NULL;
+  }
+  return CLOBBER;
+}
+
+static LLVMValueRef call_write(LtCtx *c, LLVMValueRef i, unsigned *nextra,
                                LLVMValueRef *extra) {
   const LtRule *rule;
   size_t len;
@@ -139,15 +159,15 @@ static LLVMValueRef call_write(LLVMValueRef i, unsigned *nextra,
       return LLVMGetOperand(i, LLVMGetNumArgOperands(i) - 1);
     return strstr(n, "printf") == NULL && strncmp(n, "llvm.", 5) &&
                    strcmp(n, "puts") && strcmp(n, "putchar")
-               ? CLOBBER
+               ? effects(c, i, nextra, extra)
                : NULL;
   default:
-    return CLOBBER;
+    return effects(c, i, nextra, extra);
   }
 }
 
 /* Writes of one instruction: up to 5 addresses, or CLOBBER. */
-static unsigned writes_of(LLVMValueRef i, LLVMValueRef *out) {
+static unsigned writes_of(LtCtx *c, LLVMValueRef i, LLVMValueRef *out) {
   LLVMOpcode op = LLVMGetInstructionOpcode(i);
   if (op == LLVMStore) {
     out[0] = LLVMGetOperand(i, 1);
@@ -160,7 +180,7 @@ static unsigned writes_of(LLVMValueRef i, LLVMValueRef *out) {
   if (op != LLVMCall && op != LLVMInvoke)
     return 0;
   unsigned n;
-  LLVMValueRef w = call_write(i, &n, out + 1);
+  LLVMValueRef w = call_write(c, i, &n, out + 1);
   if (w == CLOBBER) {
     out[0] = CLOBBER;
     return 1;
@@ -243,7 +263,7 @@ static int aliasing_write(Ctx *x, LLVMBasicBlockRef bb, LLVMValueRef from,
   LLVMValueRef i = from ? LLVMGetNextInstruction(from) : LLVMGetFirstInstruction(bb);
   for (; i && i != to; i = LLVMGetNextInstruction(i)) {
     LLVMValueRef w[5];
-    for (unsigned k = 0, n = writes_of(i, w); k < n; k++)
+    for (unsigned k = 0, n = writes_of(x->g->c, i, w); k < n; k++)
       if (w[k] == CLOBBER || alias_memo(x, class_of(&x->w, i, w[k]), lc))
         return 1;
   }
@@ -509,12 +529,50 @@ static void decide(LtOverwrite *o, Ctx *x) {
   o->runtime = runtime;
 }
 
+/* A call of a function defined in the module (a callee that may stay a
+ * call, with its own derivative). */
+static int is_defined_call(LLVMValueRef i) {
+  if (!LLVMIsACallInst(i))
+    return 0;
+  LLVMValueRef f = LLVMGetCalledValue(i);
+  return f && LLVMIsAFunction(f) && !LLVMIsDeclaration(f);
+}
+
+/* Per pointer argument of call: may a write after it change its memory?
+ * (after: the writes after the call, not its own.) */
+static void call_args(Ctx *x, LtOverwrite *o, LLVMValueRef call, const uint64_t *after,
+                      unsigned clobber) {
+  if (bit_has(after, clobber))
+    return;
+  unsigned long long mask = 0;
+  for (unsigned k = 0, n = LLVMGetNumArgOperands(call); k < n && k < 63; k++) {
+    LLVMValueRef a = LLVMGetOperand(call, k);
+    if (!lt_is_ptr_ty(LLVMTypeOf(a)) || LLVMIsAConstantPointerNull(a) ||
+        stack_memory(x->g, a))
+      continue;
+    unsigned lc = class_of(&x->l, call, a);
+    int ok = 1;
+    for (unsigned wc = 0; ok && wc < x->w.n; wc++)
+      if (bit_has(after, wc) && alias_memo(x, wc, lc))
+        ok = 0;
+    if (ok)
+      mask |= 1ULL << k;
+  }
+  lt_map_put(&o->callarg, call, (void *)(size_t)(mask + 1));
+}
+
+int lt_overwrite_call_arg(const LtOverwrite *o, LLVMValueRef call, unsigned k) {
+  size_t m = (size_t)lt_map_get(&o->callarg, call);
+  return m && k < 63 && (((m - 1) >> k) & 1);
+}
+
 void lt_overwrite_build(LtOverwrite *o, LtGen *g) {
   memset(o, 0, sizeof *o);
   lt_map_init(&o->ok, 64);
   lt_map_init(&o->cand, 16);
   lt_map_init(&o->store_class, 16);
   lt_map_init(&o->late, 16);
+  lt_map_init(&o->callarg, 16);
   const LtCfg *cfg = &g->g;
   Ctx x;
   memset(&x, 0, sizeof x);
@@ -531,7 +589,7 @@ void lt_overwrite_build(LtOverwrite *o, LtGen *g) {
     for (LLVMValueRef i = LLVMGetFirstInstruction(cfg->block[b]); i;
          i = LLVMGetNextInstruction(i)) {
       LLVMValueRef w[5];
-      for (unsigned k = 0, n = writes_of(i, w); k < n; k++)
+      for (unsigned k = 0, n = writes_of(g->c, i, w); k < n; k++)
         if (w[k] != CLOBBER)
           class_of(&x.w, i, w[k]);
     }
@@ -544,7 +602,7 @@ void lt_overwrite_build(LtOverwrite *o, LtGen *g) {
     for (LLVMValueRef i = LLVMGetFirstInstruction(cfg->block[b]); i;
          i = LLVMGetNextInstruction(i)) {
       LLVMValueRef w[5];
-      for (unsigned k = 0, n = writes_of(i, w); k < n; k++) {
+      for (unsigned k = 0, n = writes_of(g->c, i, w); k < n; k++) {
         if (w[k] == CLOBBER) {
           bit_set(own + (size_t)b * x.words, clobber);
           continue;
@@ -585,7 +643,7 @@ void lt_overwrite_build(LtOverwrite *o, LtGen *g) {
     LtVec loads = {0};
     for (LLVMValueRef i = LLVMGetFirstInstruction(cfg->block[b]); i;
          i = LLVMGetNextInstruction(i))
-      if (LLVMIsALoadInst(i))
+      if (LLVMIsALoadInst(i) || is_defined_call(i))
         lt_vec_push(&loads, i);
     if (!loads.n)
       continue;
@@ -594,7 +652,10 @@ void lt_overwrite_build(LtOverwrite *o, LtGen *g) {
     size_t next = loads.n;
     for (LLVMValueRef i = LLVMGetLastInstruction(cfg->block[b]); i && next;
          i = LLVMGetPreviousInstruction(i)) {
-      if (i == loads.v[next - 1]) {
+      if (i == loads.v[next - 1] && !LLVMIsALoadInst(i)) {
+        next--;
+        call_args(&x, o, i, after, clobber);
+      } else if (i == loads.v[next - 1]) {
         next--;
         LLVMValueRef addr = LLVMGetOperand(i, 0);
         int ok = !LLVMGetVolatile(i) && !LLVMIsAtomic(i) && !stack_memory(g, addr);
@@ -632,7 +693,7 @@ void lt_overwrite_build(LtOverwrite *o, LtGen *g) {
         continue;
       }
       LLVMValueRef w[5];
-      for (unsigned k = 0, n = writes_of(i, w); k < n; k++)
+      for (unsigned k = 0, n = writes_of(g->c, i, w); k < n; k++)
         bit_set(after, w[k] == CLOBBER ? clobber : class_of(&x.w, i, w[k]));
     }
     lt_vec_free(&loads);
@@ -664,6 +725,7 @@ void lt_overwrite_free(LtOverwrite *o) {
   lt_map_free(&o->cand);
   lt_map_free(&o->store_class);
   lt_map_free(&o->late);
+  lt_map_free(&o->callarg);
   for (size_t k = 0; k < o->owned.n; k++) {
     lt_vec_free(o->owned.v[k]);
     free(o->owned.v[k]);

@@ -21,6 +21,24 @@
 
 #define LT_SUBTAPE_INLINE 1024 /* bytes kept in place in the caller's tape */
 
+/* Does the memory that pointer v points into stay as it is from the end
+ * of the forward pass until the reverse pass is done with it, outside this
+ * function? Always when this derivative is combined (nothing else runs
+ * between the halves); in split mode and in callees only for the memory
+ * of a parameter that is itself kept (enzyme_not_overwritten, or the
+ * caller's analysis). */
+static int kept_base(LtGen *g, LLVMValueRef v) {
+  LLVMValueRef base = lt_base_of(v);
+  if (!g->split)
+    return !LLVMIsAAllocaInst(base);
+  if (!g->keep || !LLVMIsAArgument(base))
+    return 0;
+  for (unsigned p = 0; p < g->nparams; p++)
+    if (LLVMGetParam(g->P, p) == base)
+      return g->keep[p];
+  return 0;
+}
+
 static int plan_call(LtGen *g, LLVMValueRef call) {
   LtCtx *c = g->c;
   LLVMValueRef f = lt_called_fn(call);
@@ -58,12 +76,17 @@ static int plan_call(LtGen *g, LLVMValueRef call) {
       r.act[p] = LT_CONST;
     }
   }
+  r.keep = lt_xcalloc(np + 1, 1);
+  for (unsigned p = 0; p < np; p++)
+    r.keep[p] = lt_is_ptr_ty(LLVMTypeOf(LLVMGetParam(f, p))) &&
+                lt_overwrite_call_arg(&g->ow, call, p) && kept_base(g, LLVMGetOperand(call, p));
   LLVMTypeRef rt = LLVMGetReturnType(LLVMGlobalGetValueType(f));
   r.want_primal = LLVMGetTypeKind(rt) != LLVMVoidTypeKind && LLVMGetFirstUse(call);
   r.ret_shadow = lt_is_ptr_ty(rt) && lt_is_shadowed(&g->act_of, call);
   r.lifo = g->lifo;
   LtDeriv *d = lt_derive(c, &r);
   free(r.act);
+  free(r.keep);
   if (!d)
     return -1;
   lt_map_put(&g->callee, call, d);

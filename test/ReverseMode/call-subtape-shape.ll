@@ -141,8 +141,10 @@ define void @g_hl(ptr %x, ptr %dx, i64 %n) {
 ; CHECK-NEXT:    call void @lt.arena.pop(ptr [[SUBR]])
 
 ; (a) the caller: one allocation before the loop, none inside; @rec's
-; tape in place in the per-iteration record (a constant offset into it,
-; the cache being the only allocation); one free after the reverse.
+; tape in place in the per-iteration record, which holds nothing else:
+; x[i] is read again in the reverse loop, since @rec writes no memory
+; (purity.c) and nothing else after the load writes x; one free after
+; the reverse.
 ; CHECK-LABEL: define internal void @f.lt.grad(
 ; CHECK-NEXT:  lt.pre:
 ; CHECK:         [[CACHE:%.+]] = call ptr @malloc(i64 %lt.cachesize)
@@ -150,13 +152,17 @@ define void @g_hl(ptr %x, ptr %dx, i64 %n) {
 ; CHECK:       loop:
 ; CHECK-NOT:     @malloc
 ; CHECK-NOT:     @lt.tape.grow
-; CHECK:         [[SLOT:%.+]] = getelementptr i8, ptr {{%[^,]+}}, i64 {{[0-9]+}}
+; CHECK-NOT:     store
+; CHECK:         [[OFF:%.+]] = shl i64 {{%.+}}, 4
+; CHECK-NEXT:    [[SLOT:%.+]] = getelementptr i8, ptr [[CACHE]], i64 [[OFF]]
 ; CHECK-NEXT:    call double @rec.lt.aug(double %v, i32 2, ptr [[SLOT]])
 ; CHECK-NOT:     @malloc
+; CHECK-NOT:     store
 ; CHECK:       rev.loop:
 ; CHECK-NOT:     @free
-; CHECK:         [[RSLOT:%.+]] = getelementptr i8, ptr {{%[^,]+}}, i64 {{[0-9]+}}
-; CHECK-NEXT:    call double @rec.lt.rev(double {{%.+}}, i32 2, double %1, ptr [[RSLOT]])
+; CHECK:         [[RV:%.+]] = load double, ptr {{%.+}}
+; CHECK:         [[RSLOT:%.+]] = getelementptr i8, ptr [[CACHE]], i64 {{%.+}}
+; CHECK-NEXT:    call double @rec.lt.rev(double [[RV]], i32 2, double %1, ptr [[RSLOT]])
 ; CHECK-NOT:     @free
 ; CHECK:       rev.enter:
 ; CHECK-NEXT:    call void @free(ptr [[CACHE]])

@@ -1,0 +1,110 @@
+/* purity.c: defined functions that write no memory their callers can see.
+ *
+ * A call of a function defined in the module (a callee kept as a call)
+ * counts as writing everything unless its attributes say otherwise, and
+ * at -O0 nothing has inferred them. This looks at the body: stores and
+ * memory transfers into the function's own stack or new allocations are
+ * invisible to its callers; so are calls of math functions, of functions
+ * whose attributes say they write nothing, and of defined functions that
+ * are clean by the same test (recursively; a function being looked at
+ * counts as clean while its callees are, so recursion is clean unless
+ * something in the cycle writes). A write conclusion is final at once; a
+ * clean one only when the outermost query finishes clean (it may rest on
+ * assumptions about functions still being looked at). Memoized in
+ * c->purity.
+ */
+#include "lt.h"
+
+#include <string.h>
+
+enum { UNKNOWN, WRITES, CLEAN, BUSY };
+
+/* memory the function made itself: its stack or a new allocation */
+static int own_memory(LLVMValueRef p) {
+  const LtRule *r;
+  LLVMValueRef b = lt_base_of(p);
+  return LLVMIsAAllocaInst(b) || (LLVMIsACallInst(b) && lt_call_kind(b, &r) == LT_CALL_MALLOC &&
+                                  lt_alloc_fn(b)->old_arg < 0);
+}
+
+static int visit(LtCtx *c, LLVMValueRef f, LtVec *seen);
+
+static int call_writes(LtCtx *c, LLVMValueRef i, LtVec *seen) {
+  const LtRule *rule;
+  size_t len;
+  const char *n = lt_callee_name(i, &len);
+  switch (lt_call_kind(i, &rule)) {
+  case LT_CALL_RULE:
+    for (unsigned a = 0, na = LLVMGetNumArgOperands(i); rule->writes_arg && a < na; a++)
+      if (lt_is_ptr_ty(LLVMTypeOf(LLVMGetOperand(i, a))) && !own_memory(LLVMGetOperand(i, a)))
+        return 1;
+    return 0;
+  case LT_CALL_MALLOC: {
+    const LtAllocFn *af = lt_alloc_fn(i);
+    return af->old_arg >= 0 ||
+           (af->out_arg >= 0 && !own_memory(LLVMGetOperand(i, (unsigned)af->out_arg)));
+  }
+  case LT_CALL_ZERO:
+  case LT_CALL_COMPLEX:
+    return 0;
+  case LT_CALL_MEMCPY:
+  case LT_CALL_MEMSET:
+    return !own_memory(LLVMGetOperand(i, 0));
+  case LT_CALL_FREE:
+    return 1;
+  case LT_CALL_INACTIVE:
+    if (len > 5 && !strncmp(n, "llvm.", 5))
+      return 0;
+    break;
+  default:
+    break;
+  }
+  LLVMValueRef f = LLVMGetCalledValue(i);
+  if (f && LLVMIsAFunction(f) && !LLVMIsDeclaration(f))
+    return visit(c, f, seen);
+  return lt_call_writes(i) != 0;
+}
+
+static int visit(LtCtx *c, LLVMValueRef f, LtVec *seen) {
+  size_t m = (size_t)lt_map_get(&c->purity, f);
+  if (m != UNKNOWN)
+    return m == WRITES;
+  lt_map_put(&c->purity, f, (void *)(size_t)BUSY);
+  lt_vec_push(seen, f);
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      int w = 0;
+      switch (LLVMGetInstructionOpcode(i)) {
+      case LLVMStore:
+        w = LLVMGetVolatile(i) || !own_memory(LLVMGetOperand(i, 1));
+        break;
+      case LLVMAtomicRMW:
+      case LLVMAtomicCmpXchg:
+      case LLVMFence:
+      case LLVMVAArg:
+        w = 1;
+        break;
+      case LLVMCall:
+      case LLVMInvoke:
+        w = call_writes(c, i, seen);
+        break;
+      default:
+        break;
+      }
+      if (w) {
+        lt_map_put(&c->purity, f, (void *)(size_t)WRITES);
+        return 1;
+      }
+    }
+  return 0;
+}
+
+int lt_fn_writes(LtCtx *c, LLVMValueRef f) {
+  LtVec seen = {0};
+  int w = visit(c, f, &seen);
+  for (size_t k = 0; k < seen.n; k++)
+    if ((size_t)lt_map_get(&c->purity, seen.v[k]) == BUSY)
+      lt_map_put(&c->purity, seen.v[k], (void *)(size_t)(w ? UNKNOWN : CLEAN));
+  lt_vec_free(&seen);
+  return w;
+}
