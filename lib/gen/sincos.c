@@ -5,11 +5,13 @@
  * libm calls where the primal makes one, twice its cost. Computing both
  * at once costs little more than one (glibc's sincos). Where a generated
  * function calls sin and cos (libm or intrinsic, double or float) of the
- * same value in the same block, both are replaced by one llvm.sincos,
- * which the code generator turns into the target's sincos call (or back
- * into two calls where the target has none). LLVM releases without
- * llvm.sincos (before 20) keep the two calls. The driver runs this last,
- * over every generated function, once no derivative is left to build.
+ * same value in the same block, both are replaced by one call of the C
+ * library's sincos (sincosf), on targets whose C library has it (Linux);
+ * the results come back through two stack slots. Not the llvm.sincos
+ * intrinsic: LLVM 22's loop vectorizer widens it into an invalid type
+ * (<2 x {<2 x double>, <2 x double>}>) and VectorCombine then crashes,
+ * and LLVM 19 has no such intrinsic. The driver runs this last, over
+ * every generated function, once no derivative is left to build.
  */
 #include "lt.h"
 
@@ -58,11 +60,32 @@ static LLVMValueRef partner(LLVMValueRef i, int kind) {
   return NULL;
 }
 
+/* The target's C library has sincos and sincosf (glibc, musl: Linux). */
+static int has_sincos(LtCtx *c) {
+  const char *t = LLVMGetTarget(c->mod);
+  return t && (strstr(t, "linux") || strstr(t, "gnu"));
+}
+
+/* void sincos(T x, T *s, T *c), declared once */
+static LLVMValueRef decl(LtCtx *c, LLVMTypeRef ft, LLVMTypeRef *fty) {
+  const char *name = LLVMGetTypeKind(ft) == LLVMFloatTypeKind ? "sincosf" : "sincos";
+  LLVMTypeRef pt[3] = {ft, c->ptr, c->ptr};
+  *fty = LLVMFunctionType(LLVMVoidTypeInContext(c->llctx), pt, 3, 0);
+  LLVMValueRef f = LLVMGetNamedFunction(c->mod, name);
+  if (!f) {
+    f = LLVMAddFunction(c->mod, name, *fty);
+    LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                            LLVMCreateEnumAttribute(c->llctx,
+                                                       LLVMGetEnumAttributeKindForName("nounwind", 8), 0));
+  }
+  return f;
+}
+
 void lt_fuse_sincos(LtCtx *c, LLVMValueRef fn) {
-  unsigned id = LLVMLookupIntrinsicID("llvm.sincos", 11);
-  if (!id)
+  if (!has_sincos(c))
     return;
   LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
+  LLVMValueRef slot[2][2] = {{NULL, NULL}, {NULL, NULL}}; /* [float?][sin, cos] */
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;) {
       LLVMTypeRef ft;
@@ -72,14 +95,22 @@ void lt_fuse_sincos(LtCtx *c, LLVMValueRef fn) {
         i = LLVMGetNextInstruction(i);
         continue;
       }
+      int fl = LLVMGetTypeKind(ft) == LLVMFloatTypeKind;
+      if (!slot[fl][0]) {
+        /* two stack slots per type, reused by every pair */
+        LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(fn);
+        LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(entry));
+        slot[fl][0] = LLVMBuildAlloca(b, ft, "lt.sin.slot");
+        slot[fl][1] = LLVMBuildAlloca(b, ft, "lt.cos.slot");
+      }
       LLVMPositionBuilderBefore(b, i);
-      LLVMValueRef decl = LLVMGetIntrinsicDeclaration(c->mod, id, &ft, 1);
-      LLVMTypeRef dty = LLVMIntrinsicGetType(c->llctx, id, &ft, 1);
-      LLVMValueRef x = LLVMGetOperand(i, 0);
-      LLVMValueRef sc = LLVMBuildCall2(b, dty, decl, &x, 1, "lt.sincos");
+      LLVMTypeRef fty;
+      LLVMValueRef f = decl(c, ft, &fty);
+      LLVMValueRef args[3] = {LLVMGetOperand(i, 0), slot[fl][0], slot[fl][1]};
+      LLVMValueRef sc = LLVMBuildCall2(b, fty, f, args, 3, "");
       LLVMInstructionSetDebugLoc(sc, LLVMInstructionGetDebugLoc(i));
-      LLVMValueRef s = LLVMBuildExtractValue(b, sc, 0, "lt.sin");
-      LLVMValueRef co = LLVMBuildExtractValue(b, sc, 1, "lt.cos");
+      LLVMValueRef s = LLVMBuildLoad2(b, ft, slot[fl][0], "lt.sin");
+      LLVMValueRef co = LLVMBuildLoad2(b, ft, slot[fl][1], "lt.cos");
       LLVMReplaceAllUsesWith(k == SIN ? i : j, s);
       LLVMReplaceAllUsesWith(k == SIN ? j : i, co);
       LLVMValueRef next = LLVMGetNextInstruction(i);

@@ -53,13 +53,12 @@ define double @g_rec(ptr %x, ptr %dx, double %a, i64 %n) {
 ; CHECK-NOT:     store
 ; CHECK-NOT:     call
 ; CHECK:         br i1 %c, label %loop, label %rev.loop
-; The reverse reads the record back, re-loads x[i], recomputes sin and cos
-; (one sincos: sincos.c).
+; The reverse reads the record back, re-loads x[i], recomputes sin/cos.
 ; CHECK:       rev.loop:
 ; CHECK:         %lt.reload = load double
 ; CHECK:         %lt.cache = load double
-; CHECK-NEXT:    call { double, double } @llvm.sincos.f64(double %lt.cache)
-; CHECK-NOT:     call double @llvm.cos.f64(
+; CHECK-NEXT:    call double @sin(double %lt.cache)
+; CHECK:         call double @llvm.cos.f64(double %lt.cache)
 ; CHECK:         call void @free(ptr [[BUF]])
 ; CHECK-NOT:     @malloc
 ; CHECK:       }
