@@ -22,3 +22,9 @@
 // GEP names
 // RUN: bash %S/../../tools/fuzz/run.sh -S -n 1 -s 8022 -O "0 2" -g "--calls --pointers"
 // RUN: bash %S/../../tools/fuzz/run.sh -S -n 4 -s 1 -O "0 2" -j 2 -g "--cxx --calls"
+// seed 9116 --calls: sin and cos fused into llvm.sincos, which LLVM 22's
+// loop vectorizer widened into an invalid type (VectorCombine crashed)
+// RUN: bash %S/../../tools/fuzz/run.sh -S -n 1 -s 9116 -O "0 2" -g --calls
+// Forward mode (__enzyme_fwddiff, widths 1, 2 and 4, dup and dupv)
+// RUN: bash %S/../../tools/fuzz/run.sh -S -n 6 -s 1 -O "0 2" -j 2 -g --fwd
+// RUN: bash %S/../../tools/fuzz/run.sh -S -n 3 -s 1 -O "0 2" -j 2 -g "--fwd --calls"
