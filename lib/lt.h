@@ -135,7 +135,7 @@ struct LtCtx {
   LtMap reg;             /* function -> LtReg * (annotate.c) */
   LtVec regs;
   LtMap inactive_globals;/* __enzyme_inactive_global */
-  LtMap purity;          /* function -> writes or not (purity.c) */
+  LtMap purity;          /* function -> writes or not (writes.c) */
   LtMap escape_memo;     /* function -> escape flags per parameter */
   LtVec escape_arrays;
   LtMap escape_assume;   /* (function, parameter) -> assumed flags + 1 */

@@ -278,9 +278,14 @@ LLVMValueRef lt_trip_emit(LLVMBuilderRef b, const LtTrip *t);
 /* Printer pass print<leantape-induction>: stable text on stderr. */
 void lt_print_induction(LLVMValueRef fn);
 
-/* purity.c: does defined function f (or what it calls) write memory its
- * callers can see? */
+/* writes.c: what an instruction writes */
+/* Does defined function f (or what it calls) write memory its callers can
+ * see? */
 int lt_fn_writes(LtCtx *c, LLVMValueRef f);
+/* The addresses instruction i may write, up to 5 into out (their number
+ * returned), or one LT_CLOBBER: memory it cannot name. */
+#define LT_CLOBBER ((LLVMValueRef)1)
+unsigned lt_writes_of(LtCtx *c, LLVMValueRef i, LLVMValueRef *out);
 
 /* overwrite.c: loads whose memory nothing writes after them */
 typedef struct LtOverwrite {

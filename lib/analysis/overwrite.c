@@ -103,95 +103,7 @@ static unsigned class_of(Classes *cs, LLVMValueRef inst, LLVMValueRef addr) {
   return cs->n++;
 }
 
-/* The address a write instruction writes, CLOBBER for unknown memory, or
- * NULL when it writes nothing. */
-#define CLOBBER ((LLVMValueRef)1)
-
-/* Any other call, by its memory effects (plugin.cpp) or, for a defined
- * function, its body (purity.c): nothing, its pointer arguments' memory
- * (up to 4), or anything. */
-static LLVMValueRef effects(LtCtx *c, LLVMValueRef i, unsigned *nextra, LLVMValueRef *extra) {
-  int w = lt_call_writes(i);
-  LLVMValueRef f = LLVMGetCalledValue(i);
-  if (w == 0 || (w == 2 && f && LLVMIsAFunction(f) && !LLVMIsDeclaration(f) && !lt_fn_writes(c, f)))
-    return NULL;
-  if (w == 1) {
-    for (unsigned a = 0, na = LLVMGetNumArgOperands(i); a < na; a++)
-      if (lt_is_ptr_ty(LLVMTypeOf(LLVMGetOperand(i, a)))) {
-        if (*nextra == 4)
-          return CLOBBER;
-        extra[(*nextra)++] = LLVMGetOperand(i, a);
-      }
-    return NULL;
-  }
-  return CLOBBER;
-}
-
-static LLVMValueRef call_write(LtCtx *c, LLVMValueRef i, unsigned *nextra,
-                               LLVMValueRef *extra) {
-  const LtRule *rule;
-  size_t len;
-  const char *n = lt_callee_name(i, &len);
-  *nextra = 0;
-  switch (lt_call_kind(i, &rule)) {
-  case LT_CALL_RULE:
-    for (unsigned a = 0, na = LLVMGetNumArgOperands(i); rule->writes_arg && a < na; a++)
-      if (lt_is_ptr_ty(LLVMTypeOf(LLVMGetOperand(i, a))) && *nextra < 4)
-        extra[(*nextra)++] = LLVMGetOperand(i, a);
-    return NULL;
-  case LT_CALL_MALLOC: {
-    const LtAllocFn *af = lt_alloc_fn(i);
-    if (af->old_arg >= 0)
-      extra[(*nextra)++] = LLVMGetOperand(i, (unsigned)af->old_arg);
-    if (af->out_arg >= 0)
-      extra[(*nextra)++] = LLVMGetOperand(i, (unsigned)af->out_arg);
-    return NULL;
-  }
-  case LT_CALL_ZERO:
-  case LT_CALL_COMPLEX:
-    return NULL;
-  case LT_CALL_MEMCPY:
-  case LT_CALL_MEMSET:
-  case LT_CALL_FREE:
-    return LLVMGetOperand(i, 0);
-  case LT_CALL_INACTIVE:
-    if (len > 14 && !strncmp(n, "llvm.lifetime.", 14))
-      return LLVMGetOperand(i, LLVMGetNumArgOperands(i) - 1);
-    return strstr(n, "printf") == NULL && strncmp(n, "llvm.", 5) &&
-                   strcmp(n, "puts") && strcmp(n, "putchar")
-               ? effects(c, i, nextra, extra)
-               : NULL;
-  default:
-    return effects(c, i, nextra, extra);
-  }
-}
-
-/* Writes of one instruction: up to 5 addresses, or CLOBBER. */
-static unsigned writes_of(LtCtx *c, LLVMValueRef i, LLVMValueRef *out) {
-  LLVMOpcode op = LLVMGetInstructionOpcode(i);
-  if (op == LLVMStore) {
-    out[0] = LLVMGetOperand(i, 1);
-    return 1;
-  }
-  if (op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg) {
-    out[0] = LLVMGetOperand(i, 0);
-    return 1;
-  }
-  if (op != LLVMCall && op != LLVMInvoke)
-    return 0;
-  unsigned n;
-  LLVMValueRef w = call_write(c, i, &n, out + 1);
-  if (w == CLOBBER) {
-    out[0] = CLOBBER;
-    return 1;
-  }
-  if (w) {
-    out[0] = w;
-    return n + 1;
-  }
-  memmove(out, out + 1, n * sizeof *out);
-  return n;
-}
+#define CLOBBER LT_CLOBBER
 
 typedef struct Ctx {
   LtGen *g;
@@ -263,7 +175,7 @@ static int aliasing_write(Ctx *x, LLVMBasicBlockRef bb, LLVMValueRef from,
   LLVMValueRef i = from ? LLVMGetNextInstruction(from) : LLVMGetFirstInstruction(bb);
   for (; i && i != to; i = LLVMGetNextInstruction(i)) {
     LLVMValueRef w[5];
-    for (unsigned k = 0, n = writes_of(x->g->c, i, w); k < n; k++)
+    for (unsigned k = 0, n = lt_writes_of(x->g->c, i, w); k < n; k++)
       if (w[k] == CLOBBER || alias_memo(x, class_of(&x->w, i, w[k]), lc))
         return 1;
   }
@@ -589,7 +501,7 @@ void lt_overwrite_build(LtOverwrite *o, LtGen *g) {
     for (LLVMValueRef i = LLVMGetFirstInstruction(cfg->block[b]); i;
          i = LLVMGetNextInstruction(i)) {
       LLVMValueRef w[5];
-      for (unsigned k = 0, n = writes_of(g->c, i, w); k < n; k++)
+      for (unsigned k = 0, n = lt_writes_of(g->c, i, w); k < n; k++)
         if (w[k] != CLOBBER)
           class_of(&x.w, i, w[k]);
     }
@@ -602,7 +514,7 @@ void lt_overwrite_build(LtOverwrite *o, LtGen *g) {
     for (LLVMValueRef i = LLVMGetFirstInstruction(cfg->block[b]); i;
          i = LLVMGetNextInstruction(i)) {
       LLVMValueRef w[5];
-      for (unsigned k = 0, n = writes_of(g->c, i, w); k < n; k++) {
+      for (unsigned k = 0, n = lt_writes_of(g->c, i, w); k < n; k++) {
         if (w[k] == CLOBBER) {
           bit_set(own + (size_t)b * x.words, clobber);
           continue;
@@ -693,7 +605,7 @@ void lt_overwrite_build(LtOverwrite *o, LtGen *g) {
         continue;
       }
       LLVMValueRef w[5];
-      for (unsigned k = 0, n = writes_of(g->c, i, w); k < n; k++)
+      for (unsigned k = 0, n = lt_writes_of(g->c, i, w); k < n; k++)
         bit_set(after, w[k] == CLOBBER ? clobber : class_of(&x.w, i, w[k]));
     }
     lt_vec_free(&loads);

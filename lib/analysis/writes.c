@@ -1,5 +1,11 @@
-/* purity.c: defined functions that write no memory their callers can see.
+/* writes.c: what an instruction writes.
  *
+ * lt_writes_of gives the addresses an instruction may write (a store's,
+ * a memory transfer's destination, a rule's output arguments), or
+ * LT_CLOBBER for memory it cannot name; a call by its kind, its memory
+ * effects, or, for a function defined in the module, its body:
+ *
+ * Defined functions that write no memory their callers can see.
  * A call of a function defined in the module (a callee kept as a call)
  * counts as writing everything unless its attributes say otherwise, and
  * at -O0 nothing has inferred them. This looks at the body: stores and
@@ -107,4 +113,91 @@ int lt_fn_writes(LtCtx *c, LLVMValueRef f) {
       lt_map_put(&c->purity, seen.v[k], (void *)(size_t)(w ? UNKNOWN : CLEAN));
   lt_vec_free(&seen);
   return w;
+}
+
+#define CLOBBER LT_CLOBBER
+
+/* Any other call, by its memory effects (plugin.cpp) or, for a defined
+ * function, its body (above): nothing, its pointer arguments' memory
+ * (up to 4), or anything. */
+static LLVMValueRef effects(LtCtx *c, LLVMValueRef i, unsigned *nextra, LLVMValueRef *extra) {
+  int w = lt_call_writes(i);
+  LLVMValueRef f = LLVMGetCalledValue(i);
+  if (w == 0 || (w == 2 && f && LLVMIsAFunction(f) && !LLVMIsDeclaration(f) && !lt_fn_writes(c, f)))
+    return NULL;
+  if (w == 1) {
+    for (unsigned a = 0, na = LLVMGetNumArgOperands(i); a < na; a++)
+      if (lt_is_ptr_ty(LLVMTypeOf(LLVMGetOperand(i, a)))) {
+        if (*nextra == 4)
+          return CLOBBER;
+        extra[(*nextra)++] = LLVMGetOperand(i, a);
+      }
+    return NULL;
+  }
+  return CLOBBER;
+}
+
+static LLVMValueRef call_write(LtCtx *c, LLVMValueRef i, unsigned *nextra,
+                               LLVMValueRef *extra) {
+  const LtRule *rule;
+  size_t len;
+  const char *n = lt_callee_name(i, &len);
+  *nextra = 0;
+  switch (lt_call_kind(i, &rule)) {
+  case LT_CALL_RULE:
+    for (unsigned a = 0, na = LLVMGetNumArgOperands(i); rule->writes_arg && a < na; a++)
+      if (lt_is_ptr_ty(LLVMTypeOf(LLVMGetOperand(i, a))) && *nextra < 4)
+        extra[(*nextra)++] = LLVMGetOperand(i, a);
+    return NULL;
+  case LT_CALL_MALLOC: {
+    const LtAllocFn *af = lt_alloc_fn(i);
+    if (af->old_arg >= 0)
+      extra[(*nextra)++] = LLVMGetOperand(i, (unsigned)af->old_arg);
+    if (af->out_arg >= 0)
+      extra[(*nextra)++] = LLVMGetOperand(i, (unsigned)af->out_arg);
+    return NULL;
+  }
+  case LT_CALL_ZERO:
+  case LT_CALL_COMPLEX:
+    return NULL;
+  case LT_CALL_MEMCPY:
+  case LT_CALL_MEMSET:
+  case LT_CALL_FREE:
+    return LLVMGetOperand(i, 0);
+  case LT_CALL_INACTIVE:
+    if (len > 14 && !strncmp(n, "llvm.lifetime.", 14))
+      return LLVMGetOperand(i, LLVMGetNumArgOperands(i) - 1);
+    return strstr(n, "printf") == NULL && strncmp(n, "llvm.", 5) &&
+                   strcmp(n, "puts") && strcmp(n, "putchar")
+               ? effects(c, i, nextra, extra)
+               : NULL;
+  default:
+    return effects(c, i, nextra, extra);
+  }
+}
+
+unsigned lt_writes_of(LtCtx *c, LLVMValueRef i, LLVMValueRef *out) {
+  LLVMOpcode op = LLVMGetInstructionOpcode(i);
+  if (op == LLVMStore) {
+    out[0] = LLVMGetOperand(i, 1);
+    return 1;
+  }
+  if (op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg) {
+    out[0] = LLVMGetOperand(i, 0);
+    return 1;
+  }
+  if (op != LLVMCall && op != LLVMInvoke)
+    return 0;
+  unsigned n;
+  LLVMValueRef w = call_write(c, i, &n, out + 1);
+  if (w == CLOBBER) {
+    out[0] = CLOBBER;
+    return 1;
+  }
+  if (w) {
+    out[0] = w;
+    return n + 1;
+  }
+  memmove(out, out + 1, n * sizeof *out);
+  return n;
 }
