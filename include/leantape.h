@@ -43,6 +43,7 @@ extern int enzyme_out;
  * may read it again instead of keeping it on the tape. Give it to both
  * calls. */
 extern int enzyme_not_overwritten;
+extern int enzyme_nocache; /* the same promise (Enzyme's container tests) */
 
 /* Combined reverse mode: run fn, accumulate gradients into the shadows of
  * dup arguments, and return the gradient of the (single) enzyme_out

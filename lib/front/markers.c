@@ -61,6 +61,9 @@ int lt_marker_of(LLVMValueRef v, const char **bad) {
        * the argument is preceded by enzyme_not_overwritten (on either side
        * of its activity marker); in combined mode it changes nothing. */
       {"enzyme_not_overwritten", LT_M_MODIFIER},
+      /* the same promise in Enzyme's split-mode container tests
+       * (nocache_containers.cpp: "layers enzyme_nocache over enzyme_dup") */
+      {"enzyme_nocache", LT_M_MODIFIER},
       /* Mixed activity (pointers that may or may not have a shadow) is
        * always checked at run time here. */
       {"enzyme_runtime_activity", LT_M_FLAG},

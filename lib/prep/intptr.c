@@ -94,6 +94,28 @@ static int int_only_param(Walk *w, LLVMValueRef call, LLVMValueRef p,
   return ok;
 }
 
+/* The -O0 slot that p is spilled to: reloading p from it is not an
+ * access through p (it proves nothing about what p points to); what is
+ * done through the reloaded copies counts. */
+static int spill_slot(Walk *w, LLVMValueRef slot, LLVMValueRef p, int depth) {
+  if (depth > MAX_DEPTH)
+    return 0;
+  for (LLVMUseRef u = LLVMGetFirstUse(slot); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (LLVMIsALoadInst(user) && lt_is_ptr_ty(LLVMTypeOf(user))) {
+      if (!int_only_value(w, user, depth + 1))
+        return 0;
+    } else if (LLVMIsAStoreInst(user)) {
+      if (LLVMGetOperand(user, 0) != p || LLVMGetOperand(user, 1) != slot)
+        return 0;
+    } else if (!LLVMIsACallInst(user) ||
+               strncmp(lt_callee_name(user, &(size_t){0}), "llvm.lifetime.", 14)) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
 static int int_only_use(Walk *w, LLVMValueRef p, LLVMValueRef user,
                         int depth) {
   switch (LLVMGetInstructionOpcode(user)) {
@@ -105,7 +127,7 @@ static int int_only_use(Walk *w, LLVMValueRef p, LLVMValueRef user,
     if (LLVMGetOperand(user, 0) == p) {
       /* -O0 spills the parameter to a local slot and reloads it. */
       LLVMValueRef slot = LLVMGetOperand(user, 1);
-      return LLVMIsAAllocaInst(slot) && int_only_value(w, slot, depth + 1);
+      return LLVMIsAAllocaInst(slot) && spill_slot(w, slot, p, depth + 1);
     }
     return int_access(w, user, LLVMTypeOf(LLVMGetOperand(user, 0)));
   case LLVMGetElementPtr:

@@ -3,6 +3,8 @@
 //  - fm: enzyme_not_overwritten in front of x and w in both calls (the
 //    caller writes an unrelated array between the calls, so only the
 //    marker says x and w are unchanged);
+//  - fn: the same with enzyme_nocache, the spelling of Enzyme's container
+//    tests (nocache_containers.cpp);
 //  - fa: no marker, and nothing between the two calls writes memory;
 //  - fc: no marker, the caller overwrites x between the calls: the values
 //    the reverse needs come from the tape (16 bytes per iteration at -O2,
@@ -16,6 +18,8 @@
 // RUN: %ltclang -O2 -g -c %s -o /dev/null -Rpass-analysis=leantape 2>&1 | FileCheck %s
 // CHECK-DAG: remark: derivative of 'fm' (split mode): {{.*}}memory of parameter(s) 1, 2 unchanged between the halves
 // CHECK-DAG: remark: loop (depth 1) in 'fm': caches nothing per iteration
+// CHECK-DAG: remark: derivative of 'fn' (split mode): {{.*}}memory of parameter(s) 1, 2 unchanged between the halves
+// CHECK-DAG: remark: loop (depth 1) in 'fn': caches nothing per iteration
 // CHECK-DAG: remark: derivative of 'fa' (split mode): {{.*}}memory of parameter(s) 1, 2 unchanged between the halves
 // CHECK-DAG: remark: loop (depth 1) in 'fa': caches nothing per iteration
 // CHECK-DAG: remark: loop (depth 1) in 'fc': caches {{[1-9][0-9]*}} bytes per iteration
@@ -33,6 +37,7 @@
     s += w[i] * sin(x[i]) * x[i];                                              \
   return s;
 double fm(const double *x, const double *w, long n) { BODY }
+double fn(const double *x, const double *w, long n) { BODY }
 double fa(const double *x, const double *w, long n) { BODY }
 double fc(const double *x, const double *w, long n) { BODY }
 
@@ -63,6 +68,15 @@ int main(void) {
   __enzyme_reverse((void *)fm, enzyme_not_overwritten, enzyme_dup, x, dx, enzyme_dup,
                    enzyme_not_overwritten, W, dw, enzyme_const, n, lt_vd(2.0), t);
   check("fm: enzyme_not_overwritten", x, dx, dw);
+
+  for (int i = 0; i < N; i++)
+    dx[i] = dw[i] = 0;
+  t = __enzyme_augmentfwd((void *)fn, enzyme_nocache, x, dx, enzyme_nocache, W, dw, enzyme_const,
+                          n);
+  other[0] = lt_vd(1);
+  __enzyme_reverse((void *)fn, enzyme_nocache, x, dx, enzyme_nocache, W, dw, enzyme_const, n,
+                   seed, t);
+  check("fn: enzyme_nocache", x, dx, dw);
 
   for (int i = 0; i < N; i++)
     dx[i] = dw[i] = 0;
