@@ -53,13 +53,14 @@ static void find_calls(LtCtx *c, LtVec *calls, LtVec *failed, LtVec *hints) {
         if (what)
           lt_error(c, i, "'%s' (%s) is not supported by Leantape yet; "
                          "reverse mode is: __enzyme_autodiff, or "
-                         "__enzyme_augmentfwd with __enzyme_reverse",
+                         "__enzyme_augmentfwd with __enzyme_reverse; forward "
+                         "mode: __enzyme_fwddiff",
                    name, what);
         else
           lt_error(c, i, "'%.*s' is not an entry point Leantape knows; the "
                          "entry points are __enzyme_autodiff, "
-                         "__enzyme_augmentfwd, __enzyme_reverse and "
-                         "__enzyme_augmentsize",
+                         "__enzyme_augmentfwd, __enzyme_reverse, "
+                         "__enzyme_augmentsize and __enzyme_fwddiff",
                    (int)len, callee);
         lt_vec_push(failed, i);
       }

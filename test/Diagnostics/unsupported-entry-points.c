@@ -53,7 +53,7 @@ int main(void) {
   r += __enzyme_batch((void *)sq, x, dx);
 #endif
 #if defined(FOO) || defined(ALL)
-  // FOO: unsupported-entry-points.c:[[@LINE+2]]:{{[0-9]+}}: error: leantape: '__enzyme_foo' is not an entry point Leantape knows
+  // FOO: unsupported-entry-points.c:[[@LINE+2]]:{{[0-9]+}}: error: leantape: '__enzyme_foo' is not an entry point Leantape knows; the entry points are __enzyme_autodiff, __enzyme_augmentfwd, __enzyme_reverse, __enzyme_augmentsize and __enzyme_fwddiff
   // ALL: unsupported-entry-points.c:[[@LINE+1]]:{{[0-9]+}}: error: leantape: '__enzyme_foo' is not an entry point Leantape knows
   r += __enzyme_foo((void *)sq, x);
 #endif
