@@ -9,6 +9,7 @@
 #ifndef LT_H
 #define LT_H
 
+#include "compat.h" /* LLVM 19 / 22 differences: first */
 #include <llvm-c/Core.h>
 #include <llvm-c/DebugInfo.h>
 #include <llvm-c/Target.h>

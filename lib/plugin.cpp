@@ -3,6 +3,8 @@
 // OptimizerEarly extension point under `clang -fpass-plugin`, which fires at
 // -O0..-O3), hands the module to the C driver (lt_run_module), and emits
 // diagnostics and remarks for the C code, which the LLVM C API cannot do.
+// Under LLVM 19 it also bridges the C API functions that 19 lacks (see
+// lib/compat.h, which declares them).
 #include "llvm-c/Core.h"
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/MemoryLocation.h"
@@ -19,6 +21,16 @@
 #include "llvm/Plugins/PassPlugin.h" // LLVM 22
 #else
 #include "llvm/Passes/PassPlugin.h" // LLVM 19
+#endif
+#if LLVM_VERSION_MAJOR < 20
+#include "llvm-c/Error.h"
+#include "llvm-c/TargetMachine.h"
+#include "llvm-c/Transforms/PassBuilder.h"
+#include "llvm/Analysis/CGSCCPassManager.h"
+#include "llvm/Analysis/LoopAnalysisManager.h"
+#include "llvm/IR/PassInstrumentation.h"
+#include "llvm/Passes/StandardInstrumentations.h"
+#include "llvm/Support/Error.h"
 #endif
 
 using namespace llvm;
@@ -147,6 +159,59 @@ void lt_llvm_forget(LLVMValueRef fn) {
     if (TheFAM)
       TheFAM->clear(*F, F->getName());
 }
+
+#if LLVM_VERSION_MAJOR < 20
+// Bridges for the C API functions LLVM 19 lacks (contracts in lib/compat.h).
+extern "C" {
+LLVMBool lt_compat_is_atomic(LLVMValueRef inst);
+LLVMErrorRef lt_compat_run_passes_on_function(LLVMValueRef fn,
+                                              const char *passes,
+                                              LLVMTargetMachineRef tm,
+                                              LLVMPassBuilderOptionsRef opts);
+}
+
+// LLVMIsAtomic (LLVM 20).
+LLVMBool lt_compat_is_atomic(LLVMValueRef inst) {
+  auto *I = dyn_cast_or_null<Instruction>(unwrap(inst));
+  return I && I->isAtomic();
+}
+
+// LLVMRunPassesOnFunction (LLVM 20), as LLVM's PassBuilderBindings.cpp does
+// it: fresh analysis managers, the standard instrumentations (so that
+// -print-after-all and friends see these passes), a function pass manager
+// parsed from the pipeline text. Only the default target machine (null)
+// and options are supported: LLVMPassBuilderOptions' fields are private to
+// LLVM, and Leantape passes neither.
+LLVMErrorRef lt_compat_run_passes_on_function(LLVMValueRef fn,
+                                              const char *passes,
+                                              LLVMTargetMachineRef tm,
+                                              LLVMPassBuilderOptionsRef) {
+  Function *F = unwrap<Function>(fn);
+  if (tm)
+    return wrap(createStringError(inconvertibleErrorCode(),
+                                  "leantape: a target machine is not "
+                                  "supported by the LLVM 19 bridge"));
+  PassInstrumentationCallbacks PIC;
+  PassBuilder PB(nullptr, PipelineTuningOptions(), std::nullopt, &PIC);
+  LoopAnalysisManager LAM;
+  FunctionAnalysisManager FAM;
+  CGSCCAnalysisManager CGAM;
+  ModuleAnalysisManager MAM;
+  PB.registerLoopAnalyses(LAM);
+  PB.registerFunctionAnalyses(FAM);
+  PB.registerCGSCCAnalyses(CGAM);
+  PB.registerModuleAnalyses(MAM);
+  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  StandardInstrumentations SI(F->getContext(), /*DebugLogging=*/false,
+                              /*VerifyEach=*/false);
+  SI.registerCallbacks(PIC, &MAM);
+  FunctionPassManager FPM;
+  if (Error Err = PB.parsePassPipeline(FPM, passes))
+    return wrap(std::move(Err));
+  FPM.run(*F, FAM);
+  return nullptr;
+}
+#endif
 
 namespace {
 struct LeantapePass : PassInfoMixin<LeantapePass> {

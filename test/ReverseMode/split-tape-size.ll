@@ -219,7 +219,7 @@ declare double @llvm.fabs.f64(double)
 ; CHECK-NEXT:    %a = load double, ptr %x
 ; CHECK-NEXT:    %[[S1:.*]] = getelementptr i8, ptr %tape, i64 8
 ; CHECK-NEXT:    store double %a, ptr %[[S1]]
-; CHECK-NEXT:    %p1 = getelementptr inbounds nuw i8, ptr %x, i64 8
+; CHECK-NEXT:    %p1 = getelementptr inbounds {{(nuw )?}}i8, ptr %x, i64 8
 ; CHECK-NEXT:    %b = load double, ptr %p1
 ; CHECK-NEXT:    store double %b, ptr %tape
 ; CHECK-NEXT:    %m = fmul double %a, %b
