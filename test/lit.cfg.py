@@ -1,9 +1,15 @@
 # lit configuration for the Leantape test suite.
 #
-# Run with `bash tools/test.sh` (builds first), or directly:
-#   /usr/lib/llvm-22/bin/lit -sv test
-# Paths are computed from this file; no lit.site.cfg is needed.
+# Run with `bash tools/test.sh` (builds first; LLVM_VERSION=19 for an LLVM 19
+# build), or directly, with the lit of any LLVM:
+#   LEANTAPE_BUILD_DIR=build /usr/lib/llvm-22/bin/lit -sv test
+# The build directory (LEANTAPE_BUILD_DIR, default build) records which LLVM
+# the plugin was built against in leantape-build.env (written by CMake, see
+# cmake/leantape-build.env.in); the tools (clang, opt, FileCheck, lli, not)
+# are that LLVM's, from its bin directory: a plugin built for one LLVM major
+# does not load into another.
 import os
+import shlex
 
 import lit.formats
 
@@ -13,9 +19,25 @@ config.suffixes = [".ll", ".c", ".cpp"]
 config.excludes = ["Inputs", "lit.cfg.py"]
 
 repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-llvm_bin = "/usr/lib/llvm-22/bin"
 build = os.path.join(repo, os.environ.get("LEANTAPE_BUILD_DIR", "build"))
-plugin = os.path.join(build, "lib", "LLVMLeantape.so")
+build_env = os.path.join(build, "leantape-build.env")
+if not os.path.isfile(build_env):
+    lit_config.fatal(
+        "%s not found (configure and build first: bash tools/setup.sh)" % build_env
+    )
+site = {}
+with open(build_env) as f:
+    for line in f:
+        line = line.strip()
+        if line and not line.startswith("#") and "=" in line:
+            key, value = line.split("=", 1)
+            site[key] = " ".join(shlex.split(value))
+llvm_bin = site["LEANTAPE_LLVM_TOOLS_DIR"]
+llvm_major = int(site["LEANTAPE_LLVM_MAJOR"])
+plugin = site["LEANTAPE_PLUGIN"]
+lit_config.note(
+    "LLVM %s (%s), plugin %s" % (site["LEANTAPE_LLVM_VERSION"], llvm_bin, plugin)
+)
 include = os.path.join(repo, "include")
 inputs = os.path.join(repo, "test", "Inputs")
 
@@ -27,24 +49,46 @@ if not os.path.isfile(plugin):
         "plugin not found: %s (build it first: bash tools/setup.sh)" % plugin
     )
 
-# FileCheck, not and count live in the LLVM bin directory, not on PATH.
+for tool in ("clang", "clang++", "opt", "FileCheck", "lli", "not"):
+    if not os.access(os.path.join(llvm_bin, tool), os.X_OK):
+        lit_config.fatal("%s not found in %s" % (tool, llvm_bin))
+clang = os.path.join(llvm_bin, "clang")
+clangxx = os.path.join(llvm_bin, "clang++")
+opt = os.path.join(llvm_bin, "opt")
+
+# REQUIRES: llvm-19 / llvm-22, and llvm-NN+ for "this major or newer".
+config.available_features.add("llvm-%d" % llvm_major)
+for major in range(19, llvm_major + 1):
+    config.available_features.add("llvm-%d+" % major)
+
+# FileCheck, not, count and lli live in the LLVM bin directory, not on PATH;
+# it goes first, so that every LLVM tool a test names is this LLVM's.
 config.environment["PATH"] = os.pathsep.join(
     [llvm_bin, config.environment.get("PATH", os.environ.get("PATH", ""))]
 )
 for var in ("HOME", "TMPDIR", "LANG"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
+# tools/fuzz/run.sh and other scripts run by tests: this LLVM's compilers
+# and this build.
+config.environment["CLANG"] = clang
+config.environment["CLANGXX"] = clangxx
+config.environment["LEANTAPE_BUILD_DIR"] = build
+config.environment["LEANTAPE_PLUGIN"] = plugin
 
 includes = "-I%s -I%s" % (include, inputs)
 # lit applies these in order, before its built-ins (so %plugin wins over %p).
 # %ltclangxx precedes %ltclang, of which it is an extension.
 config.substitutions.append(
-    ("%ltclangxx", "clang++-22 -std=c++17 -fpass-plugin=%s %s" % (plugin, includes))
+    ("%ltclangxx", "%s -std=c++17 -fpass-plugin=%s %s" % (clangxx, plugin, includes))
 )
 config.substitutions.append(
-    ("%ltclang", "clang-22 -fpass-plugin=%s %s" % (plugin, includes))
+    ("%ltclang", "%s -fpass-plugin=%s %s" % (clang, plugin, includes))
 )
-config.substitutions.append(("%ltopt", "opt-22 -load-pass-plugin=%s" % plugin))
-config.substitutions.append(("%clang", "clang-22 %s" % includes))
-config.substitutions.append(("%opt", "opt-22"))
+config.substitutions.append(("%ltopt", "%s -load-pass-plugin=%s" % (opt, plugin)))
+config.substitutions.append(("%clangxx", "%s %s" % (clangxx, includes)))
+config.substitutions.append(("%clang", "%s %s" % (clang, includes)))
+config.substitutions.append(("%opt", opt))
 config.substitutions.append(("%plugin", plugin))
+config.substitutions.append(("%llvm_bin", llvm_bin))
+config.substitutions.append(("%builddir", build))
