@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
 # setup.sh: idempotent set-up on a fresh Debian 12 machine, then build.
 #
-# Installs LLVM 22 (clang-22, opt-22, llvm-config-22, FileCheck, lit) and a
-# build toolchain with apt when something is missing, then configures and
-# builds build/lib/LLVMLeantape.so. Prints one short line per step; on a
+# Installs LLVM NN (clang-NN, opt-NN, llvm-config-NN, FileCheck, lit, lld)
+# and a build toolchain with apt when something is missing, then configures
+# and builds the plugin against it. Prints one short line per step; on a
 # failure it prints the step's log. Safe to run again: it only does what is
 # missing, and rebuilds incrementally.
+#
+# Which LLVM (tools/llvm.sh): LLVM_VERSION unset = 22 into build/;
+# LLVM_VERSION=19 into build-llvm19/; LLVM_VERSION=all (or "19 22") both,
+# installing what is missing with one apt-get. LEANTAPE_BUILD_DIR names
+# the build directory of a single version.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-BUILD=${LEANTAPE_BUILD_DIR:-build}
-LLVM_BIN=/usr/lib/llvm-22/bin
+source tools/llvm.sh
 LOG=$(mktemp)
 trap 'rm -f "$LOG"' EXIT
 
@@ -47,18 +51,29 @@ apt_install() {
     apt-get install -y --no-install-recommends "$@"
 }
 
-# 1. LLVM 22.
-missing=0
-for tool in clang-22 opt-22 llvm-config-22; do
-  command -v "$tool" >/dev/null 2>&1 || missing=1
+# 1. LLVM, each requested major (lld: link-time differentiation).
+pkgs=()
+for v in $LT_VERSIONS; do
+  missing=0
+  for tool in clang-$v clang++-$v opt-$v llvm-config-$v; do
+    command -v "$tool" >/dev/null 2>&1 || missing=1
+  done
+  bin=/usr/lib/llvm-$v/bin
+  for tool in "$bin/FileCheck" "$bin/not" "$bin/lli" "$bin/ld.lld"; do
+    [ -x "$tool" ] || missing=1
+  done
+  # lit: LLVM 22's llvm-NN-tools has bin/lit, LLVM 19's only utils/lit/lit.py
+  [ -x "$bin/lit" ] || [ -f "/usr/lib/llvm-$v/build/utils/lit/lit.py" ] || missing=1
+  if [ "$missing" -eq 1 ]; then
+    pkgs+=(llvm-$v-dev clang-$v llvm-$v-tools lld-$v)
+  fi
 done
-for tool in "$LLVM_BIN/FileCheck" "$LLVM_BIN/lit" "$LLVM_BIN/not" "$LLVM_BIN/ld.lld"; do
-  [ -x "$tool" ] || missing=1
-done
-if [ "$missing" -eq 1 ]; then
-  apt_install llvm-22-dev clang-22 llvm-22-tools lld-22 # lld: link-time differentiation
+if [ ${#pkgs[@]} -gt 0 ]; then
+  apt_install "${pkgs[@]}"
 fi
-step "LLVM $(llvm-config-22 --version) ok"
+for v in $LT_VERSIONS; do
+  step "LLVM $(llvm-config-$v --version) ok"
+done
 
 # 2. Build tools: cmake, a generator, a C/C++ toolchain (for libc and crt).
 pkgs=()
@@ -68,24 +83,42 @@ if ! command -v make >/dev/null 2>&1 || ! command -v g++ >/dev/null 2>&1; then
 fi
 command -v nm >/dev/null 2>&1 || pkgs+=(binutils)
 command -v python3 >/dev/null 2>&1 || pkgs+=(python3)
+# the installed-package test builds a consumer with pkg-config and make
+command -v pkg-config >/dev/null 2>&1 || pkgs+=(pkg-config)
 if [ ${#pkgs[@]} -gt 0 ]; then
   apt_install "${pkgs[@]}"
 fi
 step "build tools ok"
 
-# 3. Configure (once; later runs reuse the cache) and build.
-if [ ! -f "$BUILD/CMakeCache.txt" ]; then
-  args=(-S . -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo
-        -DLLVM_DIR="$(llvm-config-22 --cmakedir)")
-  command -v ninja >/dev/null 2>&1 && args+=(-G Ninja)
-  # clang-22 matches the LLVM headers best; gcc/g++ also work.
-  if command -v clang++-22 >/dev/null 2>&1; then
-    args+=(-DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22)
+# 3. Configure (once; later runs reuse the cache) and build, per major.
+# configured_major DIR: the LLVM major DIR was configured for, or "".
+configured_major() {
+  sed -n "s/^LEANTAPE_LLVM_MAJOR='\(.*\)'$/\1/p" "$1/leantape-build.env" 2>/dev/null || true
+}
+for v in $LT_VERSIONS; do
+  build=${BUILD:-$(lt_build_dir "$v")}
+  llvm_dir=$(llvm-config-$v --cmakedir)
+  if [ -f "$build/CMakeCache.txt" ]; then
+    had=$(configured_major "$build")
+    if [ "$had" != "$v" ]; then
+      # a build directory holds one LLVM major (its compiler and LLVM_DIR)
+      step "$build was configured for LLVM ${had:-?}: configuring it anew for LLVM $v"
+      rm -rf "$build/CMakeCache.txt" "$build/CMakeFiles"
+    fi
   fi
-  step "configure $BUILD"
-  run cmake "${args[@]}"
-else
-  run cmake -S . -B "$BUILD" -DLLVM_DIR="$(llvm-config-22 --cmakedir)"
-fi
-step "build $BUILD/lib/LLVMLeantape.so"
-run cmake --build "$BUILD" -j2
+  if [ ! -f "$build/CMakeCache.txt" ]; then
+    args=(-S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo
+          -DLEANTAPE_LLVM_VERSION="$v" -DLLVM_DIR="$llvm_dir")
+    command -v ninja >/dev/null 2>&1 && args+=(-G Ninja)
+    # clang-NN matches the LLVM headers best; gcc/g++ also work.
+    if command -v clang++-$v >/dev/null 2>&1; then
+      args+=(-DCMAKE_C_COMPILER=clang-$v -DCMAKE_CXX_COMPILER=clang++-$v)
+    fi
+    step "configure $build (LLVM $v)"
+    run cmake "${args[@]}"
+  else
+    run cmake -S . -B "$build" -DLEANTAPE_LLVM_VERSION="$v" -DLLVM_DIR="$llvm_dir"
+  fi
+  step "build $build/lib/LLVMLeantape.so (LLVM $v)"
+  run cmake --build "$build" -j2
+done
