@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
-# test.sh: set up and build (tools/setup.sh), run the lit suite in test/,
-# and end with one line "N passed, N failed" (", N skipped" when some were
-# unsupported). XFAIL counts as passed; XPASS, UNRESOLVED and TIMEOUT count
-# as failed. Exits nonzero if anything failed or no test ran.
-# Extra arguments go to lit, e.g. `bash tools/test.sh --filter Plugin`.
+# test.sh: set up and build (tools/setup.sh), run the lit suite in test/
+# against each requested LLVM (tools/llvm.sh: LLVM_VERSION unset = 22,
+# 19, 22, or all), print a line per LLVM, and end with one line
+# "N passed, N failed" (the sum over the LLVMs). XFAIL counts as passed;
+# XPASS, UNRESOLVED and TIMEOUT count as failed; UNSUPPORTED tests are
+# named in the per-LLVM line only. Exits nonzero if anything failed or no
+# test ran. Extra arguments go to lit, e.g. `bash tools/test.sh --filter Plugin`.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 
-BUILD=${LEANTAPE_BUILD_DIR:-build}
-LIT=/usr/lib/llvm-22/bin/lit
+source tools/llvm.sh
 
 if ! bash tools/setup.sh; then
   echo "test: set-up or build failed" >&2
@@ -16,14 +17,21 @@ if ! bash tools/setup.sh; then
   exit 1
 fi
 
-mkdir -p "$BUILD/test"
-RESULTS="$BUILD/test/results.json"
-rm -f "$RESULTS"
-"$LIT" -sv -o "$RESULTS" "$@" test
-lit_rc=$?
+# lit_cmd MAJOR: a lit to run (any LLVM's works; LLVM 19's llvm-19-tools
+# ships only lit.py).
+lit_cmd() {
+  local bin=/usr/lib/llvm-$1/bin lit_py=/usr/lib/llvm-$1/build/utils/lit/lit.py
+  if [ -x "$bin/lit" ]; then
+    echo "$bin/lit"
+  elif [ -f "$lit_py" ]; then
+    echo "python3 $lit_py"
+  fi
+}
 
-# Count from lit's JSON report (one entry per test with its result code).
-summary=$(python3 - "$RESULTS" <<'PY'
+# count RESULTS: "PASSED FAILED SKIPPED" from lit's JSON report (one entry
+# per test with its result code).
+count() {
+  python3 - "$1" <<'PY'
 import json, sys
 try:
     tests = json.load(open(sys.argv[1]))["tests"]
@@ -33,21 +41,38 @@ ok = {"PASS", "XFAIL", "FLAKYPASS"}
 skip = {"UNSUPPORTED", "SKIPPED", "EXCLUDED"}
 p = sum(t["code"] in ok for t in tests)
 s = sum(t["code"] in skip for t in tests)
-f = len(tests) - p - s
-line = "%d passed, %d failed" % (p, f)
-if s:
-    line += ", %d skipped" % s
-print(line)
+print(p, len(tests) - p - s, s)
 PY
-)
-[ -n "$summary" ] || summary="0 passed, 0 failed"
+}
 
-rc=0
-[ "$lit_rc" -eq 0 ] || rc=1
-case "$summary" in
-  "0 passed, 0 failed"*) echo "test: no test ran" >&2; rc=1 ;;
-  *", 0 failed"*) ;;
-  *) rc=1 ;;
-esac
-echo "$summary"
+rc=0 total_p=0 total_f=0 lines=()
+for v in $LT_VERSIONS; do
+  build=${BUILD:-$(lt_build_dir "$v")}
+  lit=$(lit_cmd "$v")
+  [ -n "$lit" ] || lit=$(lit_cmd "$LT_NEWEST")
+  if [ -z "$lit" ]; then
+    echo "test: no lit found for LLVM $v" >&2
+    rc=1
+    continue
+  fi
+  mkdir -p "$build/test"
+  results="$build/test/results.json"
+  rm -f "$results"
+  start=$SECONDS
+  # shellcheck disable=SC2086 # $lit may be "python3 .../lit.py"
+  LEANTAPE_BUILD_DIR=$build $lit -sv -o "$results" "$@" test || rc=1
+  read -r p f s < <(count "$results")
+  if [ "$p" -eq 0 ] && [ "$f" -eq 0 ]; then
+    echo "test: no test ran against LLVM $v" >&2
+    rc=1
+  fi
+  [ "$f" -eq 0 ] || rc=1
+  total_p=$((total_p + p)) total_f=$((total_f + f))
+  line="LLVM $v ($build): $p passed, $f failed"
+  [ "$s" -eq 0 ] || line+=", $s unsupported"
+  lines+=("$line in $((SECONDS - start)) s")
+done
+
+[ ${#lines[@]} -eq 0 ] || printf '%s\n' "${lines[@]}"
+echo "$total_p passed, $total_f failed"
 exit "$rc"
