@@ -31,6 +31,7 @@
 #include "llvm/IR/PassInstrumentation.h"
 #include "llvm/Passes/StandardInstrumentations.h"
 #include "llvm/Support/Error.h"
+#include <memory>
 #endif
 
 using namespace llvm;
@@ -214,10 +215,21 @@ LLVMErrorRef lt_compat_run_passes_on_function(LLVMValueRef fn,
 #endif
 
 namespace {
+// A module of the compile step of `clang -flto` (LLVM 19 only; see
+// registerCallbacks): clang has flagged it for the LTO link ("ThinLTO" = 0
+// under full LTO, "EnableSplitLTOUnit" under both) before the pipeline runs.
+[[maybe_unused]] bool hasLTOFlags(const Module &M) {
+  return M.getModuleFlag("ThinLTO") || M.getModuleFlag("EnableSplitLTOUnit");
+}
+
 struct LeantapePass : PassInfoMixin<LeantapePass> {
   int Level;
-  explicit LeantapePass(int L) : Level(L) {}
+  bool SkipLTOModule; // leave modules flagged for LTO to the link step
+  explicit LeantapePass(int L, bool Skip = false)
+      : Level(L), SkipLTOModule(Skip) {}
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &MAM) {
+    if (SkipLTOModule && hasLTOFlags(M))
+      return PreservedAnalyses::all();
     TheFAM = &MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
     int Changed = lt_run_module(wrap(&M), Level);
     TheFAM = nullptr;
@@ -249,9 +261,9 @@ struct LeantapePrinter : PassInfoMixin<LeantapePrinter> {
   static bool isRequired() { return true; }
 };
 
-[[maybe_unused]] bool preLink() { return false; }
-bool preLink(ThinOrFullLTOPhase P) {
-  return P == ThinOrFullLTOPhase::FullLTOPreLink || P == ThinOrFullLTOPhase::ThinLTOPreLink;
+[[maybe_unused]] bool preLink(ThinOrFullLTOPhase P) {
+  return P == ThinOrFullLTOPhase::FullLTOPreLink ||
+         P == ThinOrFullLTOPhase::ThinLTOPreLink;
 }
 
 void registerCallbacks(PassBuilder &PB) {
@@ -277,26 +289,41 @@ void registerCallbacks(PassBuilder &PB) {
         MPM.addPass(LeantapePass(-1));
         return true;
       });
-  // LLVM 19 passes (MPM, Level); 22 adds a ThinOrFullLTOPhase: `auto...`
-  // accepts both. Under -flto the compile step (pre-link) leaves the
-  // __enzyme_* calls alone: the callees of the differentiated function may
-  // be in other files, and the link step differentiates the merged module
-  // (full LTO: the pass runs first in the link-time pipeline; ThinLTO: in
-  // each backend, with the imported callees).
-  PB.registerOptimizerEarlyEPCallback(
-      [](ModulePassManager &MPM, OptimizationLevel L, auto... Phase) {
-        if (preLink(Phase...))
-          return;
-        MPM.addPass(LeantapePass(L.getSpeedupLevel()));
-      });
+  // Under -flto the compile step (pre-link) leaves the __enzyme_* calls
+  // alone: the callees of the differentiated function may be in other
+  // files, and the link step differentiates the merged module (full LTO:
+  // the pass runs first in the link-time pipeline; ThinLTO: in each
+  // backend, with the imported callees, at OptimizerEarly).
   PB.registerFullLinkTimeOptimizationEarlyEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel L) {
         MPM.addPass(LeantapePass(L.getSpeedupLevel()));
       });
+#if LLVM_VERSION_MAJOR >= 20
   PB.registerPipelineStartEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel) {
         MPM.addPass(LeantapePrepare());
       });
+  PB.registerOptimizerEarlyEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel L, ThinOrFullLTOPhase P) {
+        if (!preLink(P))
+          MPM.addPass(LeantapePass(L.getSpeedupLevel()));
+      });
+#else
+  // LLVM 19 tells OptimizerEarly callbacks no phase. PipelineStart fires
+  // in compile-step pipelines (with or without -flto), never in the
+  // link-time ones (ThinLTO backends, full LTO); a compile-step pass then
+  // skips a module that clang flagged for LTO.
+  auto CompileStep = std::make_shared<bool>(false); // per PassBuilder
+  PB.registerPipelineStartEPCallback(
+      [CompileStep](ModulePassManager &MPM, OptimizationLevel) {
+        *CompileStep = true;
+        MPM.addPass(LeantapePrepare());
+      });
+  PB.registerOptimizerEarlyEPCallback(
+      [CompileStep](ModulePassManager &MPM, OptimizationLevel L) {
+        MPM.addPass(LeantapePass(L.getSpeedupLevel(), *CompileStep));
+      });
+#endif
 }
 } // namespace
 

@@ -11,11 +11,11 @@
 // RUN: %ltclang -flto -O2 -c %s -o %t.a.o
 // RUN: %ltclang -flto -O2 -c %S/../Inputs/lto/callee.c -o %t.b.o
 // RUN: %ltclang -flto -O2 -c %S/../Inputs/lto/custom.c -o %t.c.o
-// RUN: clang-22 -flto -O2 -fuse-ld=lld -Wl,--load-pass-plugin=%plugin %t.a.o %t.b.o %t.c.o -o %t.full -lm && %t.full
+// RUN: %clang -flto -O2 -fuse-ld=lld -Wl,--load-pass-plugin=%plugin %t.a.o %t.b.o %t.c.o -o %t.full -lm && %t.full
 // RUN: %ltclang -flto=thin -O2 -DTHIN -c %s -o %t.a.t.o
 // RUN: %ltclang -flto=thin -O2 -c %S/../Inputs/lto/callee.c -o %t.b.t.o
-// RUN: clang-22 -flto=thin -O2 -fuse-ld=lld -Wl,--load-pass-plugin=%plugin %t.a.t.o %t.b.t.o -o %t.thin -lm && %t.thin
-// RUN: clang-22 -flto -O0 -fuse-ld=lld -Wl,--load-pass-plugin=%plugin %t.a.o %t.b.o %t.c.o -o %t.O0 -lm && %t.O0
+// RUN: %clang -flto=thin -O2 -fuse-ld=lld -Wl,--load-pass-plugin=%plugin %t.a.t.o %t.b.t.o -o %t.thin -lm && %t.thin
+// RUN: %clang -flto -O0 -fuse-ld=lld -Wl,--load-pass-plugin=%plugin %t.a.o %t.b.o %t.c.o -o %t.O0 -lm && %t.O0
 
 #include "check.h"
 #include <leantape.h>
