@@ -15,7 +15,7 @@ import lit.formats
 
 config.name = "Leantape"
 config.test_format = lit.formats.ShTest(True)
-config.suffixes = [".ll", ".c", ".cpp"]
+config.suffixes = [".ll", ".c", ".cpp", ".test"]
 config.excludes = ["Inputs", "lit.cfg.py"]
 
 repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
