@@ -7,9 +7,15 @@
  * pointer in a chunk (a new chunk, twice the last, when it is full) and
  * lt.arena.pop(p) moves it back to p, freeing a chunk when it empties. A tree
  * recursion of 10^3 activations then makes a handful of malloc calls per
- * gradient instead of 10^3. Split mode (__enzyme_augmentfwd and
+ * gradient instead of 10^3. Each time it empties, the arena remembers the
+ * most it held at once since it last was empty (the capacity of its live
+ * chunks) and makes no chunk smaller than that: from the second gradient
+ * on, one chunk holds every tape, one malloc and one free per gradient,
+ * and malloc serves it from memory it already has (glibc raises its mmap
+ * threshold to a freed mmapped block's size), so no page is faulted in
+ * again. Nothing is kept between gradients but that number. Split mode (__enzyme_augmentfwd and
  * __enzyme_reverse, whose tapes the caller may keep in any order) uses
- * malloc and free; so do caches that grow (realloc). The state is three
+ * malloc and free; so do caches that grow (realloc). The state is six
  * thread-local globals: threads
  * differentiating at the same time do not share it.
  *
@@ -53,6 +59,9 @@ static LLVMValueRef push_fn(LtCtx *c) {
   LLVMValueRef cur = global(c, "lt.arena.cur", c->ptr);
   LLVMValueRef top = global(c, "lt.arena.top", c->i64);
   LLVMValueRef end = global(c, "lt.arena.end", c->i64);
+  LLVMValueRef total = global(c, "lt.arena.total", c->i64);
+  LLVMValueRef peak = global(c, "lt.arena.peak", c->i64);
+  LLVMValueRef emax = global(c, "lt.arena.emax", c->i64);
   LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
   LLVMBasicBlockRef e = LLVMAppendBasicBlockInContext(c->llctx, f, "entry");
   LLVMBasicBlockRef grow = LLVMAppendBasicBlockInContext(c->llctx, f, "chunk");
@@ -63,12 +72,19 @@ static LLVMValueRef push_fn(LtCtx *c) {
   LLVMValueRef cap = LLVMBuildLoad2(b, c->i64, end, "cap");
   LLVMValueRef nt = LLVMBuildAdd(b, t, n, "");
   LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntUGT, nt, cap, ""), grow, take);
-  /* a new chunk of max(2 cap, n, FIRST) bytes */
+  /* a new chunk of max(2 cap, n, FIRST, peak) bytes */
   LLVMPositionBuilderAtEnd(b, grow);
   LLVMValueRef two = LLVMBuildShl(b, cap, LLVMConstInt(c->i64, 1, 0), "");
   LLVMValueRef sz = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntUGT, n, two, ""), n, two, "");
   sz = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntULT, sz, LLVMConstInt(c->i64, FIRST, 0), ""),
                        LLVMConstInt(c->i64, FIRST, 0), sz, "");
+  LLVMValueRef pk = LLVMBuildLoad2(b, c->i64, peak, "peak");
+  sz = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntULT, sz, pk, ""), pk, sz, "");
+  LLVMValueRef tot = LLVMBuildAdd(b, LLVMBuildLoad2(b, c->i64, total, ""), sz, "total");
+  LLVMBuildStore(b, tot, total);
+  LLVMValueRef em = LLVMBuildLoad2(b, c->i64, emax, "");
+  LLVMBuildStore(b, LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntUGT, tot, em, ""), tot, em, ""),
+                 emax);
   LLVMValueRef ch = lt_build_malloc(b, c->mod, LLVMBuildAdd(b, sz, LLVMConstInt(c->i64, HEADER, 0), ""));
   LLVMBuildStore(b, LLVMBuildLoad2(b, c->ptr, cur, ""), ch);
   LLVMBuildStore(b, sz, at(c, b, ch, 8));
@@ -100,6 +116,9 @@ static LLVMValueRef pop_fn(LtCtx *c) {
   LLVMValueRef cur = global(c, "lt.arena.cur", c->ptr);
   LLVMValueRef top = global(c, "lt.arena.top", c->i64);
   LLVMValueRef end = global(c, "lt.arena.end", c->i64);
+  LLVMValueRef total = global(c, "lt.arena.total", c->i64);
+  LLVMValueRef peak = global(c, "lt.arena.peak", c->i64);
+  LLVMValueRef emax = global(c, "lt.arena.emax", c->i64);
   LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
   LLVMBasicBlockRef e = LLVMAppendBasicBlockInContext(c->llctx, f, "entry");
   LLVMBasicBlockRef drop = LLVMAppendBasicBlockInContext(c->llctx, f, "drop");
@@ -122,6 +141,17 @@ static LLVMValueRef pop_fn(LtCtx *c) {
   LLVMValueRef isnull = LLVMBuildICmp(b, LLVMIntEQ, prev, LLVMConstNull(c->ptr), "");
   LLVMValueRef pcap = LLVMBuildLoad2(b, c->i64, at(c, b, LLVMBuildSelect(b, isnull, ch, prev, ""), 8), "");
   LLVMBuildStore(b, LLVMBuildSelect(b, isnull, LLVMConstInt(c->i64, 0, 0), pcap, ""), end);
+  LLVMBuildStore(b, LLVMBuildSub(b, LLVMBuildLoad2(b, c->i64, total, ""),
+                                 LLVMBuildLoad2(b, c->i64, at(c, b, ch, 8), ""), ""),
+                 total);
+  /* the arena is empty: the next gradient's first chunk holds what this
+   * one needed at most */
+  LLVMBuildStore(b, LLVMBuildSelect(b, isnull, LLVMBuildLoad2(b, c->i64, emax, ""),
+                                    LLVMBuildLoad2(b, c->i64, peak, ""), ""),
+                 peak);
+  LLVMBuildStore(b, LLVMBuildSelect(b, isnull, LLVMConstInt(c->i64, 0, 0),
+                                    LLVMBuildLoad2(b, c->i64, emax, ""), ""),
+                 emax);
   lt_build_free(b, c->mod, ch);
   LLVMBuildBr(b, done);
   LLVMPositionBuilderAtEnd(b, done);
