@@ -5,7 +5,10 @@
 // registration, which nothing refers to, alive for it) and differentiated
 // at the link with lld's --load-pass-plugin: full LTO at -O2 and -O0, and
 // ThinLTO for the callee alone (a registration in another module is not
-// imported into a ThinLTO backend).
+// imported into a ThinLTO backend). Last, all three files compiled
+// without the plugin (the calls and the registration reach the link as
+// written) and linked with --undefined-glob='__enzyme_*', which keeps the
+// registration the LTO link would otherwise drop unseen.
 // The gradient is checked against the formula with the custom gradient's
 // (deliberately 10x) derivative, and the custom gradient is seen called.
 // RUN: %ltclang -flto -O2 -c %s -o %t.a.o
@@ -16,6 +19,10 @@
 // RUN: %ltclang -flto=thin -O2 -c %S/../Inputs/lto/callee.c -o %t.b.t.o
 // RUN: %clang -flto=thin -O2 -fuse-ld=lld -Wl,--load-pass-plugin=%plugin %t.a.t.o %t.b.t.o -o %t.thin -lm && %t.thin
 // RUN: %clang -flto -O0 -fuse-ld=lld -Wl,--load-pass-plugin=%plugin %t.a.o %t.b.o %t.c.o -o %t.O0 -lm && %t.O0
+// RUN: %clang -flto -O2 -c %s -o %t.a.n.o
+// RUN: %clang -flto -O2 -c %S/../Inputs/lto/callee.c -o %t.b.n.o
+// RUN: %clang -flto -O2 -c %S/../Inputs/lto/custom.c -o %t.c.n.o
+// RUN: %clang -flto -O2 -fuse-ld=lld -Wl,--load-pass-plugin=%plugin '-Wl,--undefined-glob=__enzyme_*' %t.a.n.o %t.b.n.o %t.c.n.o -o %t.noplugin -lm && %t.noplugin
 
 #include "check.h"
 #include <leantape.h>
