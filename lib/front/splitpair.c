@@ -97,6 +97,47 @@ static int caller_storage(LLVMValueRef call) {
   return 0;
 }
 
+/* a and b are the same value: identical, GEPs of the same operands, or
+ * loads of the same -O0 slot that nothing stored to between the calls */
+static int same_value(LLVMValueRef a, LLVMValueRef b, LLVMValueRef (*seen)[2], unsigned nseen,
+                      int depth) {
+  if (a == b)
+    return 1;
+  if (depth > 4 || !LLVMIsAInstruction(a) || !LLVMIsAInstruction(b) ||
+      LLVMGetInstructionOpcode(a) != LLVMGetInstructionOpcode(b))
+    return 0;
+  if (LLVMIsALoadInst(a)) {
+    LLVMValueRef slot = LLVMGetOperand(a, 0);
+    if (slot != LLVMGetOperand(b, 0) || !private_slot(slot) || LLVMTypeOf(a) != LLVMTypeOf(b))
+      return 0;
+    for (unsigned q = 0; q < nseen; q++)
+      if (seen[q][0] == slot)
+        return 0;
+    return 1;
+  }
+  if (!LLVMIsAGetElementPtrInst(a) || LLVMGetNumOperands(a) != LLVMGetNumOperands(b) ||
+      LLVMGetGEPSourceElementType(a) != LLVMGetGEPSourceElementType(b))
+    return 0;
+  for (int k = 0; k < LLVMGetNumOperands(a); k++)
+    if (!same_value(LLVMGetOperand(a, k), LLVMGetOperand(b, k), seen, nseen, depth + 1))
+      return 0;
+  return 1;
+}
+
+/* The two calls pass the same pointers. */
+static int same_pointers(LLVMValueRef aug, LLVMValueRef rev, LLVMValueRef (*seen)[2],
+                         unsigned nseen) {
+  unsigned na = LLVMGetNumArgOperands(aug), nr = LLVMGetNumArgOperands(rev);
+  if (nr < na)
+    return 0;
+  for (unsigned k = 0; k < na; k++) {
+    LLVMValueRef a = LLVMGetOperand(aug, k), b = LLVMGetOperand(rev, k);
+    if (lt_is_ptr_ty(LLVMTypeOf(a)) && !same_value(a, b, seen, nseen, 0))
+      return 0;
+  }
+  return 1;
+}
+
 void lt_split_pairs(LtCtx *c, const LtVec *calls) {
   for (size_t k = 0; k < calls->n; k++) {
     LLVMValueRef aug = calls->v[k];
@@ -111,7 +152,7 @@ void lt_split_pairs(LtCtx *c, const LtVec *calls) {
         unsigned n = LLVMGetNumArgOperands(i);
         if (n && tape_origin(LLVMGetOperand(i, n - 1), seen, nseen) == aug &&
             lt_callsite_fn(i) == lt_callsite_fn(aug) && !caller_storage(aug) &&
-            !caller_storage(i)) {
+            !caller_storage(i) && same_pointers(aug, i, seen, nseen)) {
           lt_map_put(&c->split_clean, aug, (void *)1);
           lt_map_put(&c->split_clean, i, (void *)1);
         }

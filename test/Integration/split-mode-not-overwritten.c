@@ -6,6 +6,9 @@
 //  - fn: the same with enzyme_nocache, the spelling of Enzyme's container
 //    tests (nocache_containers.cpp);
 //  - fa: no marker, and nothing between the two calls writes memory;
+//  - fd: no marker, nothing between the calls, but the reverse call is
+//    given another array y (other values): not the same pointers, so the
+//    pair does not count as unchanged, and the gradient is that at x;
 //  - fc: no marker, the caller overwrites x between the calls: the values
 //    the reverse needs come from the tape (16 bytes per iteration at -O2,
 //    24 at -O0, where the libm sin call keeps x[i]'s two loads apart), and
@@ -23,7 +26,8 @@
 // CHECK-DAG: remark: derivative of 'fa' (split mode): {{.*}}memory of parameter(s) 1, 2 unchanged between the halves
 // CHECK-DAG: remark: loop (depth 1) in 'fa': caches nothing per iteration
 // CHECK-DAG: remark: loop (depth 1) in 'fc': caches {{[1-9][0-9]*}} bytes per iteration
-// CHECK-NOT: remark: derivative of 'fc' {{.*}}unchanged between the halves
+// CHECK-DAG: remark: loop (depth 1) in 'fd': caches {{[1-9][0-9]*}} bytes per iteration
+// CHECK-NOT: remark: derivative of 'f{{c|d}}' {{.*}}unchanged between the halves
 
 #include "check.h"
 #include "testutil.h"
@@ -40,6 +44,7 @@ double fm(const double *x, const double *w, long n) { BODY }
 double fn(const double *x, const double *w, long n) { BODY }
 double fa(const double *x, const double *w, long n) { BODY }
 double fc(const double *x, const double *w, long n) { BODY }
+double fd(const double *x, const double *w, long n) { BODY }
 
 static double X[N], W[N], other[N];
 
@@ -83,6 +88,13 @@ int main(void) {
   t = __enzyme_augmentfwd((void *)fa, enzyme_dup, x, dx, enzyme_dup, W, dw, enzyme_const, n);
   __enzyme_reverse((void *)fa, enzyme_dup, x, dx, enzyme_dup, W, dw, enzyme_const, n, seed, t);
   check("fa: nothing between the calls", x, dx, dw);
+
+  double y[N];
+  for (int i = 0; i < N; i++)
+    dx[i] = dw[i] = 0, y[i] = lt_vd(x[i] + 100);
+  t = __enzyme_augmentfwd((void *)fd, enzyme_dup, x, dx, enzyme_dup, W, dw, enzyme_const, n);
+  __enzyme_reverse((void *)fd, enzyme_dup, y, dx, enzyme_dup, W, dw, enzyme_const, n, seed, t);
+  check("fd: the reverse given other memory", x, dx, dw);
 
   for (int i = 0; i < N; i++)
     dx[i] = dw[i] = 0;
