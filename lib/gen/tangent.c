@@ -184,7 +184,12 @@ static int plan_calls(LtTg *t) {
       for (unsigned p = 0; p < np; p++) {
         LLVMValueRef op = LLVMGetOperand(i, p);
         LLVMTypeRef pt = LLVMTypeOf(LLVMGetParam(f, p));
-        r.act[p] = lt_is_ptr_ty(pt) ? (lt_is_shadowed(&g->act_of, op) ? LT_DUP : LT_CONST)
+        /* a pointer that may address active or inactive memory has a
+         * shadow that may be null (guard.c), as in reverse mode */
+        r.act[p] = lt_is_ptr_ty(pt)
+                       ? (!lt_is_shadowed(&g->act_of, op)          ? LT_CONST
+                          : lt_shadow_maynull(&g->act_of, op) ? LT_DUPNULL
+                                                              : LT_DUP)
                    : lt_is_diff_ty(pt) && lt_is_varied(&g->act_of, op) ? LT_DUP
                                                                         : LT_CONST;
       }

@@ -28,3 +28,6 @@
 // Forward mode (__enzyme_fwddiff, widths 1, 2 and 4, dup and dupv)
 // RUN: bash %S/../../tools/fuzz/run.sh -S -n 6 -s 1 -O "0 2" -j 2 -g --fwd
 // RUN: bash %S/../../tools/fuzz/run.sh -S -n 3 -s 1 -O "0 2" -j 2 -g "--fwd --calls"
+// seed 12009 --fwd --calls --pointers: a kept callee's tangent function
+// took a maybe-null shadow as never null (a segfault)
+// RUN: bash %S/../../tools/fuzz/run.sh -S -n 1 -s 12009 -O "0 2" -g "--fwd --calls --pointers"
