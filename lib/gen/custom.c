@@ -125,6 +125,17 @@ int lt_custom_check(LtCtx *c, const LtReg *r, LLVMValueRef at) {
   return shape_of(c, r, at, &s);
 }
 
+/* A pointer that may address active or inactive memory has a shadow that
+ * may be null at run time (guard.c); the custom derivative then gets the
+ * pointer itself, as for an inactive pointer (Enzyme's runtime-activity
+ * convention: a shadow equal to its primal means no derivative). */
+static LLVMValueRef or_primal(LtGen *g, LLVMBuilderRef b, LLVMValueRef op, LLVMValueRef s,
+                              LLVMValueRef prim) {
+  if (s == prim || !lt_is_ptr_ty(LLVMTypeOf(op)) || !lt_shadow_maynull(&g->act_of, op))
+    return s;
+  return LLVMBuildSelect(b, LLVMBuildIsNull(b, s, ""), prim, s, "");
+}
+
 /* Interleaved arguments: primal, then for non-floats a shadow. */
 static unsigned interleave(LLVMValueRef fn, LLVMValueRef *prim, LLVMValueRef *shad,
                            LLVMValueRef *out) {
@@ -163,6 +174,8 @@ LLVMValueRef lt_custom_forward(LtGen *g, LLVMBuilderRef b, LLVMValueRef call,
                   : prim[p];
   }
   LLVMPositionBuilderBefore(b, ac);
+  for (unsigned p = 0; p < np; p++)
+    shad[p] = or_primal(g, b, LLVMGetOperand(call, p), shad[p], prim[p]);
   unsigned n = interleave(r->fn, prim, shad, args);
   LLVMValueRef nc = LLVMBuildCall2(b, LLVMGlobalGetValueType(r->aug), r->aug,
                                    args, n, "");
@@ -212,7 +225,7 @@ int lt_custom_reverse(LtGen *g, LLVMValueRef call) {
     LLVMValueRef op = LLVMGetOperand(call, p);
     prim[p] = lt_rv(g, op);
     LLVMValueRef sp = lt_is_ptr_ty(LLVMTypeOf(op)) ? lt_rs(g, op) : NULL;
-    shad[p] = sp ? sp : prim[p];
+    shad[p] = sp ? or_primal(g, g->b, op, sp, prim[p]) : prim[p];
   }
   unsigned n = interleave(r->fn, prim, shad, args);
   LLVMTypeRef rt = LLVMGetReturnType(LLVMGlobalGetValueType(r->fn));

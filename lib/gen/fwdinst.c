@@ -494,7 +494,12 @@ static int fwd_custom(LtTg *t, LLVMValueRef i) {
       LLVMValueRef op = LLVMGetOperand(i, p);
       LLVMTypeRef pt = LLVMTypeOf(op);
       args[n++] = LLVMGetOperand(ti, p);
-      if (lt_is_ptr_ty(pt))
+      if (lt_is_ptr_ty(pt) && lt_shadow_maynull(&t->g->act_of, op)) {
+        /* no shadow at run time: the pointer itself, as for an inactive
+         * pointer (custom.c) */
+        LLVMValueRef s = shadow_lane(t, op, k), pr = args[n - 1];
+        args[n++] = LLVMBuildSelect(t->b, LLVMBuildIsNull(t->b, s, ""), pr, s, "");
+      } else if (lt_is_ptr_ty(pt))
         args[n++] = shadow_lane(t, op, k);
       else if (lt_is_diff_ty(pt))
         args[n++] = tang(t, op, (int)k);
