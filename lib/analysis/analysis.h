@@ -127,7 +127,9 @@ typedef struct LtMemLayout {
   struct { unsigned off; LLVMTypeRef ty; } f[LT_MEM_FIELDS]; /* float or ptr */
 } LtMemLayout;
 typedef struct LtGen LtGen;
-int lt_mem_layout(LtCtx *c, LLVMValueRef call, LtMemLayout *L);
+/* a: its bit groups (bits.c) say which integer accesses move floats; NULL
+ * when they are not known yet (integer accesses are then integers) */
+int lt_mem_layout(LtCtx *c, const LtActivity *a, LLVMValueRef call, LtMemLayout *L);
 int lt_mem_layout_has(const LtMemLayout *L, int ptrs); /* pointer / float fields */
 int lt_realloc_layout(LtCtx *c, LLVMValueRef call, LtMemLayout *L);
 void lt_mem_note_types(LtCtx *c, LLVMValueRef fn); /* before canonicalising */

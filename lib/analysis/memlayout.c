@@ -334,8 +334,8 @@ static LLVMValueRef const_offset(LLVMTargetDataRef td, LLVMValueRef p,
  * offsets that are not constant (a pointer could be anywhere). Integer
  * accesses only occupy their bytes; aligned ranges no access covers hold
  * floats of the fill type. */
-static int from_accesses(LtCtx *c, LLVMValueRef call, unsigned long long n,
-                         LLVMTypeRef fill, LtMemLayout *L) {
+static int from_accesses(LtCtx *c, const LtActivity *a, LLVMValueRef call,
+                         unsigned long long n, LLVMTypeRef fill, LtMemLayout *L) {
   LLVMTargetDataRef td = c->td;
   LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInstructionParent(call));
   LLVMValueRef base[2];
@@ -363,6 +363,13 @@ static int from_accesses(LtCtx *c, LLVMValueRef call, unsigned long long n,
       if (!lt_is_float_ty(t) && !lt_is_ptr_ty(t) &&
           LLVMGetTypeKind(t) != LLVMIntegerTypeKind)
         continue; /* integers occupy bytes that are not floats */
+      /* an i64 that moves a double (vector<double> growing at -O3 copies
+       * its first element so) is that double */
+      LLVMTypeRef bt = a && LLVMGetTypeKind(t) == LLVMIntegerTypeKind
+                           ? lt_bits_type(a, LLVMIsALoadInst(i) ? i : LLVMGetOperand(i, 0))
+                           : NULL;
+      if (bt && lt_is_float_ty(bt))
+        t = bt;
       long long o;
       LLVMValueRef b = const_offset(td, addr, &o);
       for (unsigned e = 0; e < 2; e++) {
@@ -432,7 +439,7 @@ static LLVMTypeRef element_type_of(LLVMValueRef base) {
   return NULL;
 }
 
-int lt_mem_layout(LtCtx *c, LLVMValueRef call, LtMemLayout *L) {
+int lt_mem_layout(LtCtx *c, const LtActivity *a, LLVMValueRef call, LtMemLayout *L) {
   LLVMTargetDataRef td = c->td;
   LLVMValueRef size = LLVMGetOperand(call, 2);
   int constant = LLVMIsAConstantInt(size) != NULL;
@@ -482,7 +489,7 @@ int lt_mem_layout(LtCtx *c, LLVMValueRef call, LtMemLayout *L) {
       return 0;
   }
   memset(L, 0, sizeof *L);
-  if (constant && from_accesses(c, call, n, lt_is_ptr_ty(fill) ? c->f64 : fill, L))
+  if (constant && from_accesses(c, a, call, n, lt_is_ptr_ty(fill) ? c->f64 : fill, L))
     return 0;
   /* Uniform: elements of the type the function accesses the memory as. */
   L->period = LLVMABISizeOfType(td, fill);

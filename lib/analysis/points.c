@@ -306,7 +306,7 @@ static int step_call(LtPoints *pt, LLVMValueRef i) {
     return changed;
   }
   LtMemLayout L;
-  if (k == LT_CALL_MEMCPY && !lt_mem_layout(pt->c, i, &L) && !lt_mem_layout_has(&L, 1))
+  if (k == LT_CALL_MEMCPY && !lt_mem_layout(pt->c, NULL, i, &L) && !lt_mem_layout_has(&L, 1))
     return 0; /* it copies no pointers */
   if (k == LT_CALL_MEMCPY) {
     LLVMValueRef src = LLVMGetOperand(i, 1);

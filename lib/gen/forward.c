@@ -242,7 +242,7 @@ static void mirror_pointer_memory(LtGen *g, LLVMBuilderRef b, LLVMValueRef i) {
     return;
   LLVMValueRef dst = LLVMGetOperand(i, 0), src = LLVMGetOperand(i, 1);
   LtMemLayout L;
-  if (!lt_is_shadowed(&g->act_of, dst) || lt_mem_layout(g->c, i, &L))
+  if (!lt_is_shadowed(&g->act_of, dst) || lt_mem_layout(g->c, &g->act_of, i, &L))
     return;
   if (!lt_mem_layout_has(&L, 1)) {
     /* Pointers with shadows may be among what is copied, and nothing says

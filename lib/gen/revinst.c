@@ -147,7 +147,7 @@ static int rev_memcall(LtGen *g, LLVMValueRef i, LtCallKind k) {
   LLVMValueRef dst = LLVMGetOperand(i, 0);
   LLVMValueRef ddst = lt_rs(g, dst);
   LtMemLayout L;
-  if (!ddst || lt_mem_layout(g->c, i, &L) || !lt_mem_layout_has(&L, 0))
+  if (!ddst || lt_mem_layout(g->c, &g->act_of, i, &L) || !lt_mem_layout_has(&L, 0))
     return 0;
   LLVMValueRef n = LLVMBuildZExtOrBitCast(g->b, lt_rv(g, LLVMGetOperand(i, 2)),
                                           g->c->i64, "");
