@@ -440,17 +440,12 @@ LLVMValueRef lt_callsite_fn(LLVMValueRef call) {
                                           : NULL;
 }
 
-int lt_callsite_parse(LtCtx *c, LLVMValueRef call, LtMode mode, LtRequest *r) {
-  if (mode == LT_FWDDIFF)
-    return lt_fwdsite_parse(c, call, r);
-  memset(r, 0, sizeof *r);
-  r->call = call;
-  r->mode = mode;
-  unsigned nops = LLVMGetNumArgOperands(call), i = 0;
+int lt_callsite_target(LtCtx *c, LLVMValueRef call, LtRequest *r, unsigned *i) {
+  unsigned nops = LLVMGetNumArgOperands(call);
   if (lt_callsite_has_sret(call))
-    r->sret = LLVMGetOperand(call, i++);
-  LLVMValueRef fn = i < nops ? lt_callsite_resolve_fn(LLVMGetOperand(call, i)) : NULL;
-  i++;
+    r->sret = LLVMGetOperand(call, (*i)++);
+  LLVMValueRef fn = *i < nops ? lt_callsite_resolve_fn(LLVMGetOperand(call, *i)) : NULL;
+  ++*i;
   if (!fn || LLVMIsDeclaration(fn)) {
     lt_error(c, call, "first argument must be a function defined in this "
                       "module (got %s); pass the function itself, e.g. "
@@ -464,6 +459,19 @@ int lt_callsite_parse(LtCtx *c, LLVMValueRef call, LtMode mode, LtRequest *r) {
   }
   r->fn = fn;
   r->nparams = LLVMCountParams(fn);
+  return 0;
+}
+
+int lt_callsite_parse(LtCtx *c, LLVMValueRef call, LtMode mode, LtRequest *r) {
+  if (mode == LT_FWDDIFF)
+    return lt_fwdsite_parse(c, call, r);
+  memset(r, 0, sizeof *r);
+  r->call = call;
+  r->mode = mode;
+  unsigned nops = LLVMGetNumArgOperands(call), i = 0;
+  if (lt_callsite_target(c, call, r, &i))
+    return -1;
+  LLVMValueRef fn = r->fn;
   r->act = lt_xcalloc(r->nparams, sizeof *r->act);
   r->arg = lt_xcalloc(r->nparams, sizeof *r->arg);
   r->shadow = lt_xcalloc(r->nparams, sizeof *r->shadow);

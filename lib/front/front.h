@@ -128,6 +128,10 @@ int lt_callsite_has_sret(LLVMValueRef call);
  * (variadic promotions, address spaces)? */
 int lt_callsite_compatible(LLVMTypeRef have, LLVMTypeRef want);
 LLVMValueRef lt_callsite_resolve_fn(LLVMValueRef v);
+/* The call's sret operand (r->sret) and the differentiated function
+ * (r->fn, r->nparams) from operand *i on; *i moves past them. -1 after
+ * reporting one that is not a defined, non-variadic function. */
+int lt_callsite_target(LtCtx *c, LLVMValueRef call, LtRequest *r, unsigned *i);
 
 /* splitpair.c: mark the __enzyme_augmentfwd / __enzyme_reverse pairs
  * between which nothing can write memory (c->split_clean) */

@@ -167,23 +167,9 @@ int lt_fwdsite_parse(LtCtx *c, LLVMValueRef call, LtRequest *r) {
   r->mode = LT_FWDDIFF;
   r->width = 1;
   unsigned nops = LLVMGetNumArgOperands(call), i = 0;
-  if (lt_callsite_has_sret(call))
-    r->sret = LLVMGetOperand(call, i++);
-  LLVMValueRef fn = i < nops ? lt_callsite_resolve_fn(LLVMGetOperand(call, i)) : NULL;
-  i++;
-  if (!fn || LLVMIsDeclaration(fn)) {
-    lt_error(c, call, "first argument must be a function defined in this "
-                      "module (got %s); pass the function itself, e.g. "
-                      "(void *)f",
-             fn ? "an external declaration" : "something else");
+  if (lt_callsite_target(c, call, r, &i))
     return -1;
-  }
-  if (LLVMIsFunctionVarArg(LLVMGlobalGetValueType(fn))) {
-    lt_error(c, call, "cannot differentiate a variadic function");
-    return -1;
-  }
-  r->fn = fn;
-  r->nparams = LLVMCountParams(fn);
+  LLVMValueRef fn = r->fn;
   r->act = lt_xcalloc(r->nparams + 1, sizeof *r->act);
   r->arg = lt_xcalloc(r->nparams + 1, sizeof *r->arg);
   r->shadow = lt_xcalloc(r->nparams + 1, sizeof *r->shadow);

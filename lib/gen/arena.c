@@ -48,6 +48,20 @@ static LLVMValueRef round16(LtCtx *c, LLVMBuilderRef b, LLVMValueRef n) {
                       LLVMConstInt(c->i64, ~15ull, 0), "");
 }
 
+/* The thread-local state: current chunk, its fill and capacity, the
+ * capacity of all live chunks, its most since the arena was last empty,
+ * and that most of the last time (the next first chunk's size). */
+typedef struct {
+  LLVMValueRef cur, top, end, total, emax, peak;
+} State;
+
+static State state(LtCtx *c) {
+  State s = {global(c, "lt.arena.cur", c->ptr),   global(c, "lt.arena.top", c->i64),
+             global(c, "lt.arena.end", c->i64),   global(c, "lt.arena.total", c->i64),
+             global(c, "lt.arena.emax", c->i64),  global(c, "lt.arena.peak", c->i64)};
+  return s;
+}
+
 /* ptr lt.arena.push(i64 n) */
 static LLVMValueRef push_fn(LtCtx *c) {
   LLVMValueRef f = LLVMGetNamedFunction(c->mod, "lt.arena.push");
@@ -56,12 +70,9 @@ static LLVMValueRef push_fn(LtCtx *c) {
   LLVMTypeRef pt[1] = {c->i64};
   f = LLVMAddFunction(c->mod, "lt.arena.push", LLVMFunctionType(c->ptr, pt, 1, 0));
   LLVMSetLinkage(f, LLVMInternalLinkage);
-  LLVMValueRef cur = global(c, "lt.arena.cur", c->ptr);
-  LLVMValueRef top = global(c, "lt.arena.top", c->i64);
-  LLVMValueRef end = global(c, "lt.arena.end", c->i64);
-  LLVMValueRef total = global(c, "lt.arena.total", c->i64);
-  LLVMValueRef peak = global(c, "lt.arena.peak", c->i64);
-  LLVMValueRef emax = global(c, "lt.arena.emax", c->i64);
+  State st = state(c);
+  LLVMValueRef cur = st.cur, top = st.top, end = st.end, total = st.total, peak = st.peak,
+               emax = st.emax;
   LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
   LLVMBasicBlockRef e = LLVMAppendBasicBlockInContext(c->llctx, f, "entry");
   LLVMBasicBlockRef grow = LLVMAppendBasicBlockInContext(c->llctx, f, "chunk");
@@ -113,12 +124,9 @@ static LLVMValueRef pop_fn(LtCtx *c) {
   f = LLVMAddFunction(c->mod, "lt.arena.pop",
                       LLVMFunctionType(LLVMVoidTypeInContext(c->llctx), pt, 1, 0));
   LLVMSetLinkage(f, LLVMInternalLinkage);
-  LLVMValueRef cur = global(c, "lt.arena.cur", c->ptr);
-  LLVMValueRef top = global(c, "lt.arena.top", c->i64);
-  LLVMValueRef end = global(c, "lt.arena.end", c->i64);
-  LLVMValueRef total = global(c, "lt.arena.total", c->i64);
-  LLVMValueRef peak = global(c, "lt.arena.peak", c->i64);
-  LLVMValueRef emax = global(c, "lt.arena.emax", c->i64);
+  State st = state(c);
+  LLVMValueRef cur = st.cur, top = st.top, end = st.end, total = st.total, peak = st.peak,
+               emax = st.emax;
   LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
   LLVMBasicBlockRef e = LLVMAppendBasicBlockInContext(c->llctx, f, "entry");
   LLVMBasicBlockRef drop = LLVMAppendBasicBlockInContext(c->llctx, f, "drop");

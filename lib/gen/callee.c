@@ -28,15 +28,7 @@
  * of a parameter that is itself kept (enzyme_not_overwritten, or the
  * caller's analysis). */
 static int kept_base(LtGen *g, LLVMValueRef v) {
-  LLVMValueRef base = lt_base_of(v);
-  if (!g->split)
-    return !LLVMIsAAllocaInst(base);
-  if (!g->keep || !LLVMIsAArgument(base))
-    return 0;
-  for (unsigned p = 0; p < g->nparams; p++)
-    if (LLVMGetParam(g->P, p) == base)
-      return g->keep[p];
-  return 0;
+  return g->split ? lt_kept_param(g, v) : !LLVMIsAAllocaInst(lt_base_of(v));
 }
 
 static int plan_call(LtGen *g, LLVMValueRef call) {

@@ -32,6 +32,11 @@ void lt_guard_memmove(LtCtx *c, LLVMBuilderRef b, LLVMValueRef dst,
 LLVMValueRef lt_guard_gep(LtCtx *c, LLVMBuilderRef b, LLVMValueRef base,
                           LLVMValueRef gep);
 
+/* materialize.c: split mode and callees: pointer p points into a
+ * parameter's memory that the caller keeps unchanged between the halves
+ * (LtRequest.keep) */
+int lt_kept_param(const LtGen *g, LLVMValueRef p);
+
 /* sincos.c: a sin and a cos of one value in a block become one sincos */
 void lt_fuse_sincos(LtCtx *c, LLVMValueRef fn);
 

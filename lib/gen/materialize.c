@@ -189,15 +189,16 @@ static LLVMValueRef exit_iteration(LtGen *g, LLVMValueRef v) {
                       "lt.last");
 }
 
-/* Split mode: the load reads memory of a parameter that the caller does
- * not change between the halves (enzyme_not_overwritten). */
-static int kept_between(LtGen *g, LLVMValueRef load) {
-  LLVMValueRef base = lt_base_of(LLVMGetOperand(load, 0));
+/* p points into a parameter's memory that the caller does not change
+ * between the halves (enzyme_not_overwritten, splitpair.c, or the
+ * caller's overwrite analysis for a callee: callee.c). */
+int lt_kept_param(const LtGen *g, LLVMValueRef p) {
+  LLVMValueRef base = lt_base_of(p);
   if (!g->keep || !LLVMIsAArgument(base))
     return 0;
-  for (unsigned p = 0; p < g->nparams; p++)
-    if (LLVMGetParam(g->P, p) == base)
-      return g->keep[p];
+  for (unsigned k = 0; k < g->nparams; k++)
+    if (LLVMGetParam(g->P, k) == base)
+      return g->keep[k];
   return 0;
 }
 
@@ -227,7 +228,7 @@ static LLVMValueRef rv_depth(LtGen *g, LLVMValueRef v, int depth) {
     g->st_affine[s + 1] += !seen;
   } else if (s >= 0 && (m = affine(g, v, s))) {
     g->st_affine[s + 1] += !seen;
-  } else if (LLVMIsALoadInst(v) && (!g->split || kept_between(g, v)) &&
+  } else if (LLVMIsALoadInst(v) && (!g->split || lt_kept_param(g, LLVMGetOperand(v, 0))) &&
              always_runs(g, v, s) && lt_overwrite_reloadable(&g->ow, v)) {
     if (lt_overwrite_reloadable(&g->ow, v) == 2)
       lt_undo_note_reload(g, v);
