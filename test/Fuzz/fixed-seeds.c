@@ -31,3 +31,5 @@
 // seed 12009 --fwd --calls --pointers: a kept callee's tangent function
 // took a maybe-null shadow as never null (a segfault)
 // RUN: bash %S/../../tools/fuzz/run.sh -S -n 1 -s 12009 -O "0 2" -g "--fwd --calls --pointers"
+// Split mode (__enzyme_augmentfwd then __enzyme_reverse, nothing between)
+// RUN: bash %S/../../tools/fuzz/run.sh -S -n 3 -s 1 -O "0 2" -j 2 -g "--split --pointers"

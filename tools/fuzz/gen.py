@@ -2598,6 +2598,27 @@ int main(void) {
         return main.replace("@NAME@", self.ALIAS_NAME)
 
 
+def split_mode(text):
+    """--split: the __enzyme_autodiff call becomes __enzyme_augmentfwd then
+    __enzyme_reverse with the same arguments (the adjoint 1.0 of f's double
+    result before the tape; the reverse call returns the enzyme_out
+    gradient), nothing between them: split mode, including the automatic
+    pairing of splitpair.c."""
+    m = re.search(r'(ds = )?__enzyme_autodiff\(\(void \*\)f,(.*?)\);', text, re.S)
+    if not m:
+        return text
+    args = m.group(2)
+    fdef = re.search(r'^(double|void) f\(', text, re.M)
+    dret = ", 1.0" if fdef and fdef.group(1) == "double" else ""
+    rep = ("void *lt_tape = __enzyme_augmentfwd((void *)f,%s);\n  "
+           "%s__enzyme_reverse_out((void *)f,%s%s, lt_tape);"
+           % (args, m.group(1) or "", args, dret))
+    text = text[:m.start()] + rep + text[m.end():]
+    decl = ("/* --split: __enzyme_reverse returning the enzyme_out gradient */\n"
+            "double __enzyme_reverse_out(void *, ...);\n")
+    return text.replace("#include <leantape.h>\n", "#include <leantape.h>\n" + decl, 1)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seed", type=int, required=True)
@@ -2634,11 +2655,19 @@ def main():
                     "enzyme_dupv strides; the tangents of f's result, of x and "
                     "y as f leaves them and of out[] are compared with central "
                     "differences along each direction")
+    ap.add_argument("--split", action="store_true",
+                    help="main differentiates in split mode: __enzyme_augmentfwd "
+                    "then __enzyme_reverse with the same arguments (C, reverse "
+                    "mode: not with --cxx or --fwd)")
     ap.add_argument("-o", "--output", help="output file (default stdout)")
     a = ap.parse_args()
+    if a.split and (a.cxx or a.fwd):
+        ap.error("--split is for C reverse mode (not --cxx, not --fwd)")
     text = Gen(a.seed, loops=not a.no_loops, max_depth=a.max_depth,
                pointers=a.pointers, primal_only=a.primal_only,
                calls=a.calls, cxx=a.cxx, alias=a.alias, fwd=a.fwd).program()
+    if a.split and not a.primal_only:
+        text = split_mode(text)
     if a.output:
         with open(a.output, "w") as fh:
             fh.write(text)

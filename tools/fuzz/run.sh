@@ -26,6 +26,9 @@
 # in the program), the shadows dx, dy with the same layout, and the
 # gradient is checked per buffer element: a MISMATCH names it as
 # dbuf[i]=dx[j]=dy[k] (the x and y elements it is).
+# With --split in GEN_ARGS (C reverse mode; combines with --pointers,
+# --calls, --alias, --no-loops) the __enzyme_autodiff call becomes
+# __enzyme_augmentfwd then __enzyme_reverse with the same arguments.
 # With --fwd in GEN_ARGS (combines with every other option) main checks
 # forward mode instead of reverse mode: one __enzyme_fwddiff call along W
 # seed-chosen directions of the active scalars (x, y or the --alias buffer,
