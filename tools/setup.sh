@@ -90,6 +90,15 @@ if [ ${#pkgs[@]} -gt 0 ]; then
 fi
 step "build tools ok"
 
+# 2b. C++ libraries the tests differentiate (boost odeint, Eigen): headers.
+pkgs=()
+[ -f /usr/include/boost/numeric/odeint.hpp ] || pkgs+=(libboost-dev)
+[ -f /usr/include/eigen3/Eigen/Dense ] || pkgs+=(libeigen3-dev)
+if [ ${#pkgs[@]} -gt 0 ]; then
+  apt_install "${pkgs[@]}"
+fi
+step "test libraries ok"
+
 # 3. Configure (once; later runs reuse the cache) and build, per major.
 # configured_major DIR: the LLVM major DIR was configured for, or "".
 configured_major() {

@@ -140,6 +140,15 @@ static int check_memory(LtCtx *c, LtActivity *a, LLVMValueRef i) {
                    "gradient for the function");
     return -1;
   }
+  if (lt_map_get(&a->bits_mixed, i) && !lt_bits_type(a, i)) {
+    lt_error(c, i, "this integer copy of active memory may hold "
+                   "floating-point bits, but the program also treats the "
+                   "same bits as other data (floats packed with integers or "
+                   "pointers in one word), so their derivative cannot be "
+                   "carried; copy the floating-point fields separately, or "
+                   "register a custom gradient for the function");
+    return -1;
+  }
   return 0;
 }
 
@@ -299,9 +308,9 @@ int lt_activity_run(LtCtx *c, LtActivity *a, LLVMValueRef fn, const LtCfg *g,
           changed |= activate(a, i);
         }
     }
-    size_t before = a->bits_ty.n + a->bits_lost.n;
+    size_t before = a->bits_ty.n + a->bits_lost.n + a->bits_mixed.n;
     lt_bits_run(a, fn, g, c->td);
-    if (a->bits_ty.n + a->bits_lost.n == before)
+    if (a->bits_ty.n + a->bits_lost.n + a->bits_mixed.n == before)
       break;
   }
   for (unsigned b = 0; b < g->nblocks; b++)
@@ -320,5 +329,6 @@ void lt_activity_free(LtActivity *a) {
   lt_map_free(&a->varied);
   lt_map_free(&a->bits_ty);
   lt_map_free(&a->bits_lost);
+  lt_map_free(&a->bits_mixed);
   lt_points_free(&a->pts);
 }

@@ -99,6 +99,8 @@ typedef struct LtActivity {
   LtMap varied;   /* float value -> (void*)1 when it carries a derivative */
   LtMap bits_ty;  /* integer moving float bits -> the float type (bits.c) */
   LtMap bits_lost;/* integer holding active float bits used in arithmetic */
+  LtMap bits_mixed;/* integer moves of active memory whose evidence
+                      contradicts itself (floats packed with other data) */
   int ret_shadow; /* the returned pointer needs a shadow (a callee's) */
   LtPoints pts;   /* shadows: a pointer has one when it may address active
                      memory; it may be null when it may also address
@@ -112,6 +114,10 @@ int lt_is_varied(const LtActivity *a, LLVMValueRef v);
 int lt_is_shadowed(LtActivity *a, LLVMValueRef v);
 /* Shadowed, and the shadow is null when v addresses inactive memory. */
 int lt_shadow_maynull(LtActivity *a, LLVMValueRef v);
+
+/* addr.c: p as base + constant byte offset, through bitcasts and GEPs
+ * with constant indices; NULL when an index is not constant. */
+LLVMValueRef lt_const_offset(LLVMTargetDataRef td, LLVMValueRef p, long long *off);
 
 /* tbaa.c: the scalar type a TBAA access tag names */
 enum { LT_TBAA_UNKNOWN, LT_TBAA_FLOAT, LT_TBAA_INT, LT_TBAA_PTR };

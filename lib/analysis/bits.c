@@ -4,13 +4,17 @@
  * becomes i64 loads and stores, memcpy(&bits, &x, 8) a bitcast, a union a
  * load of the other member. Integers connected by such moves (load, store,
  * phi, select, freeze, bitcast from or to a float) form a group, decided
- * as a whole from the evidence its members give: a bitcast to or from a
- * float type, clang's TBAA access tags, the declared type of the memory an
- * address points into (alloca, global, typed GEP), and whether any member
- * is used in integer arithmetic. A group of float bits carries the
+ * as a whole from the evidence its members give, strongest first: how
+ * the bits are used (a bitcast to or from a float type, inttoptr), clang's
+ * TBAA access tags, and last the declared type of the memory an address
+ * points into (alloca, global, typed GEP: memory in LLVM is untyped, and
+ * an alloca's type is whatever the frontend or SROA chose, often a class
+ * whose bytes are later reused). A weaker kind of evidence counts only
+ * when the stronger ones say nothing. A group of float bits carries the
  * derivative of the float it holds (its adjoint type is that float); a
  * group used in arithmetic is an integer, and feeding it an active float
- * is reported, as the derivative would be lost.
+ * is reported, as the derivative would be lost; so is an active group
+ * whose evidence contradicts itself (never a silent zero).
  */
 #include "lt.h"
 
@@ -19,18 +23,33 @@
 
 enum { G_UNKNOWN, G_FLOAT, G_INT, G_PTR, G_CONFLICT };
 
+/* Kinds of evidence, strongest first: uses, access tags, the accesses of
+ * the same bytes as floats or pointers elsewhere in the function, and the
+ * declared type of the memory. */
+enum { E_USE, E_TBAA, E_ADDR, E_DECL, E_KINDS };
+
 typedef struct Group {
-  int cls;
-  LLVMTypeRef fty;      /* the float type of G_FLOAT */
+  int cls[E_KINDS];
+  LLVMTypeRef fty[E_KINDS]; /* the float type of G_FLOAT */
   int arith;            /* a member is used in integer arithmetic */
   int active;           /* a member touches active memory or active floats */
 } Group;
+
+/* A float or pointer access at a constant offset from a base. */
+typedef struct Acc {
+  long long off;
+  unsigned long long size;
+  LLVMTypeRef ty;
+  struct Acc *next;     /* of the same base */
+} Acc;
 
 typedef struct Bits {
   LtMap id;             /* value -> index + 1 */
   LtVec vals;
   int *parent;
   LLVMTargetDataRef td;
+  LtMap acc;            /* base -> its Acc list */
+  LtVec owned;
 } Bits;
 
 static int mover_ty(LLVMTypeRef t) {
@@ -200,28 +219,131 @@ static int decl_class(Bits *b, LLVMValueRef addr, unsigned long long size,
   return cls;
 }
 
-static void vote(Group *g, int cls, LLVMTypeRef fty) {
-  if (cls == G_UNKNOWN || g->cls == G_CONFLICT)
+/* Every load and store of a float or pointer value (scalar or vector) at
+ * a constant offset from a base. */
+static void note_accesses(Bits *b, const LtCfg *g) {
+  for (unsigned bi = 0; bi < g->nblocks; bi++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(g->block[bi]); i;
+         i = LLVMGetNextInstruction(i)) {
+      LLVMValueRef v, addr;
+      if (LLVMIsALoadInst(i)) {
+        v = i;
+        addr = LLVMGetOperand(i, 0);
+      } else if (LLVMIsAStoreInst(i)) {
+        v = LLVMGetOperand(i, 0);
+        addr = LLVMGetOperand(i, 1);
+      } else {
+        continue;
+      }
+      LLVMTypeRef t = LLVMTypeOf(v), et = t;
+      if (LLVMGetTypeKind(t) == LLVMVectorTypeKind)
+        et = LLVMGetElementType(t);
+      if (!lt_is_float_ty(et) && !lt_is_ptr_ty(et))
+        continue;
+      long long off;
+      LLVMValueRef base = lt_const_offset(b->td, addr, &off);
+      if (!base)
+        continue;
+      Acc *a = lt_xcalloc(1, sizeof *a);
+      a->off = off;
+      a->size = LLVMABISizeOfType(b->td, t);
+      a->ty = t;
+      a->next = lt_map_get(&b->acc, base);
+      lt_map_put(&b->acc, base, a);
+      lt_vec_push(&b->owned, a);
+    }
+}
+
+/* What the function's float and pointer accesses of the same bytes say
+ * is there: one float type covering them (a vector of it when several
+ * floats tile the bytes), pointers, or a conflict. */
+static int addr_class(Bits *b, LLVMValueRef addr, unsigned long long size,
+                      LLVMTypeRef *fty) {
+  long long off;
+  LLVMValueRef base = lt_const_offset(b->td, addr, &off);
+  if (!base || size > 64)
+    return G_UNKNOWN;
+  long long end = off + (long long)size;
+  LLVMTypeRef ft = NULL;
+  unsigned long long covered = 0; /* bytes of the word floats cover */
+  int ptr = 0, other = 0;
+  for (Acc *a = lt_map_get(&b->acc, base); a; a = a->next) {
+    if (a->off >= end || a->off + (long long)a->size <= off)
+      continue;
+    LLVMTypeRef t = a->ty;
+    LLVMTypeRef et = LLVMGetTypeKind(t) == LLVMVectorTypeKind ? LLVMGetElementType(t) : t;
+    int exact = a->off == off && a->size == size;
+    if (lt_is_ptr_ty(et)) {
+      ptr |= exact;
+      other |= !exact;
+      continue;
+    }
+    if (a->off < off || a->off + (long long)a->size > end || (ft && ft != et)) {
+      other = 1; /* straddles the word, or floats of two types */
+      continue;
+    }
+    ft = et;
+    for (long long k = a->off - off; k < a->off - off + (long long)a->size; k++)
+      covered |= 1ull << k;
+  }
+  if (other || (ptr && ft))
+    return G_CONFLICT;
+  if (ptr)
+    return G_PTR;
+  if (!ft)
+    return G_UNKNOWN;
+  unsigned long long es = LLVMABISizeOfType(b->td, ft);
+  if (size % es || covered != (size == 64 ? ~0ull : (1ull << size) - 1))
+    return G_CONFLICT; /* floats and other bytes in one word */
+  *fty = size == es ? ft : LLVMVectorType(ft, (unsigned)(size / es));
+  return G_FLOAT;
+}
+
+static void vote(Group *g, int kind, int cls, LLVMTypeRef fty) {
+  int *gc = &g->cls[kind];
+  if (cls == G_UNKNOWN || *gc == G_CONFLICT)
     return;
   if (cls == G_CONFLICT) {
-    g->cls = G_CONFLICT;
+    *gc = G_CONFLICT;
     return;
   }
-  if (g->cls == G_UNKNOWN) {
-    g->cls = cls;
-    g->fty = fty;
-  } else if (g->cls != cls || (cls == G_FLOAT && g->fty != fty)) {
-    g->cls = G_CONFLICT;
+  if (*gc == G_UNKNOWN) {
+    *gc = cls;
+    g->fty[kind] = fty;
+  } else if (kind == E_DECL && ((*gc == G_FLOAT && cls == G_INT) ||
+                                (*gc == G_INT && cls == G_FLOAT))) {
+    /* Declared floats and declared integers: bits moved between float
+     * memory and an integer-typed slot (a coerced struct, a reused
+     * alloca) are floats unless arithmetic says otherwise (below). */
+    if (cls == G_FLOAT) {
+      *gc = G_FLOAT;
+      g->fty[kind] = fty;
+    }
+  } else if (*gc != cls || (cls == G_FLOAT && g->fty[kind] != fty)) {
+    *gc = G_CONFLICT;
   }
+}
+
+/* The verdict: the strongest kind of evidence that says something. */
+static int verdict(const Group *g, LLVMTypeRef *fty) {
+  for (int k = 0; k < E_KINDS; k++)
+    if (g->cls[k] != G_UNKNOWN) {
+      *fty = g->fty[k];
+      return g->cls[k];
+    }
+  *fty = NULL;
+  return G_UNKNOWN;
 }
 
 /* Evidence from one memory access (load or store) of a member. */
 static void access_evidence(Bits *b, Group *g, LLVMValueRef i, LLVMValueRef addr,
                             LLVMTypeRef t) {
   LLVMTypeRef fty = NULL;
-  vote(g, tbaa_class(b, i, &fty), fty);
+  vote(g, E_TBAA, tbaa_class(b, i, &fty), fty);
   fty = NULL;
-  vote(g, decl_class(b, addr, LLVMABISizeOfType(b->td, t), &fty), fty);
+  vote(g, E_ADDR, addr_class(b, addr, LLVMABISizeOfType(b->td, t), &fty), fty);
+  fty = NULL;
+  vote(g, E_DECL, decl_class(b, addr, LLVMABISizeOfType(b->td, t), &fty), fty);
 }
 
 static int move_use(LLVMValueRef v, LLVMValueRef user) {
@@ -255,6 +377,7 @@ void lt_bits_run(LtActivity *a, LLVMValueRef fn, const LtCfg *g, LLVMTargetDataR
     lt_map_free(&b.id);
     return;
   }
+  note_accesses(&b, g);
   size_t n = b.vals.n;
   b.parent = lt_xcalloc(n, sizeof *b.parent);
   for (size_t k = 0; k < n; k++)
@@ -281,14 +404,14 @@ void lt_bits_run(LtActivity *a, LLVMValueRef fn, const LtCfg *g, LLVMTargetDataR
       access_evidence(&b, gp, v, LLVMGetOperand(v, 0), LLVMTypeOf(v));
       gp->active |= lt_is_shadowed(a, LLVMGetOperand(v, 0));
     } else if (LLVMIsABitCastInst(v)) {
-      vote(gp, G_FLOAT, LLVMTypeOf(LLVMGetOperand(v, 0)));
+      vote(gp, E_USE, G_FLOAT, LLVMTypeOf(LLVMGetOperand(v, 0)));
       gp->active |= lt_is_varied(a, LLVMGetOperand(v, 0));
     }
     for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
       LLVMValueRef user = LLVMGetUser(u);
       if (!move_use(v, user)) {
         if (LLVMGetInstructionOpcode(user) == LLVMIntToPtr)
-          vote(gp, G_PTR, NULL);
+          vote(gp, E_USE, G_PTR, NULL);
         gp->arith = 1;
         continue;
       }
@@ -296,15 +419,15 @@ void lt_bits_run(LtActivity *a, LLVMValueRef fn, const LtCfg *g, LLVMTargetDataR
         access_evidence(&b, gp, user, LLVMGetOperand(user, 1), LLVMTypeOf(v));
         gp->active |= lt_is_shadowed(a, LLVMGetOperand(user, 1));
       } else if (LLVMIsABitCastInst(user)) {
-        vote(gp, G_FLOAT, LLVMTypeOf(user));
+        vote(gp, E_USE, G_FLOAT, LLVMTypeOf(user));
       }
     }
   }
   for (size_t k = 0; k < n; k++) {
     LLVMValueRef v = b.vals.v[k];
     Group *gp = &gr[find(b.parent, (int)k)];
-    LLVMTypeRef fty = gp->fty;
-    int cls = gp->cls;
+    LLVMTypeRef fty;
+    int cls = verdict(gp, &fty);
     if (cls == G_UNKNOWN && gp->active && !gp->arith) {
       /* No member says what it holds: a plain copy of active memory
        * moves floats of its width (memcpy of doubles does the same). */
@@ -322,10 +445,17 @@ void lt_bits_run(LtActivity *a, LLVMValueRef fn, const LtCfg *g, LLVMTargetDataR
         lt_map_put(&a->bits_ty, v, fty);
       else if (gp->active)
         lt_map_put(&a->bits_lost, v, (void *)1);
+    } else if (cls == G_CONFLICT && gp->active && !gp->arith &&
+               gp->cls[E_USE] != G_PTR) {
+      lt_map_put(&a->bits_mixed, v, (void *)1);
     }
   }
   free(gr);
   free(b.parent);
+  for (size_t k = 0; k < b.owned.n; k++)
+    free(b.owned.v[k]);
+  lt_vec_free(&b.owned);
+  lt_map_free(&b.acc);
   lt_vec_free(&b.vals);
   lt_map_free(&b.id);
 }

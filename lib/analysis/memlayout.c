@@ -290,41 +290,6 @@ static int from_note(LtCtx *c, LLVMValueRef call, int constant,
                        (int)LLVMConstIntGetZExtValue(ops[2]), constant, n, L);
 }
 
-/* p as base + constant byte offset, through GEPs with constant indices. */
-static LLVMValueRef const_offset(LLVMTargetDataRef td, LLVMValueRef p,
-                                 long long *off) {
-  *off = 0;
-  for (int depth = 0; depth < 64; depth++) {
-    if (LLVMIsABitCastInst(p) || LLVMIsAAddrSpaceCastInst(p)) {
-      p = LLVMGetOperand(p, 0);
-      continue;
-    }
-    if (!LLVMIsAGetElementPtrInst(p))
-      return p;
-    LLVMTypeRef cur = LLVMGetGEPSourceElementType(p);
-    for (int k = 1, n = LLVMGetNumOperands(p); k < n; k++) {
-      LLVMValueRef ix = LLVMGetOperand(p, (unsigned)k);
-      if (!LLVMIsAConstantInt(ix))
-        return NULL;
-      long long v = LLVMConstIntGetSExtValue(ix);
-      if (k == 1) {
-        *off += v * (long long)LLVMABISizeOfType(td, cur);
-      } else if (LLVMGetTypeKind(cur) == LLVMStructTypeKind) {
-        *off += (long long)LLVMOffsetOfElement(td, cur, (unsigned)v);
-        cur = LLVMStructGetTypeAtIndex(cur, (unsigned)v);
-      } else if (LLVMGetTypeKind(cur) == LLVMArrayTypeKind ||
-                 LLVMGetTypeKind(cur) == LLVMVectorTypeKind) {
-        cur = LLVMGetElementType(cur);
-        *off += v * (long long)LLVMABISizeOfType(td, cur);
-      } else {
-        return NULL;
-      }
-    }
-    p = LLVMGetOperand(p, 0);
-  }
-  return NULL;
-}
-
 /* Layout from how the function accesses the copied bytes: every load and
  * store of a float or pointer at a constant offset from the base of either
  * end that falls inside the copy is a field (-O2's memcpyopt turns
@@ -341,7 +306,7 @@ static int from_accesses(LtCtx *c, const LtActivity *a, LLVMValueRef call,
   LLVMValueRef base[2];
   long long at[2];
   for (unsigned e = 0; e < 2; e++)
-    base[e] = const_offset(td, LLVMGetOperand(call, e), &at[e]);
+    base[e] = lt_const_offset(td, LLVMGetOperand(call, e), &at[e]);
   LLVMTypeRef field[64] = {0}; /* the access starting at each byte */
   if (n > 64 || !n)
     return 0;
@@ -371,7 +336,7 @@ static int from_accesses(LtCtx *c, const LtActivity *a, LLVMValueRef call,
       if (bt && lt_is_float_ty(bt))
         t = bt;
       long long o;
-      LLVMValueRef b = const_offset(td, addr, &o);
+      LLVMValueRef b = lt_const_offset(td, addr, &o);
       for (unsigned e = 0; e < 2; e++) {
         if (!base[e] || lt_base_of(addr) != lt_base_of(base[e]))
           continue;
@@ -469,7 +434,7 @@ int lt_mem_layout(LtCtx *c, const LtActivity *a, LLVMValueRef call, LtMemLayout 
       return 0;
     /* `gep i8, ptr %a, 48` into a typed alloca or global (-O2's GEPs) */
     long long at;
-    LLVMValueRef base = ends[e] ? const_offset(td, ends[e], &at) : NULL;
+    LLVMValueRef base = ends[e] ? lt_const_offset(td, ends[e], &at) : NULL;
     if (base && base != ends[e] && at >= 0 &&
         (t = declared(td, base, &off, &element)) &&
         from_declared(td, t, (unsigned long long)at, 0, constant, n, L))
@@ -482,7 +447,7 @@ int lt_mem_layout(LtCtx *c, const LtActivity *a, LLVMValueRef call, LtMemLayout 
    * `gep %struct.S, %st, i`. */
   for (int e = 0; e < 2 && constant; e++) {
     long long at;
-    LLVMValueRef base = ends[e] ? const_offset(td, ends[e], &at) : NULL;
+    LLVMValueRef base = ends[e] ? lt_const_offset(td, ends[e], &at) : NULL;
     LLVMTypeRef t = base && at >= 0 ? element_type_of(base) : NULL;
     unsigned long long ts = t ? LLVMABISizeOfType(td, t) : 0;
     if (ts && from_declared(td, t, (unsigned long long)at % ts, 1, constant, n, L))

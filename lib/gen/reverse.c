@@ -192,8 +192,11 @@ static void header_edges(LtGen *g, unsigned l, LLVMValueRef *dphi,
   LLVMBuildCondBr(g->b, first, to_ph, to_lt);
 }
 
-/* No adjoint and no memory effect: address arithmetic between loads. */
-static int inert(LLVMValueRef i) {
+/* No adjoint and no memory effect: address arithmetic between loads. A
+ * bitcast that moves float bits (bits.c) has an adjoint: not inert. */
+static int inert(LtGen *g, LLVMValueRef i) {
+  if (lt_is_varied(&g->act_of, i))
+    return 0;
   switch (LLVMGetInstructionOpcode(i)) {
   case LLVMGetElementPtr: case LLVMBitCast: case LLVMSExt: case LLVMZExt:
   case LLVMTrunc: case LLVMAdd: case LLVMSub: case LLVMMul: case LLVMShl:
@@ -206,13 +209,13 @@ static int inert(LLVMValueRef i) {
 
 /* The first instruction of a run of loads (and address arithmetic) ending
  * at `last`, or last itself when it is not such a run of two loads. */
-static LLVMValueRef load_run(LLVMValueRef last) {
+static LLVMValueRef load_run(LtGen *g, LLVMValueRef last) {
   if (!LLVMIsALoadInst(last))
     return last;
   LLVMValueRef first = last;
   unsigned nloads = 1;
   for (LLVMValueRef p = LLVMGetPreviousInstruction(last);
-       p && (LLVMIsALoadInst(p) || inert(p)); p = LLVMGetPreviousInstruction(p))
+       p && (LLVMIsALoadInst(p) || inert(g, p)); p = LLVMGetPreviousInstruction(p))
     if (LLVMIsALoadInst(p)) {
       first = p;
       nloads++;
@@ -240,7 +243,7 @@ static int gen_block(LtGen *g, unsigned id, LLVMBasicBlockRef exitb) {
   if (LLVMIsAReturnInst(t) && LLVMGetNumOperands(t) == 1)
     lt_adj_add(g, LLVMGetOperand(t, 0), g->rdret);
   for (LLVMValueRef i = LLVMGetPreviousInstruction(t); i && !LLVMIsAPHINode(i);) {
-    LLVMValueRef first = load_run(i);
+    LLVMValueRef first = load_run(g, i);
     if (first != i) {
       if (reverse_loads(g, first, i))
         return -1;
