@@ -10,8 +10,10 @@
 
 #include <string.h>
 
-static void init_ctx(LtCtx *c, LLVMModuleRef m, int opt_level) {
+static void init_ctx(LtCtx *c, LLVMModuleRef m, const LtHost *host,
+                     int opt_level) {
   memset(c, 0, sizeof *c);
+  c->host = host;
   c->mod = m;
   c->llctx = LLVMGetModuleContext(m);
   c->td = LLVMGetModuleDataLayout(m);
@@ -74,7 +76,8 @@ static int handle(LtCtx *c, LLVMValueRef call) {
   lt_callsite_mode(call, &mode);
   LtDeriv *d = NULL;
   c->cur_call = call;
-  int rc = lt_callsite_parse(c, call, mode, &r) ||
+  int rc = (mode == LT_FWDDIFF ? lt_fwdsite_parse(c, call, &r)
+                                : lt_callsite_parse(c, call, mode, &r)) ||
            !(d = mode == LT_FWDDIFF ? lt_tangent_derive(c, &r) : lt_derive(c, &r)) ||
            lt_rewrite(c, &r, d);
   lt_callsite_free(&r);
@@ -132,9 +135,9 @@ static void fuse_generated(LtCtx *c) {
   }
 }
 
-int lt_run_module(LLVMModuleRef m, int opt_level) {
+int lt_run_module(LLVMModuleRef m, const LtHost *host, int opt_level) {
   LtCtx c;
-  init_ctx(&c, m, opt_level);
+  init_ctx(&c, m, host, opt_level);
   LtVec calls = {0}, failed = {0}, hints = {0};
   find_calls(&c, &calls, &failed, &hints);
   if (!calls.n && !failed.n && !hints.n)

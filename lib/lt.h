@@ -1,10 +1,13 @@
-/* lt.h: Leantape's internal API.
+/* lt.h: Leantape's internal API, one header per layer.
  *
- * One header for the C core, prototypes grouped by file under banners, each
- * with a one-line contract. The pipeline (driver.c) is: find call sites,
- * parse each into a request, build or reuse the derivative for the request
- * (preprocessed clone -> analyses -> tape plan -> augmented forward +
- * reverse), rewrite the call site, clean up.
+ * The layers, each using only those before it (docs/DESIGN.md says why in
+ * this order): base (containers, values, cloning, diagnostics, the host's
+ * services, the context), rules (derivative rules of scalar calls),
+ * analysis (facts about functions: CFG, loops, induction, activity,
+ * memory, what a call is), front (call sites and registrations), prep (the
+ * canonical clone), plan (what the reverse pass reads, and from where), gen
+ * (the generated functions and the call-site rewrite). driver.c runs them:
+ * front, prep, analysis, plan, gen.
  */
 #ifndef LT_H
 #define LT_H
@@ -16,150 +19,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/base.h"
 #include "rules/rules.h"
-
-/* util.c: containers */
-
-typedef struct LtMap { /* open-addressing pointer -> pointer map */
-  void **keys;
-  void **vals;
-  size_t cap, n;
-} LtMap;
-
-void lt_map_init(LtMap *m, size_t cap_hint);
-void lt_map_free(LtMap *m);
-void *lt_map_get(const LtMap *m, const void *key); /* NULL when absent */
-void lt_map_put(LtMap *m, const void *key, void *val);
-
-typedef struct LtVec { /* growable array of pointers */
-  void **v;
-  size_t n, cap;
-} LtVec;
-
-void lt_vec_push(LtVec *v, void *p);
-void lt_vec_free(LtVec *v);
-
-void *lt_xcalloc(size_t n, size_t size); /* never returns NULL (aborts only on OOM) */
-char *lt_strdup(const char *s);
-
-/* Values */
-int lt_is_float_ty(LLVMTypeRef t); /* half/float/double/x86_fp80/fp128 */
-int lt_is_ptr_ty(LLVMTypeRef t);
-/* t carries derivatives: a float, or a vector, struct or array holding one. */
-int lt_is_diff_ty(LLVMTypeRef t);
-int lt_is_aggregate_ty(LLVMTypeRef t); /* struct or array */
-/* The identity of adjoint accumulation for t: -0.0 in every float leaf. */
-LLVMValueRef lt_adj_init(LLVMTypeRef t);
-/* Two struct/array types with the same element types, member by member. */
-int lt_same_layout(LLVMTypeRef a, LLVMTypeRef b);
-/* v (of a type with the same layout as want) rebuilt as a want. */
-LLVMValueRef lt_convert_layout(LLVMBuilderRef b, LLVMValueRef v, LLVMTypeRef want);
-/* An aggregate of type t from its scalar leaves v[0..n), in order. */
-LLVMValueRef lt_build_from_leaves(LLVMBuilderRef b, LLVMTypeRef t,
-                                  LLVMValueRef const *v, unsigned n);
-/* A constant of type t with v in every float leaf, zero elsewhere. */
-LLVMValueRef lt_const_fill(LLVMTypeRef t, double v);
-const char *lt_callee_name(LLVMValueRef call, size_t *len); /* "" if indirect */
-LLVMValueRef lt_called_fn(LLVMValueRef call); /* NULL if indirect */
-LLVMValueRef lt_first_non_phi(LLVMBasicBlockRef bb);
-/* The pointer a GEP/cast chain starts from. */
-LLVMValueRef lt_base_of(LLVMValueRef p);
-/* ptr malloc(i64)/calloc/free declarations, typed correctly (LLVMBuildMalloc is broken). */
-LLVMValueRef lt_decl_fn(LLVMModuleRef m, const char *name, LLVMTypeRef fty);
-LLVMValueRef lt_build_malloc(LLVMBuilderRef b, LLVMModuleRef m, LLVMValueRef size);
-LLVMValueRef lt_build_calloc(LLVMBuilderRef b, LLVMModuleRef m, LLVMValueRef size);
-void lt_build_free(LLVMBuilderRef b, LLVMModuleRef m, LLVMValueRef p);
-int lt_run_pipeline(LLVMValueRef fn, const char *pipeline);
-double lt_now(void); /* seconds, monotonic */ /* 0 on success */
-/* acc + d for adjoint accumulation: nsz, so that adding to a freshly zeroed
- * shadow folds away (the sign of a zero gradient carries no meaning);
- * vectors lane by lane, aggregates leaf by leaf. */
-LLVMValueRef lt_build_accum(LLVMBuilderRef b, LLVMValueRef acc, LLVMValueRef d);
-/* PHIs of bb forget one incoming edge from pred. */
-void lt_phi_drop_edge(LLVMBasicBlockRef bb, LLVMBasicBlockRef pred);
-/* Put a branch to the invoke's normal destination before it and drop its
- * unwind edge; the caller replaces the invoke's uses and erases it. */
-void lt_invoke_to_branch(LLVMValueRef inv);
-/* Replace an invoke by a call of the same callee, arguments, attributes and
- * bundles, followed by a branch to the normal destination. */
-LLVMValueRef lt_invoke_to_call(LLVMValueRef inv);
-/* Delete the blocks of fn that the entry does not reach. */
-void lt_delete_unreachable(LLVMValueRef fn);
-/* Delete a generated function even if its body or callers still refer to it. */
-void lt_erase_fn(LLVMValueRef fn);
-
-/* diag.c: diagnostics (the C++ shim reports them) */
-
-typedef struct LtCtx LtCtx;
-/* Report bad input at an instruction (or function); printf-style message;
- * the text is prefixed with "leantape: ". Diagnostics are queued and flushed
- * at the end of the pass, when the module is valid again. */
-void lt_error(LtCtx *c, LLVMValueRef at, const char *fmt, ...);
-void lt_internal_error(LtCtx *c, LLVMValueRef fn, const char *what);
-void lt_diag_flush(LtCtx *c);
-/* Delete fn after the diagnostics are flushed (they may point into it). */
-void lt_bury(LtCtx *c, LLVMValueRef fn);
-
-/* plugin.cpp */
-void lt_diag_emit(LLVMValueRef at, const char *msg, int is_error);
-/* An optimisation analysis remark (-Rpass-analysis=leantape). */
-void lt_remark_emit(LLVMValueRef at, const char *pass_name,
-                    const char *remark_name, const char *msg);
-/* LLVM's alias analysis: may pa (accessed by instruction ia) and pb (by ib)
- * overlap, in any iterations? 1 when unknown. */
-int lt_llvm_may_alias(LLVMValueRef ia, LLVMValueRef pa, LLVMValueRef ib,
-                      LLVMValueRef pb);
-/* What a call may write, by its memory effects: 0 nothing the program can
- * read, 1 only its pointer arguments' memory, 2 anything. */
-int lt_call_writes(LLVMValueRef call);
-/* Add gv to llvm.compiler.used (it survives internalization and DCE). */
-void lt_keep_global(LLVMValueRef gv);
-/* Forget LLVM's cached analyses of fn (before it changes or is deleted). */
-void lt_llvm_forget(LLVMValueRef fn);
-
-/* The per-module context: no globals, everything hangs off this. */
-struct LtCtx {
-  LLVMModuleRef mod;
-  LLVMContextRef llctx;
-  LLVMTargetDataRef td;
-  int opt_level;
-  LLVMTypeRef i1, i8, i32, i64, ptr, vd, f64;
-  LtVec diags;   /* queued diagnostics (LtDiag *) */
-  int nerrors;   /* errors in the current request */
-  LtVec derivs;  /* generated derivatives (LtDeriv *), reused per request key */
-  LtVec graveyard; /* functions to delete after the diagnostics are out */
-  LtMap split_clean; /* __enzyme_augmentfwd/_reverse pairs with nothing
-                        between them (splitpair.c) */
-  LtMap tape_owner;  /* tape made by an __enzyme_augmentfwd -> its LtDeriv */
-  LtVec rev_calls;   /* rewritten reverse calls: (call, LtDeriv *) pairs */
-  LLVMValueRef cur_call; /* the __enzyme_* call being handled */
-  LtMap reg;             /* function -> LtReg * (annotate.c) */
-  LtVec regs;
-  LtMap inactive_globals;/* __enzyme_inactive_global */
-  LtMap purity;          /* function -> writes or not (writes.c) */
-  LtMap escape_memo;     /* function -> escape flags per parameter */
-  LtVec escape_arrays;
-  LtMap escape_assume;   /* (function, parameter) -> assumed flags + 1 */
-  LtVec escape_done;     /* (function, parameter) pairs of this round */
-  int escape_cycle;      /* this round met a cycle */
-  LtMap escape_ssa;      /* function -> the SSA copy its summary reads */
-  LtVec escape_clones;
-  int forward;           /* preprocessing for forward mode (custom
-                            derivatives are forward mode's) */
-  unsigned serial;
-};
-
-void lt_annotate_module(LtCtx *c);
-
-/* driver.c */
-int lt_run_module(LLVMModuleRef m, int opt_level);
-
-
-
-/* The layers, in pipeline order: each may use those before it. */
+#include "analysis/analysis.h"
 #include "front/front.h"
 #include "prep/prep.h"
-#include "analysis/analysis.h"
 #include "gen/gen.h"
+
+/* driver.c */
+int lt_run_module(LLVMModuleRef m, const LtHost *host, int opt_level);
 
 #endif

@@ -1,11 +1,15 @@
 // plugin.cpp: the only C++ in Leantape. It registers the `leantape` module
 // pass with the new pass manager (for `opt -passes=leantape` and at the
 // OptimizerEarly extension point under `clang -fpass-plugin`, which fires at
-// -O0..-O3), hands the module to the C driver (lt_run_module), and emits
-// diagnostics and remarks for the C code, which the LLVM C API cannot do.
-// Under LLVM 19 it also bridges the C API functions that 19 lacks (see
-// lib/compat.h, which declares them).
+// -O0..-O3) and hands the module to the C driver (lt_run_module) together
+// with the host's services the LLVM C API lacks (LtHost, lib/base/base.h):
+// diagnostics and remarks, alias analysis, memory effects, running a
+// function pipeline (LLVM 19 has no C call for it). The C code calls them
+// through that table only, so the dependencies run one way: from here into
+// the driver.
 #include "llvm-c/Core.h"
+#include "llvm-c/Error.h"
+#include "llvm-c/Transforms/PassBuilder.h"
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/MemoryLocation.h"
 #include "llvm/Config/llvm-config.h"
@@ -37,29 +41,23 @@
 using namespace llvm;
 
 extern "C" {
+#include "base/base.h"
 // lib/driver.c: differentiate every __enzyme_* call in M. opt_level is -1
 // under `-passes=leantape`, else the speedup level 0..3. Nonzero = changed.
-int lt_run_module(LLVMModuleRef M, int opt_level);
+int lt_run_module(LLVMModuleRef M, const LtHost *host, int opt_level);
 // lib/front/annotate.c: before the optimiser, keep annotated functions (custom
 // derivatives, inactive functions) from being inlined.
-int lt_prepare_module(LLVMModuleRef M);
-
-void lt_diag_emit(LLVMValueRef at, const char *msg, int is_error);
-int lt_llvm_may_alias(LLVMValueRef ia, LLVMValueRef pa, LLVMValueRef ib,
-                      LLVMValueRef pb);
-void lt_llvm_forget(LLVMValueRef fn);
-void lt_keep_global(LLVMValueRef gv);
-void lt_remark_emit(LLVMValueRef at, const char *pass_name,
-                    const char *remark_name, const char *msg);
+int lt_prepare_module(LLVMModuleRef M, const LtHost *host);
 // lib/analysis/loops.c, lib/analysis/induction.c: analysis printers (text on stderr).
 void lt_print_loops(LLVMValueRef fn);
 void lt_print_induction(LLVMValueRef fn);
-int lt_call_writes(LLVMValueRef call);
 }
+
+namespace {
 
 // `at` is an Instruction (reported at its !dbg location) or a Function
 // (reported at its DISubprogram, if any). Returns the function, or null.
-static Function *locate(LLVMValueRef at, DiagnosticLocation &loc) {
+Function *locate(LLVMValueRef at, DiagnosticLocation &loc) {
   Value *v = unwrap(at);
   if (auto *inst = dyn_cast_or_null<Instruction>(v)) {
     if (const DebugLoc &dl = inst->getDebugLoc())
@@ -77,7 +75,7 @@ static Function *locate(LLVMValueRef at, DiagnosticLocation &loc) {
 // Error or warning for the C code. Under clang, diagnose() returns and the
 // compile fails at the end; under opt, an error exits inside diagnose(), so
 // callers must leave the IR valid before calling this.
-void lt_diag_emit(LLVMValueRef at, const char *msg, int is_error) {
+void hostDiag(void *, LLVMValueRef at, const char *msg, int is_error) {
   DiagnosticLocation loc;
   Function *fn = locate(at, loc);
   if (!fn)
@@ -91,8 +89,8 @@ void lt_diag_emit(LLVMValueRef at, const char *msg, int is_error) {
 // Optimisation analysis remark: shown by `clang -Rpass-analysis=<pass_name>`
 // and `opt -pass-remarks-analysis=<pass_name>`, and saved by
 // -fsave-optimization-record / -pass-remarks-output.
-void lt_remark_emit(LLVMValueRef at, const char *pass_name,
-                    const char *remark_name, const char *msg) {
+void hostRemark(void *, LLVMValueRef at, const char *pass_name,
+                const char *remark_name, const char *msg) {
   DiagnosticLocation loc;
   Function *fn = locate(at, loc);
   if (!fn)
@@ -105,10 +103,12 @@ void lt_remark_emit(LLVMValueRef at, const char *pass_name,
   fn->getContext().diagnose(remark);
 }
 
-// Alias analysis for the C engine (the C API has none): LLVM's own AA
-// pipeline (BasicAA, TBAA, scoped noalias, ...), from the function analysis
-// manager of the running pass.
-static FunctionAnalysisManager *TheFAM;
+// The host's state: the function analysis manager of the running pass
+// (LLVM's own AA pipeline: BasicAA, TBAA, scoped noalias, ...), or null
+// outside a pass run (a printer pass).
+struct HostState {
+  FunctionAnalysisManager *FAM = nullptr;
+};
 
 // May the memory at pa, accessed by instruction ia, overlap the memory at
 // pb accessed by ib, at any times? Sizes are unknown on purpose
@@ -116,13 +116,14 @@ static FunctionAnalysisManager *TheFAM;
 // iterations, where offsets relative to the same SSA values say nothing;
 // what remains are distinct objects, access types (TBAA) and noalias
 // scopes. 1 when unknown (no analysis manager, e.g. in a printer pass).
-int lt_llvm_may_alias(LLVMValueRef ia, LLVMValueRef pa, LLVMValueRef ib,
-                      LLVMValueRef pb) {
+int hostMayAlias(void *self, LLVMValueRef ia, LLVMValueRef pa, LLVMValueRef ib,
+                 LLVMValueRef pb) {
+  FunctionAnalysisManager *FAM = static_cast<HostState *>(self)->FAM;
   auto *IA = dyn_cast_or_null<Instruction>(unwrap(ia));
   auto *IB = dyn_cast_or_null<Instruction>(unwrap(ib));
-  if (!TheFAM || !IA || !IB || IA->getFunction() != IB->getFunction())
+  if (!FAM || !IA || !IB || IA->getFunction() != IB->getFunction())
     return 1;
-  AAResults &AA = TheFAM->getResult<AAManager>(*IA->getFunction());
+  AAResults &AA = FAM->getResult<AAManager>(*IA->getFunction());
   MemoryLocation LA(unwrap(pa), LocationSize::beforeOrAfterPointer(),
                     IA->getAAMetadata());
   MemoryLocation LB(unwrap(pb), LocationSize::beforeOrAfterPointer(),
@@ -134,7 +135,7 @@ int lt_llvm_may_alias(LLVMValueRef ia, LLVMValueRef pa, LLVMValueRef ib,
 // (call-site and callee attributes, as function-attrs infers them): 0
 // nothing the program can read (at most inaccessible memory and errno), 1
 // only memory its pointer arguments point into, 2 anything.
-int lt_call_writes(LLVMValueRef call) {
+int hostCallWrites(void *, LLVMValueRef call) {
   auto *CB = dyn_cast_or_null<CallBase>(unwrap(call));
   if (!CB)
     return 2;
@@ -147,7 +148,7 @@ int lt_call_writes(LLVMValueRef call) {
   return ME.onlyAccessesArgPointees() ? 1 : 2;
 }
 
-void lt_keep_global(LLVMValueRef gv) {
+void hostKeepGlobal(void *, LLVMValueRef gv) {
   if (auto *G = dyn_cast_or_null<GlobalValue>(unwrap(gv)))
     appendToCompilerUsed(*G->getParent(), {G});
 }
@@ -155,43 +156,28 @@ void lt_keep_global(LLVMValueRef gv) {
 // Drop every cached analysis of fn: it is about to change or be deleted
 // (a cached dominator tree of a deleted function could be handed to a new
 // function allocated at the same address).
-void lt_llvm_forget(LLVMValueRef fn) {
+void hostForget(void *self, LLVMValueRef fn) {
+  FunctionAnalysisManager *FAM = static_cast<HostState *>(self)->FAM;
   if (auto *F = dyn_cast_or_null<Function>(unwrap(fn)))
-    if (TheFAM)
-      TheFAM->clear(*F, F->getName());
+    if (FAM)
+      FAM->clear(*F, F->getName());
 }
 
-#if LLVM_VERSION_MAJOR < 20
-// Bridges for the C API functions LLVM 19 lacks (contracts in lib/compat.h).
-extern "C" {
-LLVMBool lt_compat_is_atomic(LLVMValueRef inst);
-LLVMErrorRef lt_compat_run_passes_on_function(LLVMValueRef fn,
-                                              const char *passes,
-                                              LLVMTargetMachineRef tm,
-                                              LLVMPassBuilderOptionsRef opts);
-}
-
-// LLVMIsAtomic (LLVM 20).
-LLVMBool lt_compat_is_atomic(LLVMValueRef inst) {
-  auto *I = dyn_cast_or_null<Instruction>(unwrap(inst));
-  return I && I->isAtomic();
-}
-
-// LLVMRunPassesOnFunction (LLVM 20), as LLVM's PassBuilderBindings.cpp does
-// it: fresh analysis managers, the standard instrumentations (so that
+// Run a function pipeline on fn. LLVM 20+ has LLVMRunPassesOnFunction; for
+// LLVM 19 the same, as LLVM's PassBuilderBindings.cpp does it: fresh
+// analysis managers, the standard instrumentations (so that
 // -print-after-all and friends see these passes), a function pass manager
-// parsed from the pipeline text. Only the default target machine (null)
-// and options are supported: LLVMPassBuilderOptions' fields are private to
-// LLVM, and Leantape passes neither.
-LLVMErrorRef lt_compat_run_passes_on_function(LLVMValueRef fn,
-                                              const char *passes,
-                                              LLVMTargetMachineRef tm,
-                                              LLVMPassBuilderOptionsRef) {
+// parsed from the pipeline text.
+#if LLVM_VERSION_MAJOR >= 20
+LLVMErrorRef hostRunPasses(void *, LLVMValueRef fn, const char *passes) {
+  LLVMPassBuilderOptionsRef O = LLVMCreatePassBuilderOptions();
+  LLVMErrorRef E = LLVMRunPassesOnFunction(fn, passes, nullptr, O);
+  LLVMDisposePassBuilderOptions(O);
+  return E;
+}
+#else
+LLVMErrorRef hostRunPasses(void *, LLVMValueRef fn, const char *passes) {
   Function *F = unwrap<Function>(fn);
-  if (tm)
-    return wrap(createStringError(inconvertibleErrorCode(),
-                                  "leantape: a target machine is not "
-                                  "supported by the LLVM 19 bridge"));
   PassInstrumentationCallbacks PIC;
   PassBuilder PB(nullptr, PipelineTuningOptions(), std::nullopt, &PIC);
   LoopAnalysisManager LAM;
@@ -214,7 +200,20 @@ LLVMErrorRef lt_compat_run_passes_on_function(LLVMValueRef fn,
 }
 #endif
 
-namespace {
+// The services, for a pass run whose analysis manager is st->FAM.
+LtHost makeHost(HostState *st) {
+  LtHost h;
+  h.self = st;
+  h.diag = hostDiag;
+  h.remark = hostRemark;
+  h.may_alias = hostMayAlias;
+  h.call_writes = hostCallWrites;
+  h.keep_global = hostKeepGlobal;
+  h.forget = hostForget;
+  h.run_passes = hostRunPasses;
+  return h;
+}
+
 // A module of the compile step of `clang -flto` (LLVM 19 only; see
 // registerCallbacks): clang has flagged it for the LTO link ("ThinLTO" = 0
 // under full LTO, "EnableSplitLTOUnit" under both) before the pipeline runs.
@@ -230,9 +229,10 @@ struct LeantapePass : PassInfoMixin<LeantapePass> {
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &MAM) {
     if (SkipLTOModule && hasLTOFlags(M))
       return PreservedAnalyses::all();
-    TheFAM = &MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
-    int Changed = lt_run_module(wrap(&M), Level);
-    TheFAM = nullptr;
+    HostState St;
+    St.FAM = &MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+    LtHost Host = makeHost(&St);
+    int Changed = lt_run_module(wrap(&M), &Host, Level);
     return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
   }
   // Never skipped by optnone or -opt-bisect-limit: AD is not an optimisation.
@@ -243,8 +243,10 @@ struct LeantapePass : PassInfoMixin<LeantapePass> {
 // Runs at PipelineStart, before any inlining.
 struct LeantapePrepare : PassInfoMixin<LeantapePrepare> {
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
-    return lt_prepare_module(wrap(&M)) ? PreservedAnalyses::none()
-                                       : PreservedAnalyses::all();
+    HostState St;
+    LtHost Host = makeHost(&St);
+    return lt_prepare_module(wrap(&M), &Host) ? PreservedAnalyses::none()
+                                              : PreservedAnalyses::all();
   }
   static bool isRequired() { return true; }
 };

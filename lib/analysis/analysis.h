@@ -1,8 +1,14 @@
-/* analysis.h: facts about the clone: CFG, loops, induction,
- * points-to, escape, activity, memory layouts, float bits, calls, overwrites.
+/* analysis.h: facts about functions (the canonical clone, and the user's
+ * functions as written, which front and prep ask about): CFG, loops,
+ * induction, points-to, escape, activity, memory layouts, float bits, what
+ * a call is, integer-only parameters, overwrites, address ranges.
  * Included by lt.h, in layer order; do not include directly. */
 #ifndef LT_ANALYSIS_H
 #define LT_ANALYSIS_H
+
+/* intptr.c: unmarked pointer parameter p of fn is only used to read and
+ * write integers and pointers (it then defaults to enzyme_const). */
+int lt_param_int_only(LLVMValueRef fn, unsigned p);
 
 /* escape.c: do pointers escape from parameter p of f into memory (or an
  * unknown function), or into its return value? */
@@ -175,6 +181,11 @@ typedef enum {
 } LtCallKind;
 
 LtCallKind lt_call_kind(LLVMValueRef call, const LtRule **rule);
+/* A complex multiply/divide runtime call (*is_div: 0 multiply, 1 divide)
+ * or cabsf on a <2 x float> (*is_div = 2). */
+int lt_is_complex_call(LLVMValueRef call, int *is_div);
+/* The name contains __enzyme_ (an entry point or a registration). */
+int lt_is_enzyme_name(const char *name, size_t len);
 #define LT_MARK_ATTR "leantape-call"
 /* Mark a call kept by preprocessing ("diff", "custom", "inactive",
  * "like=<name>"); lt_call_kind then classifies it by the mark. */

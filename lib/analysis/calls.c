@@ -2,8 +2,9 @@
  *
  * Every call in the preprocessed clone is an intrinsic or an external
  * function (defined callees were inlined). This file sorts them: scalar math
- * with a rule, zero-derivative math, memory transfer, allocation, known
- * inactive library functions (I/O, assertions, hints), or unknown.
+ * with a rule, zero-derivative math, complex arithmetic runtime calls,
+ * memory transfer, allocation, known inactive library functions (I/O,
+ * assertions, hints), or unknown; and which names are Enzyme's.
  */
 #include "lt.h"
 
@@ -17,6 +18,40 @@ static int has_prefix(const char *n, size_t len, const char *p) {
   size_t pl = strlen(p);
   return len >= pl && !strncmp(n, p, pl);
 }
+
+int lt_is_enzyme_name(const char *name, size_t len) {
+  const char *want = "__enzyme_";
+  size_t wl = strlen(want);
+  for (size_t i = 0; i + wl <= len; i++)
+    if (!memcmp(name + i, want, wl))
+      return 1;
+  return 0;
+}
+
+/* clang lowers complex * and / (C _Complex, std::complex) to inline code
+ * with a fallback call to __muldc3/__divdc3 (float: __mulsc3/__divsc3,
+ * long double: __mulxc3/__divxc3, __float128: __multc3/__divtc3); cabsf
+ * on x86-64 takes a <2 x float>. Their adjoints: gen/cplx.c. */
+static const char *const names[] = {"__muldc3", "__divdc3", "__mulsc3",
+                                    "__divsc3", "__mulxc3", "__divxc3",
+                                    "__multc3", "__divtc3"};
+
+int lt_is_complex_call(LLVMValueRef call, int *is_div) {
+  size_t len;
+  const char *n = lt_callee_name(call, &len);
+  if (len == 5 && !strncmp(n, "cabsf", 5) && LLVMGetNumArgOperands(call) == 1 &&
+      LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(call, 0))) == LLVMVectorTypeKind) {
+    *is_div = 2;
+    return 1;
+  }
+  for (size_t k = 0; k < sizeof names / sizeof *names; k++)
+    if (strlen(names[k]) == len && !strncmp(n, names[k], len)) {
+      *is_div = n[2] == 'd';
+      return LLVMGetNumArgOperands(call) == 4;
+    }
+  return 0;
+}
+
 
 static const char *const inactive_names[] = {
     "printf",   "fprintf",  "sprintf", "snprintf", "puts",     "fputs",

@@ -222,8 +222,8 @@ static LLVMValueRef ssa_form(LtCtx *c, LLVMValueRef f) {
       lt_map_put(&vm, LLVMGetParam(f, k), LLVMGetParam(cl, k));
     lt_clone_body(&vm, f, cl, NULL, 0);
     lt_map_free(&vm);
-    if (lt_run_pipeline(cl, "mem2reg")) {
-      lt_erase_fn(cl);
+    if (lt_run_pipeline(c, cl, "mem2reg")) {
+      lt_erase_fn(c, cl);
     } else {
       s = cl;
       lt_vec_push(&c->escape_clones, cl);
@@ -299,7 +299,7 @@ int lt_param_escapes(LtCtx *c, LLVMValueRef f, unsigned p) {
 
 void lt_escape_free(LtCtx *c) {
   for (size_t i = 0; i < c->escape_clones.n; i++)
-    lt_erase_fn(c->escape_clones.v[i]);
+    lt_erase_fn(c, c->escape_clones.v[i]);
   lt_vec_free(&c->escape_clones);
   lt_map_free(&c->escape_ssa);
   for (size_t i = 0; i < c->escape_arrays.n; i++)

@@ -132,7 +132,7 @@ static int class_may_alias(Ctx *x, unsigned wc, unsigned lc) {
     return 0;
   if (!lt_points_may_alias(&x->g->act_of.pts, w->addr, l->addr))
     return 0;
-  return lt_llvm_may_alias(w->inst, w->base, l->inst, l->base);
+  return lt_llvm_may_alias(x->g->c, w->inst, w->base, l->inst, l->base);
 }
 
 static int stack_memory(LtGen *g, LLVMValueRef addr) {
@@ -620,7 +620,7 @@ void lt_overwrite_build(LtOverwrite *o, LtGen *g) {
   free(x.l.c);
   lt_map_free(&x.alias);
   lt_map_free(&x.dist);
-  lt_llvm_forget(g->P);
+  lt_llvm_forget(g->c, g->P);
 }
 
 int lt_overwrite_reloadable(const LtOverwrite *o, LLVMValueRef load) {

@@ -68,7 +68,7 @@ static int call_writes(LtCtx *c, LLVMValueRef i, LtVec *seen) {
   LLVMValueRef f = LLVMGetCalledValue(i);
   if (f && LLVMIsAFunction(f) && !LLVMIsDeclaration(f))
     return visit(c, f, seen);
-  return lt_call_writes(i) != 0;
+  return lt_call_writes(c, i) != 0;
 }
 
 static int visit(LtCtx *c, LLVMValueRef f, LtVec *seen) {
@@ -121,7 +121,7 @@ int lt_fn_writes(LtCtx *c, LLVMValueRef f) {
  * function, its body (above): nothing, its pointer arguments' memory
  * (up to 4), or anything. */
 static LLVMValueRef effects(LtCtx *c, LLVMValueRef i, unsigned *nextra, LLVMValueRef *extra) {
-  int w = lt_call_writes(i);
+  int w = lt_call_writes(c, i);
   LLVMValueRef f = LLVMGetCalledValue(i);
   if (w == 0 || (w == 2 && f && LLVMIsAFunction(f) && !LLVMIsDeclaration(f) && !lt_fn_writes(c, f)))
     return NULL;

@@ -212,7 +212,7 @@ static void no_inline(LLVMContextRef c, LLVMValueRef f) {
  * be inlined into their callers, or their calls, and so the annotation,
  * would be gone by the time the derivatives are built (Enzyme's
  * preserveNVVM does the same). */
-int lt_prepare_module(LLVMModuleRef m) {
+int lt_prepare_module(LLVMModuleRef m, const LtHost *host) {
   LLVMContextRef c = LLVMGetModuleContext(m);
   int changed = 0;
   for (LLVMValueRef gv = LLVMGetFirstGlobal(m); gv; gv = LLVMGetNextGlobal(gv)) {
@@ -227,7 +227,7 @@ int lt_prepare_module(LLVMModuleRef m) {
       continue;
     /* under -flto nothing refers to a registration: keep it for the link
      * step, where the pass reads it */
-    lt_keep_global(gv);
+    host->keep_global(host->self, gv);
     LLVMValueRef e[64];
     unsigned n = elements(LLVMGetInitializer(gv), e, 64);
     /* a registration names the primal first; inactive lists name only

@@ -57,10 +57,6 @@ static int name_has(const char *name, size_t len, const char *want) {
   return 0;
 }
 
-int lt_is_enzyme_name(const char *name, size_t len) {
-  return name_has(name, len, "__enzyme_");
-}
-
 int lt_callsite_mode(LLVMValueRef call, LtMode *mode) {
   if (!LLVMIsACallInst(call) && !LLVMIsAInvokeInst(call))
     return 0;
@@ -102,94 +98,6 @@ const char *lt_callsite_unsupported(LLVMValueRef call, const char **what) {
   return "";
 }
 
-const char *lt_act_name(LtAct a) {
-  switch (a) {
-  case LT_DUP:
-    return "enzyme_dup";
-  case LT_DUPNONEED:
-    return "enzyme_dupnoneed";
-  case LT_OUT:
-    return "enzyme_out";
-  default:
-    return "enzyme_const";
-  }
-}
-
-int lt_callsite_has_sret(LLVMValueRef call) {
-  unsigned kind = LLVMGetEnumAttributeKindForName("sret", 4);
-  return LLVMGetNumArgOperands(call) > 0 &&
-         LLVMGetCallSiteEnumAttribute(call, 1, kind) != NULL;
-}
-
-/* Can a call operand of type `have` be passed for a parameter of type
- * `want`? Variadic calls promote float to double and small ints to int. */
-int lt_callsite_compatible(LLVMTypeRef have, LLVMTypeRef want) {
-  if (have == want)
-    return 1;
-  if (lt_is_float_ty(have) && lt_is_float_ty(want))
-    return 1;
-  if (lt_is_ptr_ty(have) && lt_is_ptr_ty(want))
-    return 1; /* an address space cast, as in Enzyme */
-  return LLVMGetTypeKind(have) == LLVMIntegerTypeKind &&
-         LLVMGetTypeKind(want) == LLVMIntegerTypeKind;
-}
-
-/* The one value stored into a local slot (an -O0 variable), or NULL. */
-static LLVMValueRef stored_once(LLVMValueRef slot) {
-  LLVMValueRef stored = NULL;
-  for (LLVMUseRef u = LLVMGetFirstUse(slot); u; u = LLVMGetNextUse(u)) {
-    LLVMValueRef user = LLVMGetUser(u);
-    if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == slot) {
-      if (stored)
-        return NULL;
-      stored = LLVMGetOperand(user, 0);
-    }
-  }
-  return stored;
-}
-
-/* The function a call returns when every return of its (defined) callee
- * returns the same function: a lambda's conversion to a function pointer,
- * which -O0 does not inline. */
-static LLVMValueRef returned_fn(LLVMValueRef call) {
-  LLVMValueRef g = lt_called_fn(call), r = NULL;
-  if (!g || LLVMIsDeclaration(g))
-    return NULL;
-  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g); bb; bb = LLVMGetNextBasicBlock(bb)) {
-    LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
-    if (!t || !LLVMIsAReturnInst(t))
-      continue;
-    if (LLVMGetNumOperands(t) != 1)
-      return NULL;
-    LLVMValueRef v = LLVMGetOperand(t, 0);
-    while (LLVMIsAConstantExpr(v) && (LLVMGetConstOpcode(v) == LLVMBitCast ||
-                                      LLVMGetConstOpcode(v) == LLVMAddrSpaceCast))
-      v = LLVMGetOperand(v, 0);
-    if (!LLVMIsAFunction(v) || (r && r != v))
-      return NULL;
-    r = v;
-  }
-  return r;
-}
-
-LLVMValueRef lt_callsite_resolve_fn(LLVMValueRef v) {
-  for (int hops = 0; v && !LLVMIsAFunction(v) && hops < 8; hops++) {
-    if (LLVMIsAConstantExpr(v) &&
-        (LLVMGetConstOpcode(v) == LLVMBitCast ||
-         LLVMGetConstOpcode(v) == LLVMAddrSpaceCast))
-      v = LLVMGetOperand(v, 0);
-    else if (LLVMIsAGlobalAlias(v))
-      v = LLVMAliasGetAliasee(v);
-    else if (LLVMIsALoadInst(v) && LLVMIsAAllocaInst(LLVMGetOperand(v, 0)))
-      v = stored_once(LLVMGetOperand(v, 0)); /* a local copy at -O0 */
-    else if (LLVMIsACallInst(v))
-      v = returned_fn(v);
-    else
-      return NULL;
-  }
-  return v && LLVMIsAFunction(v) ? v : NULL;
-}
-
 static int parse_params(LtCtx *c, LLVMValueRef call, LtRequest *r,
                         unsigned *pi, unsigned nops) {
   unsigned i = *pi;
@@ -222,7 +130,7 @@ static int parse_params(LtCtx *c, LLVMValueRef call, LtRequest *r,
                                 "is taken as enzyme_const: only integers and "
                                 "pointers are read or written through it",
                p + 1, fname);
-      lt_remark_emit(call, "leantape", "IntPointerConst", msg);
+      lt_remark_emit(c, call, "leantape", "IntPointerConst", msg);
       a = LT_CONST;
     }
     if (a == LT_OUT && !lt_is_diff_ty(pty)) {
@@ -434,37 +342,7 @@ static int parse_tail(LtCtx *c, LLVMValueRef call, LtRequest *r, unsigned i,
   return 0;
 }
 
-LLVMValueRef lt_callsite_fn(LLVMValueRef call) {
-  unsigned i = lt_callsite_has_sret(call) ? 1 : 0;
-  return i < LLVMGetNumArgOperands(call) ? lt_callsite_resolve_fn(LLVMGetOperand(call, i))
-                                          : NULL;
-}
-
-int lt_callsite_target(LtCtx *c, LLVMValueRef call, LtRequest *r, unsigned *i) {
-  unsigned nops = LLVMGetNumArgOperands(call);
-  if (lt_callsite_has_sret(call))
-    r->sret = LLVMGetOperand(call, (*i)++);
-  LLVMValueRef fn = *i < nops ? lt_callsite_resolve_fn(LLVMGetOperand(call, *i)) : NULL;
-  ++*i;
-  if (!fn || LLVMIsDeclaration(fn)) {
-    lt_error(c, call, "first argument must be a function defined in this "
-                      "module (got %s); pass the function itself, e.g. "
-                      "(void *)f",
-             fn ? "an external declaration" : "something else");
-    return -1;
-  }
-  if (LLVMIsFunctionVarArg(LLVMGlobalGetValueType(fn))) {
-    lt_error(c, call, "cannot differentiate a variadic function");
-    return -1;
-  }
-  r->fn = fn;
-  r->nparams = LLVMCountParams(fn);
-  return 0;
-}
-
 int lt_callsite_parse(LtCtx *c, LLVMValueRef call, LtMode mode, LtRequest *r) {
-  if (mode == LT_FWDDIFF)
-    return lt_fwdsite_parse(c, call, r);
   memset(r, 0, sizeof *r);
   r->call = call;
   r->mode = mode;

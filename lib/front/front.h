@@ -17,33 +17,14 @@ typedef struct LtReg {
 } LtReg;
 
 /* PipelineStart: keep annotated functions from being inlined. */
-int lt_prepare_module(LLVMModuleRef m);
+int lt_prepare_module(LLVMModuleRef m, const LtHost *host);
+/* Read the registrations and annotations of the module into c->reg. */
+void lt_annotate_module(LtCtx *c);
 void lt_annotate_free(LtCtx *c);
 /* The annotation of a call's callee (or of the call itself), or NULL. */
 const LtReg *lt_annotation(LtCtx *c, LLVMValueRef call);
 
 /* callsite.c: __enzyme_* call sites and their markers */
-
-typedef enum {
-  LT_AUTODIFF,
-  LT_AUGFWD,
-  LT_REVERSE,
-  LT_AUGSIZE,
-  LT_SUBCALL, /* a callee's derivative, for a call kept as a call */
-  LT_FWDDIFF, /* __enzyme_fwddiff: tangents (gen/tangent.c) */
-  LT_FWDSUB   /* a callee's tangent function, for a kept call */
-} LtMode;
-typedef enum {
-  LT_CONST,
-  LT_DUP,
-  LT_DUPNONEED,
-  LT_OUT,
-  LT_DUPNULL /* dup whose shadow may be null (a callee's mixed-activity
-                argument, guard.c) */
-} LtAct;
-static inline int lt_is_dup(LtAct a) {
-  return a == LT_DUP || a == LT_DUPNONEED || a == LT_DUPNULL;
-}
 
 typedef struct LtRequest {
   LLVMValueRef call;   /* the __enzyme_* call */
@@ -92,8 +73,8 @@ const char *lt_callsite_unsupported(LLVMValueRef call, const char **what);
 /* Enzyme's type hints (__enzyme_float, __enzyme_double, __enzyme_integer,
  * __enzyme_pointer): no effect on the derivative; their calls are removed. */
 int lt_callsite_is_hint(LLVMValueRef call);
-int lt_is_enzyme_name(const char *name, size_t len); /* contains __enzyme_ */
-/* Parse the call's arguments; 0 on success, else reports and returns -1. */
+/* Parse a reverse-mode call's arguments (every mode but LT_FWDDIFF,
+ * fwdsite.c's); 0 on success, else reports and returns -1. */
 int lt_callsite_parse(LtCtx *c, LLVMValueRef call, LtMode mode, LtRequest *r);
 void lt_callsite_free(LtRequest *r);
 
@@ -121,7 +102,7 @@ int lt_marker_of(LLVMValueRef v, const char **bad);
 int lt_read_markers(LtCtx *c, LLVMValueRef call, unsigned *pi, unsigned nops,
                     int *act, LtRequest *r);
 
-/* Helpers shared with fwdsite.c. */
+/* target.c: the differentiated function, and what both parsers share */
 const char *lt_act_name(LtAct a);
 int lt_callsite_has_sret(LLVMValueRef call);
 /* Can an operand of type have be passed for a parameter of type want
@@ -137,11 +118,11 @@ int lt_callsite_target(LtCtx *c, LLVMValueRef call, LtRequest *r, unsigned *i);
  * between which nothing can write memory (c->split_clean) */
 void lt_split_pairs(LtCtx *c, const LtVec *calls);
 
-/* fwdsite.c: __enzyme_fwddiff call sites */
-int lt_fwdsite_parse(LtCtx *c, LLVMValueRef call, LtRequest *r);
-
 /* The function an __enzyme_* call differentiates, or NULL. */
 LLVMValueRef lt_callsite_fn(LLVMValueRef call);
+
+/* fwdsite.c: __enzyme_fwddiff call sites */
+int lt_fwdsite_parse(LtCtx *c, LLVMValueRef call, LtRequest *r);
 
 /* schedule.c: innermost calls first (nested differentiation) */
 void lt_schedule_calls(LtVec *calls);

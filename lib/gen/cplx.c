@@ -8,31 +8,12 @@
  * result, the adjoint of an argument z is conj(f'(z)) * w: for z*u that is
  * conj(u) w and conj(z) w; for q = z/u it is w / conj(u) and
  * -conj(q) (w / conj(u)). cabsf, which x86-64 passes a <2 x float>, has
- * the adjoint w z / |z|.
+ * the adjoint w z / |z|. Which calls these are: lt_is_complex_call
+ * (analysis/calls.c).
  */
 #include "lt.h"
 
 #include <string.h>
-
-static const char *const names[] = {"__muldc3", "__divdc3", "__mulsc3",
-                                    "__divsc3", "__mulxc3", "__divxc3",
-                                    "__multc3", "__divtc3"};
-
-int lt_is_complex_call(LLVMValueRef call, int *is_div) {
-  size_t len;
-  const char *n = lt_callee_name(call, &len);
-  if (len == 5 && !strncmp(n, "cabsf", 5) && LLVMGetNumArgOperands(call) == 1 &&
-      LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(call, 0))) == LLVMVectorTypeKind) {
-    *is_div = 2;
-    return 1;
-  }
-  for (size_t k = 0; k < sizeof names / sizeof *names; k++)
-    if (strlen(names[k]) == len && !strncmp(n, names[k], len)) {
-      *is_div = n[2] == 'd';
-      return LLVMGetNumArgOperands(call) == 4;
-    }
-  return 0;
-}
 
 static LLVMValueRef part(LtGen *g, LLVMValueRef v, unsigned k) {
   if (LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMVectorTypeKind)

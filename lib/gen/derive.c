@@ -239,7 +239,7 @@ static int generate(LtGen *g, LtDeriv *d, const char *base) {
   if (g->split) {
     d->aug = g->A;
     d->rev = g->R;
-    if (lt_run_pipeline(g->A, cleanup) || lt_run_pipeline(g->R, cleanup))
+    if (lt_run_pipeline(g->c, g->A, cleanup) || lt_run_pipeline(g->c, g->R, cleanup))
       return -1;
     return 0;
   }
@@ -249,7 +249,7 @@ static int generate(LtGen *g, LtDeriv *d, const char *base) {
   lt_bury(g->c, g->R);
   if (!d->grad || verify(g->c, d->grad, d->fn))
     return -1;
-  return lt_run_pipeline(d->grad, cleanup);
+  return lt_run_pipeline(g->c, d->grad, cleanup);
 }
 
 /* A callee's derivative is declared before its body is built, so that

@@ -263,7 +263,6 @@ void lt_report(LtGen *g, const char *fname, LLVMValueRef call);
 int lt_revinst(LtGen *g, LLVMValueRef inst);
 
 /* cplx.c: __muldc3, __divdc3 and their float/long double forms */
-int lt_is_complex_call(LLVMValueRef call, int *is_div);
 int lt_rev_complex(LtGen *g, LLVMValueRef call);
 
 /* revagg.c: adjoints of aggregate and vector operations, at g->b */

@@ -132,7 +132,7 @@ void lt_report(LtGen *g, const char *fname, LLVMValueRef at) {
   if (nk)
     put(&b, " unchanged between the halves (enzyme_not_overwritten, or nothing "
             "between the calls writes memory)");
-  lt_remark_emit(at, "leantape", "TapeFunction", b.s);
+  lt_remark_emit(g->c, at, "leantape", "TapeFunction", b.s);
   for (unsigned l = 0; l < g->loops.nloops; l++) {
     const LtLoop *L = &g->loops.loop[l];
     LLVMBasicBlockRef h = g->g.block[L->header];
@@ -150,6 +150,6 @@ void lt_report(LtGen *g, const char *fname, LLVMValueRef at) {
       put(&b, g->prealloc[l] ? "; cache preallocated once from the trip count"
                              : "; cache grows geometrically (trip count not "
                                "known before the loop nest)");
-    lt_remark_emit(lt_first_non_phi(h), "leantape", "TapeLoop", b.s);
+    lt_remark_emit(g->c, lt_first_non_phi(h), "leantape", "TapeLoop", b.s);
   }
 }

@@ -25,55 +25,6 @@
 static const char *cleanup =
     "sroa,early-cse,instcombine<no-verify-fixpoint>,simplifycfg,adce";
 
-LLVMValueRef lt_tg_val(LtTg *t, LLVMValueRef v) {
-  LLVMValueRef m = lt_map_get(&t->vm, v);
-  return m ? m : v;
-}
-
-static int scalar_float(LLVMTypeRef ty) { return lt_is_float_ty(ty); }
-
-LLVMTypeRef lt_tg_type(LtTg *t, LLVMTypeRef ty) {
-  if (t->W == 1)
-    return ty;
-  if (scalar_float(ty))
-    return LLVMVectorType(ty, t->W);
-  return LLVMArrayType2(ty, t->W);
-}
-
-LLVMValueRef lt_tg_lane(LtTg *t, LLVMValueRef x, LLVMTypeRef ty, unsigned k) {
-  if (t->W == 1)
-    return x;
-  if (scalar_float(ty))
-    return LLVMBuildExtractElement(t->b, x, LLVMConstInt(t->c->i32, k, 0), "");
-  return LLVMBuildExtractValue(t->b, x, k, "");
-}
-
-LLVMValueRef lt_tg_join(LtTg *t, LLVMValueRef *lanes, LLVMTypeRef ty) {
-  if (t->W == 1)
-    return lanes[0];
-  LLVMTypeRef tt = lt_tg_type(t, ty);
-  LLVMValueRef v = LLVMGetUndef(tt);
-  for (unsigned k = 0; k < t->W; k++)
-    v = scalar_float(ty) ? LLVMBuildInsertElement(t->b, v, lanes[k],
-                                                  LLVMConstInt(t->c->i32, k, 0), "")
-                         : LLVMBuildInsertValue(t->b, v, lanes[k], k, "");
-  return v;
-}
-
-LLVMValueRef lt_tg_tan(LtTg *t, LLVMValueRef v) {
-  LLVMValueRef m = lt_map_get(&t->tan, v);
-  if (m)
-    return m;
-  return LLVMConstNull(lt_tg_type(t, LLVMTypeOf(v)));
-}
-
-LLVMValueRef lt_tg_shadow(LtTg *t, LLVMValueRef p) {
-  LLVMValueRef m = lt_map_get(&t->sh, p);
-  if (m)
-    return m;
-  return LLVMConstNull(lt_tg_type(t, LLVMTypeOf(p)));
-}
-
 /* The analysis activity of a forward-mode parameter: a float with a
  * tangent varies (LT_OUT there), a pointer with shadows is dup. */
 static LtAct analysis_act(LLVMValueRef fn, unsigned p, LtAct a) {
@@ -410,7 +361,7 @@ LtDeriv *lt_tangent_derive(LtCtx *c, const LtRequest *r) {
     lt_bury(c, d->aug);
     return NULL;
   }
-  if (lt_run_pipeline(d->aug, cleanup))
+  if (lt_run_pipeline(c, d->aug, cleanup))
     return NULL;
   char msg[400], wbuf[32] = "";
   if (W > 1)
@@ -418,6 +369,6 @@ LtDeriv *lt_tangent_derive(LtCtx *c, const LtRequest *r) {
   snprintf(msg, sizeof msg, "derivative of '%s' (%s mode%s): tangents, no tape",
            LLVMGetValueName2(r->fn, &(size_t){0}), sub ? "forward, called" : "forward",
            wbuf);
-  lt_remark_emit(r->call, "leantape", "TangentFunction", msg);
+  lt_remark_emit(c, r->call, "leantape", "TangentFunction", msg);
   return d;
 }

@@ -1,4 +1,5 @@
-/* tangent.h: state shared by tangent.c and fwdinst.c (forward mode).
+/* tangent.h: state shared by tangent.c, tanval.c and fwdinst.c (forward
+ * mode).
  * Included by gen.h. */
 #ifndef LT_TANGENT_H
 #define LT_TANGENT_H
@@ -23,7 +24,7 @@ typedef struct LtTg {
   int failed;
 } LtTg;
 
-/* tangent.c */
+/* tanval.c */
 LLVMValueRef lt_tg_val(LtTg *t, LLVMValueRef v);     /* P value in T */
 LLVMTypeRef lt_tg_type(LtTg *t, LLVMTypeRef ty);     /* tangent type */
 /* The tangent of v in T (zero when v does not vary). */

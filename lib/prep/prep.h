@@ -1,26 +1,8 @@
-/* prep.h: the canonical clone: cloning, inlining, exception edges,
- * integer-only pointers.
+/* prep.h: the canonical clone: inlining policy, exception edges, libm
+ * calls split for the rules.
  * Included by lt.h, in layer order; do not include directly. */
 #ifndef LT_PREP_H
 #define LT_PREP_H
-
-/* intptr.c */
-/* Unmarked pointer parameter p of fn is only used to read and write
- * integers and pointers (it then defaults to enzyme_const). */
-int lt_param_int_only(LLVMValueRef fn, unsigned p);
-
-/* clone.c: cloning function bodies and inlining calls */
-
-/* Clone the body of src into dst before block `before` (NULL: append).
- * vmap must map src's parameters; it is filled with blocks/instructions.
- * Debug locations are kept when keep_dbg. Returns the clone of src's entry. */
-LLVMBasicBlockRef lt_clone_body(LtMap *vmap, LLVMValueRef src, LLVMValueRef dst,
-                                LLVMBasicBlockRef before, int keep_dbg);
-/* New internal function named name with type fty, attributes of src copied
- * for the first nparams parameters; optnone/noinline dropped. */
-LLVMValueRef lt_clone_decl(LLVMValueRef src, const char *name, LLVMTypeRef fty);
-/* Inline the call (callee must be defined). Returns 0 on success. */
-int lt_inline_call(LtCtx *c, LLVMValueRef call, int keep_dbg);
 
 /* preprocess.c */
 

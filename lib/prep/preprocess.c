@@ -198,7 +198,7 @@ static int inline_all(LtCtx *c, Graph *gr, LLVMValueRef f) {
           const char *callee = lt_callee_name(i, &len);
           snprintf(msg, sizeof msg, "the call to '%.*s' stays a call: %s",
                    (int)len, callee, words);
-          lt_remark_emit(i, "leantape", "CallKept", msg);
+          lt_remark_emit(c, i, "leantape", "CallKept", msg);
           lt_mark_call(i, mark);
           continue;
         }
@@ -277,7 +277,7 @@ LLVMValueRef lt_preprocess(LtCtx *c, LLVMValueRef fn, LLVMValueRef at) {
   }
   lt_split_sincos(c, p);
   lt_mem_note_types(c, p);
-  if (lt_run_pipeline(p, pipeline)) {
+  if (lt_run_pipeline(c, p, pipeline)) {
     lt_internal_error(c, at, "the preprocessing pipeline failed");
     lt_bury(c, p);
     return NULL;

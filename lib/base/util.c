@@ -196,25 +196,23 @@ double lt_now(void) {
   return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-int lt_run_pipeline(LLVMValueRef fn, const char *pipeline) {
-  LLVMPassBuilderOptionsRef o = LLVMCreatePassBuilderOptions();
+int lt_run_pipeline(LtCtx *c, LLVMValueRef fn, const char *pipeline) {
   double t0 = lt_now();
   const char *dump = getenv("LEANTAPE_DUMP_MODULE"); /* debugging */
   if (dump)
     LLVMPrintModuleToFile(LLVMGetGlobalParent(fn), dump, NULL);
-  LLVMErrorRef e = LLVMRunPassesOnFunction(fn, pipeline, NULL, o);
+  LLVMErrorRef e = c->host->run_passes(c->host->self, fn, pipeline);
   if (getenv("LEANTAPE_TIME")) /* debugging: where compile time goes */
     fprintf(stderr, "leantape time: %.3f s in \"%s\" on %s\n", lt_now() - t0, pipeline,
             LLVMGetValueName2(fn, &(size_t){0}));
-  LLVMDisposePassBuilderOptions(o);
   if (!e)
     return 0;
   LLVMConsumeError(e);
   return -1;
 }
 
-void lt_erase_fn(LLVMValueRef fn) {
-  lt_llvm_forget(fn);
+void lt_erase_fn(LtCtx *c, LLVMValueRef fn) {
+  lt_llvm_forget(c, fn);
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
        bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;

@@ -74,12 +74,12 @@ void lt_bury(LtCtx *c, LLVMValueRef fn) {
 void lt_diag_flush(LtCtx *c) {
   for (size_t i = 0; i < c->diags.n; i++) {
     LtDiag *d = c->diags.v[i];
-    lt_diag_emit(d->at, d->msg, 1);
+    lt_diag_emit(c, d->at, d->msg, 1);
     free(d->msg);
     free(d);
   }
   lt_vec_free(&c->diags);
   for (size_t i = 0; i < c->graveyard.n; i++)
-    lt_erase_fn(c->graveyard.v[i]);
+    lt_erase_fn(c, c->graveyard.v[i]);
   lt_vec_free(&c->graveyard);
 }
