@@ -92,15 +92,15 @@ config.substitutions.append(("%opt", opt))
 config.substitutions.append(("%plugin", plugin))
 config.substitutions.append(("%llvm_bin", llvm_bin))
 config.substitutions.append(("%builddir", build))
-# C++ libraries the C++ tests use (installed by tools/setup.sh); the flags
-# are those of Enzyme's odeint and Eigen tests.
+# C++ libraries the C++ tests use (installed by tools/setup.sh), and the
+# flags Enzyme's odeint and Eigen tests compile with.
 if os.path.isfile("/usr/include/boost/numeric/odeint.hpp"):
     config.available_features.add("boost")
 if os.path.isfile("/usr/include/eigen3/Eigen/Dense"):
     config.available_features.add("eigen")
 config.substitutions.append(
     (
-        "%odeintflags",
+        "%enzymecxxflags",
         "-ffast-math -fno-unroll-loops -fno-vectorize -fno-slp-vectorize "
         "-fno-exceptions -fno-use-cxa-atexit",
     )

@@ -160,6 +160,7 @@ static void gen_free(LtGen *g) {
   lt_map_free(&g->subtape_ph);
   lt_map_free(&g->custom_tape);
   lt_vec_free(&g->slot_scope);
+  lt_vec_free(&g->slot_access);
   free(g->rec_size);
   free(g->prealloc);
   free(g->st_recompute);

@@ -137,6 +137,8 @@ struct LtGen {
   LtVec slot_kind;     /* (void*) LtSlotKind */
   LtVec slot_ty;       /* LLVMTypeRef */
   LtVec slot_scope;    /* (void *)(loop id + 1), 0 = the tape header */
+  LtVec slot_access;   /* R's loads of slots: (load, (void *)slot) pairs,
+                          aligned once the layout is final (lt_tape_seal) */
   unsigned long long *rec_size; /* loop id -> bytes cached per iteration */
   unsigned long long *slot_off;
   unsigned long long tape_size;
@@ -209,6 +211,9 @@ LLVMValueRef lt_tape_load(LtGen *g, LtSlotKind kind, void *src, LLVMTypeRef ty);
  * of a path not always taken is read only on that path). */
 LLVMValueRef lt_tape_load_at(LtGen *g, LtSlotKind kind, void *src,
                              LLVMTypeRef ty, LLVMBuilderRef at);
+/* After R is built: its slot loads get the alignment the final layout
+ * guarantees. */
+void lt_tape_seal(LtGen *g);
 /* The address of a slot (allocated on first use) in R. */
 LLVMValueRef lt_tape_addr(LtGen *g, LtSlotKind kind, void *src, LLVMTypeRef ty);
 /* Store every slot's value in A, after its definition. */

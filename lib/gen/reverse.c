@@ -419,5 +419,6 @@ int lt_reverse_build(LtGen *g, const char *name, LLVMTypeRef outs_ty) {
     LLVMReplaceAllUsesWith(g->r_rs[l], LLVMConstInt(c->i64, g->rec_size[l], 0));
     LLVMInstructionEraseFromParent(g->r_rs[l]);
   }
+  lt_tape_seal(g);
   return g->failed ? -1 : 0;
 }

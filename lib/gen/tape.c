@@ -9,7 +9,12 @@
  * allocated lazily while the reverse function is built, so only what it
  * reads is kept; the forward function then stores every slot right after
  * the value is defined. In combined mode the header is an alloca that SROA
- * dissolves into registers.
+ * dissolves into registers. Records are packed (no padding between them),
+ * so every access states the alignment the layout guarantees: that of the
+ * slot's type, at most that of its offset, of the record size, and of the
+ * base (16 for a malloc'd, arena or alloca tape; 1 for a callee's tape,
+ * which its caller may place anywhere in its own, and for the caller's
+ * storage of enzyme_tape/enzyme_allocated).
  */
 #include "lt.h"
 
@@ -57,6 +62,34 @@ static int scope_of_slot(LtGen *g, unsigned idx) {
   return (int)(size_t)g->slot_scope.v[idx] - 1;
 }
 
+static unsigned long long low_pow2(unsigned long long x) {
+  return x ? x & -x : 1ull << 62;
+}
+
+/* The alignment the layout guarantees for slot idx of type ty. */
+static unsigned slot_align(LtGen *g, unsigned idx, LLVMTypeRef ty) {
+  int s = scope_of_slot(g, idx);
+  unsigned long long a = LLVMABIAlignmentOfType(g->c->td, ty);
+  unsigned long long base = s >= 0 || (!g->sub && !g->keep_header) ? 16 : 1;
+  unsigned long long off = low_pow2(g->slot_off[idx]);
+  if (s >= 0 && low_pow2(g->rec_size[s]) < off)
+    off = low_pow2(g->rec_size[s]);
+  if (off < a)
+    a = off;
+  return (unsigned)(base < a ? base : a);
+}
+
+/* R's slot loads get their alignment once every slot is known (the record
+ * size, and so the alignment of a slot in a loop record, grows while R is
+ * built). */
+void lt_tape_seal(LtGen *g) {
+  for (size_t k = 0; k + 1 < g->slot_access.n; k += 2) {
+    LLVMValueRef ld = g->slot_access.v[k];
+    unsigned idx = (unsigned)(size_t)g->slot_access.v[k + 1];
+    LLVMSetAlignment(ld, slot_align(g, idx, LLVMTypeOf(ld)));
+  }
+}
+
 static LLVMValueRef byte_gep(LtGen *g, LLVMBuilderRef b, LLVMValueRef base,
                              LLVMValueRef off) {
   return LLVMBuildGEP2(b, g->c->i8, base, &off, 1, "lt.slot");
@@ -88,8 +121,12 @@ static unsigned slot_of(LtGen *g, LtSlotKind kind, void *src, LLVMTypeRef ty) {
 LLVMValueRef lt_tape_load_at(LtGen *g, LtSlotKind kind, void *src,
                              LLVMTypeRef ty, LLVMBuilderRef where) {
   LLVMBuilderRef at = where == g->eb ? NULL : where;
-  LLVMValueRef p = slot_addr(g, slot_of(g, kind, src, ty), &at);
-  return LLVMBuildLoad2(at, ty, p, at == g->eb ? "lt.tape" : "lt.cache");
+  unsigned idx = slot_of(g, kind, src, ty);
+  LLVMValueRef p = slot_addr(g, idx, &at);
+  LLVMValueRef ld = LLVMBuildLoad2(at, ty, p, at == g->eb ? "lt.tape" : "lt.cache");
+  lt_vec_push(&g->slot_access, ld);
+  lt_vec_push(&g->slot_access, (void *)(size_t)idx);
+  return ld;
 }
 
 LLVMValueRef lt_tape_load(LtGen *g, LtSlotKind kind, void *src,
@@ -142,7 +179,8 @@ static void store_at_returns(LtGen *g, LLVMBuilderRef b, unsigned i) {
     else
       v = LLVMBuildLoad2(b, g->c->i64, g->a_n[l], "");
     LLVMValueRef off = LLVMConstInt(g->c->i64, g->slot_off[i], 0);
-    LLVMBuildStore(b, v, byte_gep(g, b, g->atape, off));
+    LLVMSetAlignment(LLVMBuildStore(b, v, byte_gep(g, b, g->atape, off)),
+                     slot_align(g, i, LLVMTypeOf(v)));
   }
 }
 
@@ -193,11 +231,11 @@ void lt_tape_store_all(LtGen *g) {
     LLVMValueRef p = byte_gep(g, b, base, off);
     if (kind == LT_SLOT_SUBTAPE || kind == LT_SLOT_SUBPTR) {
       if (kind == LT_SLOT_SUBPTR)
-        LLVMBuildStore(b, v, p);
+        LLVMSetAlignment(LLVMBuildStore(b, v, p), slot_align(g, i, LLVMTypeOf(v)));
       lt_callee_tape_store(g, src, kind == LT_SLOT_SUBPTR ? v : p);
       continue;
     }
-    LLVMBuildStore(b, v, p);
+    LLVMSetAlignment(LLVMBuildStore(b, v, p), slot_align(g, i, LLVMTypeOf(v)));
   }
   /* Kept calls whose callee keeps no tape get none. */
   for (size_t k = 0; k < g->subtape_ph.cap; k++)

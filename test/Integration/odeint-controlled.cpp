@@ -9,9 +9,9 @@
 // respect to y0, T (the step is T/100) and a, against the closed form and
 // against central differences of the same program.
 // REQUIRES: boost
-// RUN: %ltclangxx -O1 %odeintflags %s -o %t.O1 && %t.O1
-// RUN: %ltclangxx -O2 %odeintflags %s -o %t.O2 && %t.O2
-// RUN: %ltclangxx -O3 %odeintflags %s -o %t.O3 && %t.O3
+// RUN: %ltclangxx -O1 %enzymecxxflags %s -o %t.O1 && %t.O1
+// RUN: %ltclangxx -O2 %enzymecxxflags %s -o %t.O2 && %t.O2
+// RUN: %ltclangxx -O3 %enzymecxxflags %s -o %t.O3 && %t.O3
 // RUN: %ltclangxx -O2 %s -o %t.O2d && %t.O2d
 
 #define BOOST_NO_EXCEPTIONS
