@@ -21,30 +21,10 @@
  *    every call sees the same state.
  * -DBENCH_ONE -DONE_<tag> compiles only one objective (as in kernels.c).
  */
-#include <leantape.h>
-#include <math.h>
-#include <string.h>
+#define FILL_BASE 101 /* this file's data seeds (kernels.c's are 1..) */
+#include "kernels/harness.h"
 
 #include "adbench.h"
-#include "bench.h"
-
-#define KERNEL __attribute__((noinline))
-#ifdef BENCH_ONE
-#define ALL 0
-#else
-#define ALL 1
-#endif
-
-static volatile double sink;
-
-/* deterministic uniform data in [lo, hi) (as kernels.c) */
-static void fill(double *p, int n, double lo, double hi, unsigned seed) {
-  unsigned long long s = 0x9E3779B97F4A7C15ULL * (seed + 101);
-  for (int i = 0; i < n; i++) {
-    s = s * 6364136223846793005ULL + 1442695040888963407ULL;
-    p[i] = lo + (hi - lo) * (double)(s >> 11) * 0x1.0p-53;
-  }
-}
 
 /* ---- GMM ----------------------------------------------------------------- */
 double GM_x[GMM_N * GMM_D];

@@ -127,7 +127,7 @@ echo "Compile time (clang-22 -O2 -c, median of 5 wall-clock runs) and the call g
 echo
 echo "| source | functions | leaf copies if inlined | compile s: -O2 | compile s: -O2 + plugin | kept-call derivatives | grad ok | grad/primal median (min-max) | primal us | tape bytes | allocs / frees per grad |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|"
-echo "| kernels.c | $(grep -c "^KERNEL" tools/bench/kernels.c) kernel functions | - |" \
+echo "| kernels.c (kernels/*.c) | $(cat tools/bench/kernels/*.c | grep -c "^KERNEL") kernel functions | - |" \
   "$(ctime tools/bench/kernels.c) | $(ctime tools/bench/kernels.c -fpass-plugin="$PLUGIN") |" \
   "$(nkept tools/bench/kernels.c) | (table above) | | | | |"
 echo "| adbench.c | $(grep -c "^KERNEL" tools/bench/adbench.c) objective functions | - |" \
