@@ -17,7 +17,9 @@
  * wrappers and table entry): run.sh's per-kernel compile-time column.
  * The row order is the order the driver runs them in, which the tape
  * figures depend on (the arena's first chunk takes the size the previous
- * gradient needed). Helpers called from kernels (mag, the per-element map
+ * gradient needed). VEC / CACHE: the ratio depends on the machine's
+ * vector width (the gradient and the primal vectorise differently) or
+ * cache sizes (tapes or arrays near or above them). Helpers called from kernels (mag, the per-element map
  * function) are left to the optimiser unless stated otherwise. */
 #include "kernels/harness.h"
 
@@ -34,19 +36,19 @@
 
 const kernel_t kernels[] = {
 #if ALL || defined(ONE_sum)
-    ENTRY("sum_1000", TGT_NOTAPE, NSUM, sum, sum),
+    ENTRY("sum_1000", TGT_NOTAPE, NSUM, sum, sum, VEC),
 #endif
 #if ALL || defined(ONE__sum)
-    ENTRY("_sum_1000", TGT_NOTAPE, NSUM, sum, _sum),
+    ENTRY("_sum_1000", TGT_NOTAPE, NSUM, sum, _sum, VEC),
 #endif
 #if ALL || defined(ONE_sum_sin)
     ENTRY("sum_sin_1000", TGT_NOTAPE, NSUM, sum, sum_sin),
 #endif
 #if ALL || defined(ONE_kron)
-    ENTRY("kron_sum", TGT_GENERAL, KNP, kron, kron),
+    ENTRY("kron_sum", TGT_GENERAL, KNP, kron, kron, VEC),
 #endif
 #if ALL || defined(ONE_kron_view)
-    ENTRY("kron_view_sum", TGT_GENERAL, KNP, kron, kron_view),
+    ENTRY("kron_view_sum", TGT_GENERAL, KNP, kron, kron_view, VEC),
 #endif
 #if ALL || defined(ONE_naive_sce)
     ENTRY("naive_map_sin_cos_exp", TGT_GENERAL, SC * SC, sce, naive_sce),
@@ -69,13 +71,14 @@ const kernel_t kernels[] = {
 #if ALL || defined(ONE_add)
     /* plain pointers; its restrict twin is the next row */
     ENTRYX("inplace_add_4096", TGT_NOTAPE, 0, 2 * NADD, add, add,
-           "inplace_add_4096_restrict"),
+           "inplace_add_4096_restrict", VEC_CACHE),
 #endif
 #if ALL || defined(ONE_add_restrict)
-    ENTRY("inplace_add_4096_restrict", TGT_NOTAPE, 2 * NADD, add, add_restrict),
+    ENTRY("inplace_add_4096_restrict", TGT_NOTAPE, 2 * NADD, add, add_restrict,
+          VEC_CACHE),
 #endif
 #if ALL || defined(ONE_add_alias)
-    ENTRY("inplace_add_4096_alias", TGT_GENERAL, NADD, add, add_alias),
+    ENTRY("inplace_add_4096_alias", TGT_GENERAL, NADD, add, add_alias, VEC_CACHE),
 #endif
 #if ALL || defined(ONE_normalize)
     ENTRY("normalize_16000", TGT_NORMALIZE, NN, norm, normalize),
@@ -92,10 +95,10 @@ const kernel_t kernels[] = {
     ENTRY("tree_sum_4096", TGT_GENERAL, NTREE, tree, tree),
 #endif
 #if ALL || defined(ONE_hot_pw)
-    ENTRY("hot_pw_100000", TGT_GENERAL, NHOT, hot, hot_pw),
+    ENTRY("hot_pw_100000", TGT_GENERAL, NHOT, hot, hot_pw, CACHE),
 #endif
 #if ALL || defined(ONE_hot_pw4)
-    ENTRY("hot_pw_10000", TGT_GENERAL, NHOT / 10, hot, hot_pw4),
+    ENTRY("hot_pw_10000", TGT_GENERAL, NHOT / 10, hot, hot_pw4, CACHE),
 #endif
     /* opt-in (BENCH_EXTRA=1) until 2026-12-01 (~35 s per gradient when
      * mag stayed a call); the plugin now inlines mag_ni (its size policy

@@ -48,12 +48,17 @@ static void fill(double *p, int n, double lo, double hi, unsigned seed) {
     memcpy(g, dP, (N) * sizeof(double));                                      \
   }
 /* a table entry: label, targets, active parameters, the family of its
- * param/setup functions, the tag of its wrappers; ENTRYX: opt-in (extra)
- * and the name of its restrict twin */
-#define ENTRY(label, tgt, np, fam, tag) ENTRYX(label, tgt, 0, np, fam, tag, 0)
-#define ENTRYX(label, tgt, extra, np, fam, tag, twin)                          \
+ * param/setup functions, the tag of its wrappers, then optional designated
+ * fields (.machine = "vector width"); ENTRYX: opt-in (extra) and the name
+ * of its restrict twin */
+#define ENTRY(label, tgt, np, fam, tag, ...)                                   \
+  ENTRYX(label, tgt, 0, np, fam, tag, 0, __VA_ARGS__)
+#define ENTRYX(label, tgt, extra, np, fam, tag, twin, ...)                     \
   {label,        tgt,        extra,      np,                                   \
    fam##_param,  fam##_setup, tag##_primal, tag##_grad,                        \
-   tag##_loss,   tag##_grad_fresh, #tag, __FILE__, twin}
+   tag##_loss,   tag##_grad_fresh, #tag, __FILE__, twin, __VA_ARGS__}
+#define VEC .machine = "vector width"
+#define CACHE .machine = "cache size"
+#define VEC_CACHE .machine = "vector width, cache size"
 
 #endif

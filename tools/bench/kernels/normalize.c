@@ -4,7 +4,6 @@
  * Included by tools/bench/kernels.c (the table of every family). */
 #include "harness.h"
 
-
 /* normalize_k: restrict pointers (seed 002's IR has noalias);
  * normalize_plain_k: the same code without restrict (out and x separate
  * arrays in normalize_16000_plain; the same array, out == x, in
@@ -14,45 +13,39 @@
 static double N_P[NN], N_dP[NN], N_out[NN], N_dout[NN], N_w[NN];
 static int n_n = NN;
 
+/* the one body of every twin: they differ only in restrict and in mag */
+#define MAG_BODY                                                               \
+  double s = 0;                                                                \
+  for (int i = 0; i < n; i++)                                                  \
+    s += x[i] * x[i];                                                          \
+  return sqrt(s);
+#define NORMALIZE_BODY(mag)                                                    \
+  for (int j = 0; j < n; j++)                                                  \
+    out[j] = x[j] / mag(x, n);
+
 #if ALL || defined(ONE_normalize) || defined(ONE_normalize_plain) ||          \
     defined(ONE_normalize_inplace)
-double mag(const double *x, int n) {
-  double s = 0;
-  for (int i = 0; i < n; i++)
-    s += x[i] * x[i];
-  return sqrt(s);
-}
+double mag(const double *x, int n) { MAG_BODY }
 #endif
 #if ALL || defined(ONE_normalize_ni) || defined(ONE_normalize_ni_plain)
-__attribute__((noinline)) double mag_ni(const double *x, int n) {
-  double s = 0;
-  for (int i = 0; i < n; i++)
-    s += x[i] * x[i];
-  return sqrt(s);
-}
+__attribute__((noinline)) double mag_ni(const double *x, int n) { MAG_BODY }
 #endif
 #if ALL || defined(ONE_normalize)
 KERNEL void normalize_k(double *restrict out, const double *restrict x, int n) {
-  for (int j = 0; j < n; j++)
-    out[j] = x[j] / mag(x, n);
+  NORMALIZE_BODY(mag)
 }
 #endif
 #if ALL || defined(ONE_normalize_plain) || defined(ONE_normalize_inplace)
-KERNEL void normalize_plain_k(double *out, const double *x, int n) {
-  for (int j = 0; j < n; j++)
-    out[j] = x[j] / mag(x, n);
-}
+KERNEL void normalize_plain_k(double *out, const double *x, int n) { NORMALIZE_BODY(mag) }
 #endif
 #if ALL || defined(ONE_normalize_ni)
 KERNEL void normalize_ni_k(double *restrict out, const double *restrict x, int n) {
-  for (int j = 0; j < n; j++)
-    out[j] = x[j] / mag_ni(x, n);
+  NORMALIZE_BODY(mag_ni)
 }
 #endif
 #if ALL || defined(ONE_normalize_ni_plain)
 KERNEL void normalize_ni_plain_k(double *out, const double *x, int n) {
-  for (int j = 0; j < n; j++)
-    out[j] = x[j] / mag_ni(x, n);
+  NORMALIZE_BODY(mag_ni)
 }
 #endif
 static double *norm_param(void) { return N_P; }

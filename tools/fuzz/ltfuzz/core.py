@@ -107,6 +107,8 @@ class Core(Shapes):
         # --pointers leads, with --max-depth (Pointers.on_head_flags)
         flags = "" if self.pointers else self.shape_flags(False)
         for m in self.active:
+            if not m.in_head:
+                continue
             f = m.on_head_flags(self)
             flags += " " + m.flag if f is None else f
         return """\

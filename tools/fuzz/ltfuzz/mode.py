@@ -14,6 +14,8 @@ class Mode:
     flag = None    # its command-line flag
     help = None    # its --help text
     cli_rank = None  # place among the flags in --help (default: its order)
+    keeps_f = False  # f is the same with and without it (selftest.py)
+    in_head = True   # the program's head names it
 
     def on_init(self):
         """Random draws from self.r, after those of the modes before it."""
@@ -83,3 +85,10 @@ class Mode:
     @staticmethod
     def on_args(ap, args):
         """Validate the parsed command line (ap.error on a bad combination)."""
+
+
+class MainVariant(Mode):
+    """A mode that changes only main (and what goes with it): f is the same
+    without it, and the head does not name it."""
+    keeps_f = True
+    in_head = False

@@ -7,20 +7,16 @@ forward derivatives) are checked against central differences; with --fwd
 main exits 1 when its primal checks fail (eval must compute what f
 computes). The call sites themselves are ltfuzz/check.py's and
 ltfuzz/forward.py's."""
-from .mode import Mode
+from .mode import MainVariant
 
 
-class Primal(Mode):
+class Primal(MainVariant):
     name = "primal_only"
     flag = "--primal-only"
     help = ("replace the __enzyme_autodiff call by a plain call of "
             "f (for checking the program with sanitizers, no plugin); "
             "exit 0 unless the program crashes")
-    keeps_f = True  # its draws come from its own stream
     cli_rank = 0.5  # in --help after --pointers, where it always was
-
-    def on_head_flags(self):
-        return ""
 
     def on_defs(self):
         """The registered gradients agree with central differences."""

@@ -6,19 +6,15 @@ pairing of splitpair.c applies. A transform of the reverse-mode C program
 (not with --cxx or --fwd; nothing to do with --primal-only)."""
 import re
 
-from .mode import Mode
+from .mode import MainVariant
 
 
-class Split(Mode):
+class Split(MainVariant):
     name = "split"
     flag = "--split"
     help = ("main differentiates in split mode: __enzyme_augmentfwd "
             "then __enzyme_reverse with the same arguments (C, reverse "
             "mode: not with --cxx or --fwd)")
-    keeps_f = True  # its draws come from its own stream
-
-    def on_head_flags(self):
-        return ""
 
     @staticmethod
     def on_args(ap, args):
