@@ -82,11 +82,11 @@ def summary(path):
         elif h[0] == "objective":
             li, gi = col(h, "Leantape / hand"), col(h, "Leantape grad/primal")
             ok = sum(r[2] == "ok" for r in rows)
-            out.append("- ADBench: grad ok in %d of %d; Leantape / hand-written %s; Leantape "
-                       "grad/primal %s (%s)." % (
+            out.append("- ADBench: grad ok in %d of %d; Leantape / hand-written %s (%s); "
+                       "Leantape grad/primal %s." % (
                            ok, len(rows), span([ratio(r[li])[0] for r in rows]),
-                           span([ratio(r[gi])[0] for r in rows]),
-                           ", ".join("%s %s" % (r[0], r[li]) for r in rows)))
+                           ", ".join("%s %s" % (r[0], r[li]) for r in rows),
+                           span([ratio(r[gi])[0] for r in rows])))
         elif h[0] == "kernel" and col(h, "tangent/primal") is not None:
             ti, wi, gi = col(h, "tangent/primal"), col(h, "width 8 / width 1"), col(h, "goals")
             ok = sum(r[-1].startswith("yes") for r in rows)
