@@ -7,7 +7,9 @@
  * (default 9) each give a group median; the figure is the median of the
  * group medians and its spread their min-max. A target counts as met only
  * when the whole spread meets it. Every group also samples the 1-minute
- * load average, reported with the tables. */
+ * load average, reported with the tables. The clock is the thread's CPU
+ * time (CLOCK_THREAD_CPUTIME_ID), so that time slices taken by other
+ * processes on a shared machine do not count. */
 #ifndef LT_BENCH_MEASURE_H
 #define LT_BENCH_MEASURE_H
 

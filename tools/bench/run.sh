@@ -91,7 +91,8 @@ echo "- machine: nproc $(nproc), $(uname -m), $(grep -m1 'model name' /proc/cpui
   "vector ISA: ${isa:-unknown}; caches: ${caches:-unknown}; $(clang-22 --version | head -n1)"
 echo "- repetitions: every ratio in $(bench_env BENCH_GROUPS 5) groups of $(bench_env BENCH_REPS 9)" \
   "interleaved rounds of ~20 ms batches (BENCH_GROUPS, BENCH_REPS); median of the group" \
-  "medians (min-max of them); compile times: median of ${CT_RUNS:-5} runs"
+  "medians (min-max of them); clock: the thread's CPU time; compile times: median of" \
+  "${CT_RUNS:-5} wall-clock runs"
 echo "- load average (1 min, 5 min, 15 min) at the start: $(cut -d' ' -f1-3 /proc/loadavg);" \
   "during the tables: the line after each"
 echo
