@@ -8,6 +8,13 @@
 //   else v > 0.5    : m^2               -> 2 m [v > c_i]
 //   else            : 0.5 r + exp(v) m  -> 0.5 [v > 0] + exp(v) (m + [v > c_i])
 // runmax: M = max_i x_i, f = M^2 -> 2 M at the arg max, 0 elsewhere.
+// The data make the first and the last iterations carry gradient, and
+// every branch taken (set_branches): x[0] in the i % 3 == 0 branch with
+// v > 0, x[1], x[2], x[7] in the last branch (v > 0 and < 0, m = v and
+// m = c), x[4] above 0.5, x[5] skipped, the last element in an active
+// branch; the running maximum at index 0, 1 and n - 1 in the three sizes
+// (runmax's first iteration, i = 1, decides the gradient when the maximum
+// is x[1]).
 // RUN: %ltclang -O0 %s -o %t.O0 -lm && %t.O0
 // RUN: %ltclang -O2 %s -o %t.O2 -lm && %t.O2
 // RUN: %clang -DNO_AD -O2 %s -o %t.noad -lm && %t.noad
@@ -50,6 +57,20 @@ static double o_branchy(double *x, void *k) {
 }
 static double o_runmax(double *x, void *k) { return runmax(x, *(int *)k); }
 
+/* every branch and the first and last iterations carry gradient; the
+ * maximum (2.5, above all data in [-2, 2)) at index am */
+static void set_branches(double *x, double *c, int n, int am) {
+  x[0] = 1.3;               /* i % 3 == 0, v > 0: sin(v) r */
+  x[1] = 0.3, c[1] = -0.2;  /* last branch, v > 0, m = v */
+  x[2] = -0.6, c[2] = 0.1;  /* last branch, v < 0 (r = 0), m = c */
+  x[4] = 1.6, c[4] = 0.2;   /* v > 0.5: m^2, m = v */
+  x[5] = -1.4;              /* skipped: gradient 0 */
+  if (n > 7)
+    x[7] = 0.35, c[7] = 0.6; /* last branch, v > 0, m = c */
+  x[n - 1] = 0.8, c[n - 1] = 0.4; /* the last iteration: an active branch */
+  x[am] = 2.5;
+}
+
 static double away(double v, double t) {
   return fabs(v - t) < 0.05 ? v + 0.1 : v;
 }
@@ -65,6 +86,7 @@ int main(void) {
     for (int i = 0; i < n; i++)
       for (int rep = 0; rep < 3; rep++)
         x[i] = away(away(away(away(x[i], -1.0), 0.0), 0.5), c[i]);
+    set_branches(x, c, n, t == 0 ? 0 : t == 1 ? 1 : n - 1);
     int skipped = 0;
     for (int i = 0; i < n; i++) {
       double v = x[i], r = v > 0 ? v : 0, m = fmax(v, c[i]);

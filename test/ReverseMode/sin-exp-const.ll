@@ -3,10 +3,8 @@
 ; RUN: %ltopt -passes=leantape %s -S | FileCheck %s
 ; RUN: %ltopt -passes=leantape %s -S | FileCheck %s --check-prefix=NOCALL
 ; lli is that of the plugin's LLVM (lit puts its bin directory first on PATH).
-; The lead will add CHECK lines for the generated function shape once the
-; naming of generated functions is fixed; for now the checks are structural
-; (every __enzyme_autodiff call is rewritten) and numeric (main returns 1 on
-; a mismatch with the hand-computed analytic gradient).
+; FileCheck: the call site and the shape of the generated gradient (below);
+; lli: main returns 1 on a mismatch with the hand-computed analytic gradient.
 ; NOCALL-NOT: call {{.*}}@__enzyme_autodiff
 
 ; f(x, c) = sin(x) * exp(c x), c const
@@ -23,8 +21,22 @@ entry:
   ret double %r
 }
 
-; CHECK-LABEL: define {{.*}} @test(
-; CHECK-NOT: call {{.*}}@__enzyme_autodiff
+; c is const: the gradient returns d/dx only, computes exp(c x) once (shared
+; by the primal product and the derivative) and cos(x) for sin's
+; derivative; no tape, no memory.
+; CHECK-LABEL: define double @test(double %x, double %c)
+; CHECK-NEXT:  entry:
+; CHECK-NEXT:    [[G:%.+]] = call double @f.lt.grad(double %x, double %c, double 1.000000e+00)
+; CHECK-NEXT:    ret double [[G]]
+; CHECK-LABEL: define internal double @f.lt.grad(double %x, double %c, double %0)
+; CHECK-NOT:     {{alloca|load|store|br }}
+; CHECK:         [[CX:%.+]] = fmul double %c, %x
+; CHECK-NEXT:    call double @llvm.exp.f64(double [[CX]])
+; CHECK-NOT:     call double @llvm.exp.f64
+; CHECK:         call double @llvm.cos.f64(double %x)
+; CHECK-NOT:     {{alloca|load|store|br |call}}
+; CHECK:         ret double
+; CHECK-NEXT:  }
 define double @test(double %x, double %c) {
 entry:
   %g = call double (ptr, ...) @__enzyme_autodiff(ptr @f, double %x, metadata !"enzyme_const", double %c)

@@ -21,30 +21,10 @@
  *    every call sees the same state.
  * -DBENCH_ONE -DONE_<tag> compiles only one objective (as in kernels.c).
  */
-#include <leantape.h>
-#include <math.h>
-#include <string.h>
+#define FILL_BASE 101 /* this file's data seeds (kernels.c's are 1..) */
+#include "kernels/harness.h"
 
 #include "adbench.h"
-#include "bench.h"
-
-#define KERNEL __attribute__((noinline))
-#ifdef BENCH_ONE
-#define ALL 0
-#else
-#define ALL 1
-#endif
-
-static volatile double sink;
-
-/* deterministic uniform data in [lo, hi) (as kernels.c) */
-static void fill(double *p, int n, double lo, double hi, unsigned seed) {
-  unsigned long long s = 0x9E3779B97F4A7C15ULL * (seed + 101);
-  for (int i = 0; i < n; i++) {
-    s = s * 6364136223846793005ULL + 1442695040888963407ULL;
-    p[i] = lo + (hi - lo) * (double)(s >> 11) * 0x1.0p-53;
-  }
-}
 
 /* ---- GMM ----------------------------------------------------------------- */
 double GM_x[GMM_N * GMM_D];
@@ -418,16 +398,16 @@ static const int lstm_fd[] = {0, 4 * LSTM_B + 3, 8 * LSTM_B + 2 * LSTM_B + 5,
                               LM + 2 * LSTM_B + 4, LSTM_NP - 1};
 
 /* ---- the table ------------------------------------------------------------ */
-#define AENTRY(label, np, fam, tag)                                            \
+#define AENTRY(label, np, fam, tag, ...)                                       \
   {label,       TGT_GENERAL,     0,           np,                              \
    fam##_param, fam##_setup,     tag##_primal, tag##_grad,                     \
    tag##_loss,  tag##_grad_fresh, #tag,       __FILE__,                       \
    0,           tag##_hgrad,     tag##_hand_fresh, fam##_fd,                   \
-   sizeof fam##_fd / sizeof fam##_fd[0]}
+   sizeof fam##_fd / sizeof fam##_fd[0], __VA_ARGS__}
 
 const kernel_t adbench_kernels[] = {
 #if ALL || defined(ONE_gmm)
-    AENTRY("gmm_d10_k25_n1000", GMM_NP, gmm, gmm),
+    AENTRY("gmm_d10_k25_n1000", GMM_NP, gmm, gmm, CACHE),
 #endif
 #if ALL || defined(ONE_ba)
     AENTRY("ba_10cam_1000pt_5000obs", BA_NP, ba, ba),
@@ -436,7 +416,7 @@ const kernel_t adbench_kernels[] = {
     AENTRY("lstm_l2_b14_c100", LSTM_NP, lstm, lstm),
 #endif
 #if ALL || defined(ONE_lstm1024)
-    AENTRY("lstm_l2_b14_c1024", LSTM_NP, lstm, lstm1024),
+    AENTRY("lstm_l2_b14_c1024", LSTM_NP, lstm, lstm1024, CACHE),
 #endif
 };
 const int nadbench = sizeof adbench_kernels / sizeof adbench_kernels[0];

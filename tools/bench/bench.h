@@ -28,6 +28,8 @@ typedef struct {
   void (*hand_fresh)(double *g); /* its d loss / d P */
   const int *fdidx;            /* coordinates for the FD check (else 4) */
   int nfd;
+  const char *machine;         /* what of the machine its figures depend on
+                                  (vector width, cache size), for the table */
 } kernel_t;
 
 extern const kernel_t kernels[];

@@ -9,13 +9,15 @@
  * width-1 time (goal < 4: cheaper than four width-1 passes), and the check
  * of the tangents: width 1 against a central difference along the
  * direction, each width-8 lane against the width-1 tangent along it.
- * Medians of BENCH_REPS batches (default 15), each batch about 20 ms.
- * Built and run by run.sh (not linked with driver.c: its own main). */
+ * Timed in interleaved rounds (measure.h, linked with measure.c); built
+ * and run by run.sh (not linked with driver.c: its own main). The width-8
+ * figures depend on the machine's vector width. */
 #include "kernels.c"
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
+
+#include "measure.h"
 
 extern int enzyme_width, enzyme_dupv;
 double __enzyme_fwddiff(void *, ...);
@@ -44,41 +46,35 @@ typedef struct {
   tan8_t (*t8)(void);
 } fkernel_t;
 
-#define FWD(tag, P, N, SETUP, CALLARGS, ARGS1, ARGS8)                          \
+/* each kernel's arguments once, for a marker DUP and shadows S: width 1
+ * is (DUP1, D1), width 8 (DUP8, D8), eight lanes MAXP doubles apart */
+#define DUP1 enzyme_dup
+#define DUP8 enzyme_dupv, STRIDE
+#define FWD(tag, CALLARGS, ARGS)                                               \
   static double tag##_f(void) { return tag##_k CALLARGS; }                     \
-  static double tag##_t1(void) { return __enzyme_fwddiff((void *)tag##_k, ARGS1); } \
+  static double tag##_t1(void) {                                               \
+    return __enzyme_fwddiff((void *)tag##_k, ARGS(DUP1, D1));                  \
+  }                                                                            \
   static tan8_t tag##_t8(void) {                                               \
-    return __enzyme_fwddiff8((void *)tag##_k, enzyme_width, W, ARGS8);         \
+    return __enzyme_fwddiff8((void *)tag##_k, enzyme_width, W, ARGS(DUP8, D8)); \
   }
-#define COMMA ,
+#define SUM_SIN_ARGS(DUP, S) DUP, S_P, S, enzyme_const, n_sum
+#define SCE_ARGS(DUP, S) DUP, C_P, S, enzyme_const, c_n
+#define KRON_ARGS(DUP, S)                                                      \
+  DUP, K_P, S, DUP, K_P + KM * KM, S + KM * KM, enzyme_const, k_m,             \
+      enzyme_const, k_m, enzyme_const, k_m, enzyme_const, k_m
+#define MLP_ARGS(DUP, S)                                                       \
+  DUP, M_P, S, DUP, M_P + MD * MD, S + MD * MD, enzyme_const, M_X,             \
+      enzyme_const, M_Y, enzyme_const, m_d, enzyme_const, m_b
+#define GP_ARGS(DUP, S) DUP, G_P, S, enzyme_const, G_x, enzyme_const, G_y, enzyme_const, g_n
+#define BLOCK_ARGS(DUP, S) DUP, B_P, S
 
-FWD(sum_sin, S_P, NSUM, sum_setup, (S_P, n_sum),
-    enzyme_dup COMMA S_P COMMA D1 COMMA enzyme_const COMMA n_sum,
-    enzyme_dupv COMMA STRIDE COMMA S_P COMMA D8 COMMA enzyme_const COMMA n_sum)
-FWD(naive_sce, C_P, SC *SC, sce_setup, (C_P, c_n),
-    enzyme_dup COMMA C_P COMMA D1 COMMA enzyme_const COMMA c_n,
-    enzyme_dupv COMMA STRIDE COMMA C_P COMMA D8 COMMA enzyme_const COMMA c_n)
-FWD(kron, K_P, KNP, kron_setup, (K_P, K_P + KM * KM, k_m, k_m, k_m, k_m),
-    enzyme_dup COMMA K_P COMMA D1 COMMA enzyme_dup COMMA K_P + KM * KM COMMA
-        D1 + KM * KM COMMA enzyme_const COMMA k_m COMMA enzyme_const COMMA k_m COMMA
-            enzyme_const COMMA k_m COMMA enzyme_const COMMA k_m,
-    enzyme_dupv COMMA STRIDE COMMA K_P COMMA D8 COMMA enzyme_dupv COMMA STRIDE COMMA
-        K_P + KM * KM COMMA D8 + KM * KM COMMA enzyme_const COMMA k_m COMMA
-            enzyme_const COMMA k_m COMMA enzyme_const COMMA k_m COMMA enzyme_const COMMA k_m)
-FWD(mlp, M_P, 2 * MD * MD, mlp_setup, (M_P, M_P + MD * MD, M_X, M_Y, m_d, m_b),
-    enzyme_dup COMMA M_P COMMA D1 COMMA enzyme_dup COMMA M_P + MD * MD COMMA
-        D1 + MD * MD COMMA enzyme_const COMMA M_X COMMA enzyme_const COMMA M_Y COMMA
-            enzyme_const COMMA m_d COMMA enzyme_const COMMA m_b,
-    enzyme_dupv COMMA STRIDE COMMA M_P COMMA D8 COMMA enzyme_dupv COMMA STRIDE COMMA
-        M_P + MD * MD COMMA D8 + MD * MD COMMA enzyme_const COMMA M_X COMMA
-            enzyme_const COMMA M_Y COMMA enzyme_const COMMA m_d COMMA enzyme_const COMMA m_b)
-FWD(gp_lml, G_P, 3, gp_setup, (G_P, G_x, G_y, g_n),
-    enzyme_dup COMMA G_P COMMA D1 COMMA enzyme_const COMMA G_x COMMA enzyme_const COMMA
-        G_y COMMA enzyme_const COMMA g_n,
-    enzyme_dupv COMMA STRIDE COMMA G_P COMMA D8 COMMA enzyme_const COMMA G_x COMMA
-        enzyme_const COMMA G_y COMMA enzyme_const COMMA g_n)
-FWD(block, B_P, 4, block_setup, (B_P), enzyme_dup COMMA B_P COMMA D1,
-    enzyme_dupv COMMA STRIDE COMMA B_P COMMA D8)
+FWD(sum_sin, (S_P, n_sum), SUM_SIN_ARGS)
+FWD(naive_sce, (C_P, c_n), SCE_ARGS)
+FWD(kron, (K_P, K_P + KM * KM, k_m, k_m, k_m, k_m), KRON_ARGS)
+FWD(mlp, (M_P, M_P + MD * MD, M_X, M_Y, m_d, m_b), MLP_ARGS)
+FWD(gp_lml, (G_P, G_x, G_y, g_n), GP_ARGS)
+FWD(block, (B_P), BLOCK_ARGS)
 
 #define ROW(tag, label, P, N, SETUP) {label, P, N, SETUP, tag##_f, tag##_t1, tag##_t8}
 static const fkernel_t fk[] = {
@@ -90,45 +86,15 @@ static const fkernel_t fk[] = {
     ROW(block, "large_single_block", B_P, 4, block_setup),
 };
 
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec + 1e-9 * t.tv_nsec;
-}
-static int cmpd(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
 static const fkernel_t *cur;
 static void run_f(void) { fsink = cur->f(); }
 static void run_t1(void) { fsink = cur->t1(); }
 static void run_t8(void) { t8sink = cur->t8(); }
 
-/* median over reps batches of the time of one call (s) */
-static double timed(void (*g)(void), int reps) {
-  long it = 1;
-  for (;;) {
-    double t0 = now();
-    for (long i = 0; i < it; i++)
-      g();
-    double dt = now() - t0;
-    if (dt > 0.005 || it >= (1L << 28)) {
-      it = (long)(it * 0.02 / (dt > 0 ? dt : 1e-9)) + 1;
-      break;
-    }
-    it *= 4;
-  }
-  double v[64];
-  for (int r = 0; r < reps; r++) {
-    double t0 = now();
-    for (long i = 0; i < it; i++)
-      g();
-    v[r] = (now() - t0) / it;
-  }
-  qsort(v, reps, sizeof *v, cmpd);
-  return v[reps / 2];
-}
+/* per round: the times of [primal, width 1, width 8] */
+static double q_t1(const double *t) { return t[1] / t[0]; }
+static double q_t8(const double *t) { return t[2] / t[1]; }
+static double q_8x(const double *t) { return t[2] / (8 * t[1]); }
 
 /* seeded directions: lane k of D8, and D1 = lane 0 */
 static void directions(int n) {
@@ -168,15 +134,14 @@ static int check(const fkernel_t *k, double *efd, double *e8) {
 
 int main(int argc, char **argv) {
   const char *only = argc > 2 && !strcmp(argv[1], "--only") ? argv[2] : NULL;
-  int reps = getenv("BENCH_REPS") ? atoi(getenv("BENCH_REPS")) : 15;
-  if (reps < 1 || reps > 64)
-    reps = 15;
   int bad = 0;
-  printf("Forward mode (__enzyme_fwddiff, -O2; median of %d batches of ~20 ms):\n\n", reps);
+  printf("Forward mode (__enzyme_fwddiff, -O2): rounds of [primal, width 1, width 8] "
+         "batches of ~20 ms; median (min-max) of %d group medians of %d rounds; a goal "
+         "is met when the whole spread meets it:\n\n", bench_groups(), bench_reps());
   printf("| kernel | parameters | primal us | tangent/primal (width 1) | width 8 / width 1 "
-         "| 8 tangents: width 8 / 8 width-1 passes | tangent ok (rel err vs FD; "
-         "width-8 lanes vs width 1) |\n");
-  printf("|---|---|---|---|---|---|---|\n");
+         "(vector width) | 8 tangents: width 8 / 8 width-1 passes | goals: width 1 <= 1.5, "
+         "width 8 / width 1 < 4 | tangent ok (rel err vs FD; width-8 lanes vs width 1) |\n");
+  printf("|---|---|---|---|---|---|---|---|\n");
   for (size_t i = 0; i < sizeof fk / sizeof fk[0]; i++) {
     const fkernel_t *k = &fk[i];
     if (only && !strstr(only, k->name))
@@ -187,9 +152,24 @@ int main(int argc, char **argv) {
     double efd, e8;
     int ok = check(k, &efd, &e8);
     bad |= !ok;
-    double tf = timed(run_f, reps), t1 = timed(run_t1, reps), t8 = timed(run_t8, reps);
-    printf("| %s | %d | %.2f | %.2f | %.2f | %.2f | %s (%.1e; %.1e) |\n", k->name, k->n,
-           tf * 1e6, t1 / tf, t8 / t1, t8 / (8 * t1), ok ? "yes" : "NO", efd, e8);
+    static rounds_t R;
+    void (*f[3])(void) = {run_f, run_t1, run_t8};
+    rounds(f, 3, 0.02, &R);
+    spread_t a = spread_of(&R, q_t1), b = spread_of(&R, q_t8), c = spread_of(&R, q_8x);
+    char goal[128] = "";
+    if (a.hi > 1.5)
+      strcat(goal, a.med > 1.5 ? "width 1 > 1.5" : "width 1 > 1.5 in part of the spread");
+    if (b.hi >= 4)
+      strcat(goal, b.med >= 4 ? "; width 8 >= 4" : "; width 8 >= 4 in part of the spread");
+    printf("| %s | %d | %.2f | %.2f (%.2f-%.2f) | %.2f (%.2f-%.2f) | %.2f (%.2f-%.2f) | %s | "
+           "%s (%.1e; %.1e) |\n", k->name, k->n, median_time(&R, 0) * 1e6, a.med, a.lo, a.hi,
+           b.med, b.lo, b.hi, c.med, c.lo, c.hi, goal[0] ? goal + 2 * (goal[0] == ';') : "met", ok ? "yes" : "NO",
+           efd, e8);
+    fflush(stdout);
   }
+  double lo, hi;
+  int n;
+  load_range(&lo, &hi, &n);
+  printf("\nLoad average (1 min) during the forward table: %.2f-%.2f (%d samples).\n", lo, hi, n);
   return bad;
 }

@@ -7,9 +7,12 @@
 # twins, ADBench vs hand-written), then the forward-mode table (fwd.c). Then (only when run without arguments)
 # the compile-time table: whole sources and generated call graphs of depth D
 # (fan-out 2) compiled with and without the plugin, each call graph also
-# linked with driver.o and measured like a kernel. Extra arguments go to the
+# linked with the driver and measured like a kernel. Extra arguments go to the
 # driver, e.g. `--only gp_lml` or `--only a,b` (then only their compile time).
-# Env: BENCH_REPS (default 15), BENCH_COMPILE=0 (skip all compile times),
+# `--markdown FILE` first: also write the report to FILE (tools/bench/RESULTS.md:
+# the header, a summary derived from the tables by summary.py, the tables).
+# Every ratio: BENCH_GROUPS (default 5) groups of BENCH_REPS (default 9)
+# interleaved rounds (measure.h). Env: BENCH_COMPILE=0 (skip all compile times),
 # LEANTAPE_BUILD_DIR (default build), LEANTAPE_PLUGIN (default
 # $LEANTAPE_BUILD_DIR/lib/LLVMLeantape.so: e.g. a copy of the plugin while
 # build/ is being rebuilt). Exits 1 if a gradient is wrong.
@@ -26,13 +29,35 @@ fi
 mkdir -p "$OUT"
 LINK=(-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free -lm)
 
-clang-22 -O2 -Wall -Itools/bench -c tools/bench/driver.c -o "$OUT/driver.o"
+# --markdown FILE: also write the whole report to FILE as markdown (the
+# header, the summary derived from the tables by summary.py, the tables)
+md=""
+if [ "${1:-}" = --markdown ]; then md=$2; shift 2; fi
+if [ -n "$md" ]; then
+  body=$(mktemp)
+  trap 'rm -f "$body"' EXIT
+  set +e
+  bash "$0" "$@" | tee "$body"
+  status=${PIPESTATUS[0]}
+  set -e
+  { sed '/^<!-- tables -->$/,$d' "$body"
+    python3 tools/bench/summary.py "$body"
+    echo
+    sed '1,/^<!-- tables -->$/d' "$body"; } > "$md"
+  echo "run.sh: wrote $md" >&2
+  exit "$status"
+fi
+
+for f in driver checks alloc measure; do
+  clang-22 -O2 -Wall -Itools/bench -c tools/bench/$f.c -o "$OUT/$f.o"
+done
+DRIVER=("$OUT/driver.o" "$OUT/checks.o" "$OUT/alloc.o" "$OUT/measure.o")
 clang-22 -O2 -fpass-plugin="$PLUGIN" -Iinclude -Itools/bench \
   -c tools/bench/kernels.c -o "$OUT/kernels.o"
 clang-22 -O2 -fpass-plugin="$PLUGIN" -Iinclude -Itools/bench \
   -c tools/bench/adbench.c -o "$OUT/adbench.o"
 clang-22 -O2 -Wall -Itools/bench -c tools/bench/adbench_hand.c -o "$OUT/adbench_hand.o"
-clang-22 "$OUT/driver.o" "$OUT/kernels.o" "$OUT/adbench.o" "$OUT/adbench_hand.o" \
+clang-22 "${DRIVER[@]}" "$OUT/kernels.o" "$OUT/adbench.o" "$OUT/adbench_hand.o" \
   -o "$OUT/bench" "${LINK[@]}"
 
 rev=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
@@ -40,11 +65,38 @@ if [ -n "$(git status --porcelain -- lib 2>/dev/null)" ]; then rev="$rev+dirty l
 if [ -n "${LEANTAPE_PLUGIN:-}" ]; then
   rev="$rev, plugin file $PLUGIN (md5 $(md5sum "$PLUGIN" | cut -c1-12), $(date -u -r "$PLUGIN" '+%Y-%m-%d %H:%M UTC'))"
 fi
-echo "Leantape benchmark: $(date -u '+%Y-%m-%d %H:%M UTC'), nproc $(nproc)," \
-  "$(uname -m), $(clang-22 --version | head -n1), plugin at $rev;" \
-  "load average $(cut -d' ' -f1-3 /proc/loadavg)"
-echo
+# a BENCH_* setting as the driver reads it (measure.c: 1..16 groups, 1..64 rounds)
+bench_env() {
+  local v=${!1:-$2} max=16
+  [ "$1" = BENCH_REPS ] && max=64
+  if [ "$v" -ge 1 ] 2>/dev/null && [ "$v" -le $max ]; then echo "$v"; else echo "$2"; fi
+}
 
+# the machine: what the ratios may depend on (the kernel tables name the
+# figures that depend on the vector width or the cache sizes)
+flags=" $(grep -m1 '^flags' /proc/cpuinfo | cut -d: -f2) "
+case $flags in
+  *" avx512f "*) isa="AVX-512 (512-bit vectors)" ;;
+  *" avx2 "*) isa="AVX2 (256-bit vectors)" ;;
+  *" sse2 "*) isa="SSE2 (128-bit vectors)" ;;
+  *) isa="" ;;
+esac
+caches=$(for c in /sys/devices/system/cpu/cpu0/cache/index*; do
+  [ -f "$c/size" ] && printf '%s L%s %s, ' "$(cat "$c/type" | cut -c1-4 | tr A-Z a-z)" \
+    "$(cat "$c/level")" "$(cat "$c/size")"; done | sed 's/, $//')
+echo "# Leantape benchmark results"
+echo
+echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'); plugin at $rev"
+echo "- machine: nproc $(nproc), $(uname -m), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//');" \
+  "vector ISA: ${isa:-unknown}; caches: ${caches:-unknown}; $(clang-22 --version | head -n1)"
+echo "- repetitions: every ratio in $(bench_env BENCH_GROUPS 5) groups of $(bench_env BENCH_REPS 9)" \
+  "interleaved rounds of ~20 ms batches (BENCH_GROUPS, BENCH_REPS); median of the group" \
+  "medians (min-max of them); clock: the thread's CPU time; compile times: median of" \
+  "${CT_RUNS:-5} wall-clock runs"
+echo "- load average (1 min, 5 min, 15 min) at the start: $(cut -d' ' -f1-3 /proc/loadavg);" \
+  "during the tables: the line after each"
+echo
+echo "<!-- tables -->"
 # median of N (default 5) wall-clock times (s) of `clang-22 -O2 -c ARGS... -o /dev/null`
 ctime() {
   local t=() i s n=${CT_RUNS:-5}
@@ -79,7 +131,7 @@ status=0
 
 # ---- forward mode (fwd.c: kernels.c's kernels under __enzyme_fwddiff) ------
 clang-22 -O2 -fpass-plugin="$PLUGIN" -Iinclude -Itools/bench -Wno-unused-function \
-  tools/bench/fwd.c -o "$OUT/fwdbench" -lm
+  tools/bench/fwd.c "$OUT/measure.o" -o "$OUT/fwdbench" -lm
 echo
 "$OUT/fwdbench" "$@" || status=1
 [ $# -eq 0 ] && [ "${BENCH_COMPILE:-1}" != 0 ] || exit $status
@@ -123,11 +175,11 @@ nkept() {
 }
 
 echo
-echo "Compile time (clang-22 -O2 -c, median of 5 wall-clock runs) and the call graphs' gradients:"
+echo "Compile time (clang-22 -O2 -c, median of ${CT_RUNS:-5} wall-clock runs) and the call graphs' gradients (grad/primal: median (min-max) of the group medians):"
 echo
 echo "| source | functions | leaf copies if inlined | compile s: -O2 | compile s: -O2 + plugin | kept-call derivatives | grad ok | grad/primal median (min-max) | primal us | tape bytes | allocs / frees per grad |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|"
-echo "| kernels.c | $(grep -c "^KERNEL" tools/bench/kernels.c) kernel functions | - |" \
+echo "| kernels.c (kernels/*.c) | $(cat tools/bench/kernels/*.c | grep -c "^KERNEL") kernel functions | - |" \
   "$(ctime tools/bench/kernels.c) | $(ctime tools/bench/kernels.c -fpass-plugin="$PLUGIN") |" \
   "$(nkept tools/bench/kernels.c) | (table above) | | | | |"
 echo "| adbench.c | $(grep -c "^KERNEL" tools/bench/adbench.c) objective functions | - |" \
@@ -144,11 +196,13 @@ for D in 8 10 12 16 24 32; do
     run="not run (2^$D leaves) | | | | |"
     if [ "$D" -le 12 ]; then
       clang-22 -O2 -fpass-plugin="$PLUGIN" -Iinclude -Itools/bench -c "$src" -o "$OUT/$name.o"
-      clang-22 "$OUT/driver.o" "$OUT/$name.o" -o "$OUT/$name" "${LINK[@]}"
-      row=$("$OUT/$name" | tail -n 1) || status=1
+      clang-22 "${DRIVER[@]}" "$OUT/$name.o" -o "$OUT/$name" "${LINK[@]}"
+      row=$("$OUT/$name" | grep "^| $name ") || status=1
       run=$(echo "$row" | awk -F'|' '{print $3 "|" $4 "|" $5 "|" $6 "|" $7 "|"}')
     fi
     echo "| $name | $((D + 1)) | $((1 << D)) | $tn | $tp | $(nkept "$src") | $run"
   done
 done
+echo
+echo "Load average (1 min, 5 min, 15 min) at the end of the run: $(cut -d' ' -f1-3 /proc/loadavg)."
 exit $status

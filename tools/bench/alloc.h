@@ -1,0 +1,15 @@
+/* alloc.h: the benchmark's counting allocator (alloc.c): every binary
+ * linked with -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free
+ * counts, while mc.on, the allocation calls, frees and peak live bytes. */
+#ifndef LT_BENCH_ALLOC_H
+#define LT_BENCH_ALLOC_H
+
+typedef struct {
+  int on;
+  long calls, reallocs, frees;
+  long long requested, live, peak;
+} alloc_count_t;
+
+extern alloc_count_t mc;
+
+#endif

@@ -1,0 +1,52 @@
+/* measure.h: how the benchmark times (driver.c and fwd.c, measure.c).
+ *
+ * A ratio (gradient / primal, tangent / primal, ...) is measured in
+ * interleaved rounds: each round runs one batch (~20 ms, calibrated once)
+ * of every function being compared, one after the other, and gives the
+ * per-round ratios; BENCH_GROUPS groups (default 5) of BENCH_REPS rounds
+ * (default 9) each give a group median; the figure is the median of the
+ * group medians and its spread their min-max. A target counts as met only
+ * when the whole spread meets it. Every group also samples the 1-minute
+ * load average, reported with the tables. The clock is the thread's CPU
+ * time (CLOCK_THREAD_CPUTIME_ID), so that time slices taken by other
+ * processes on a shared machine do not count. */
+#ifndef LT_BENCH_MEASURE_H
+#define LT_BENCH_MEASURE_H
+
+#define MAXF 4      /* functions timed together */
+#define MAXG 16     /* groups */
+#define MAXR 64     /* rounds per group */
+
+typedef struct {
+  double med, lo, hi; /* median of the group medians, their min and max */
+} spread_t;
+
+/* the times per call (s) of every batch: t[g][r][j], function j in round r
+ * of group g */
+typedef struct {
+  int nf, groups, reps;
+  double t[MAXG][MAXR][MAXF];
+} rounds_t;
+
+/* a quantity of one round from its times per call, e.g. t[1] / t[0] */
+typedef double (*quantity_t)(const double *t);
+
+double now(void);
+double median(double *v, int n);
+int bench_groups(void);
+int bench_reps(void);
+/* calls per batch so that a batch takes about target seconds */
+long calibrate(void (*f)(void), double target);
+double batch(void (*f)(void), long it);
+/* time f[0..nf) in interleaved rounds (batches of ~target s each) */
+void rounds(void (*const *f)(void), int nf, double target, rounds_t *out);
+/* q per round, its median per group, the median and min-max of those */
+spread_t spread_of(const rounds_t *r, quantity_t q);
+/* the median time per call of function j over all rounds */
+double median_time(const rounds_t *r, int j);
+/* the 1-minute load average now (also kept as a sample), and the range
+ * of all samples so far */
+double load_sample(void);
+void load_range(double *lo, double *hi, int *n);
+
+#endif

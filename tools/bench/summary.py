@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""summary.py: the summary of a benchmark report, derived from its tables
+(run.sh --markdown puts it under the header; nothing in it is written by
+hand), and the agreement of two reports.
+
+    python3 tools/bench/summary.py REPORT          the summary (markdown)
+    python3 tools/bench/summary.py --compare A B   every ratio of A against B:
+        relative difference of the medians, the largest, and those over 10%
+        (exit 1 when any is)
+
+A ratio cell is "median (min-max)"; a target or goal cell is "met" or the
+list of misses (a target is met only when the whole spread meets it)."""
+import re
+import sys
+
+RATIO = re.compile(r"^(-?[0-9.]+) \((-?[0-9.]+)-(-?[0-9.]+)\)")
+
+
+def tables(path):
+    """[(header cells, [row cells])] of every markdown table in the file,
+    and the load-average lines."""
+    out, cur, loads = [], None, []
+    for line in open(path):
+        line = line.rstrip("\n")
+        if line.startswith("Load average") and "during" in line:
+            loads.append(line)
+        if not line.startswith("|"):
+            cur = None
+            continue
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.startswith("|---"):
+            continue
+        if cur is None:
+            cur = (cells, [])
+            out.append(cur)
+        else:
+            cur[1].append(cells)
+    return out, loads
+
+
+def col(header, word):
+    for i, h in enumerate(header):
+        if h.startswith(word):
+            return i
+    return None
+
+
+def ratio(cell):
+    m = RATIO.match(cell)
+    return tuple(float(x) for x in m.groups()) if m else None
+
+
+def span(vals):
+    if not vals:
+        return "-"
+    lo, hi = min(vals), max(vals)
+    return "%.2f" % lo if "%.2f" % lo == "%.2f" % hi else "%.2f-%.2f" % (lo, hi)
+
+
+def summary(path):
+    tabs, loads = tables(path)
+    out = []
+    for h, rows in tabs:
+        if h[0] == "kernel" and col(h, "grad/primal") is not None:
+            ok = sum(r[1] == "ok" for r in rows)
+            ti = col(h, "issue-4 targets")
+            miss = [(r[0], r[ti], r[2]) for r in rows if r[ti] != "met"]
+            rs = [ratio(r[2])[0] for r in rows if ratio(r[2])]
+            out.append("- Kernels: %d rows, grad ok in %d; grad/primal medians %s; %d of %d meet every "
+                       "issue-4 target over the whole spread%s." % (
+                           len(rows), ok, span(rs), len(rows) - len(miss), len(rows),
+                           "" if not miss else "; not met: " + ", ".join(
+                               "%s (%s: %s)" % m for m in miss)))
+        elif h[0] == "plain kernel":
+            ti = col(h, "twin target")
+            qi = col(h, "plain/restrict")
+            miss = [(r[0], r[ti], r[qi]) for r in rows if r[ti] != "met"]
+            out.append("- Restrict/plain twins: %d of %d meet the twin target (same tape and "
+                       "allocations, plain/restrict within 10%% over the whole spread)%s." % (
+                           len(rows) - len(miss), len(rows), "" if not miss else "; not met: " +
+                           ", ".join("%s (%s: %s)" % m for m in miss)))
+        elif h[0] == "objective":
+            li, gi = col(h, "Leantape / hand"), col(h, "Leantape grad/primal")
+            ok = sum(r[2] == "ok" for r in rows)
+            out.append("- ADBench: grad ok in %d of %d; Leantape / hand-written %s (%s); "
+                       "Leantape grad/primal %s." % (
+                           ok, len(rows), span([ratio(r[li])[0] for r in rows]),
+                           ", ".join("%s %s" % (r[0], r[li]) for r in rows),
+                           span([ratio(r[gi])[0] for r in rows])))
+        elif h[0] == "kernel" and col(h, "tangent/primal") is not None:
+            ti, wi, gi = col(h, "tangent/primal"), col(h, "width 8 / width 1"), col(h, "goals")
+            ok = sum(r[-1].startswith("yes") for r in rows)
+            miss = [(r[0], r[gi], r[ti], r[wi]) for r in rows if r[gi] != "met"]
+            out.append("- Forward mode: tangents ok in %d of %d; tangent/primal %s, width 8 / width 1 "
+                       "%s (medians; the width-8 figures depend on the vector width); %d of %d meet "
+                       "both goals over the whole spread%s." % (
+                           ok, len(rows), span([ratio(r[ti])[0] for r in rows]),
+                           span([ratio(r[wi])[0] for r in rows]), len(rows) - len(miss), len(rows),
+                           "" if not miss else "; not met: " + ", ".join(
+                               "%s (%s; width 1 %s, width 8 / width 1 %s)" % m for m in miss)))
+        elif h[0] == "source":
+            gi = col(h, "grad/primal")
+            cg = [r for r in rows if ratio(r[gi])]
+            out.append("- Call graphs run: %d, grad ok in %d; grad/primal medians %s." % (
+                len(cg), sum(r[col(h, "grad ok")] == "ok" for r in cg),
+                span([ratio(r[gi])[0] for r in cg])))
+    if loads:
+        lo = [float(x) for l in loads for m in re.findall(r"([0-9.]+)-([0-9.]+)", l)[:1]
+              for x in m]
+        out.append("- Load average (1 min) during the tables: %s." % span(lo))
+    return "## Summary (derived from the tables by summary.py)\n\n" + "\n".join(out)
+
+
+def ratios(path):
+    """{(table, row, column): median} of every ratio cell."""
+    tabs, _ = tables(path)
+    out = {}
+    for h, rows in tabs:
+        for r in rows:
+            for i, c in enumerate(r):
+                v = ratio(c)
+                if v and i < len(h) and "us" not in h[i]:
+                    out[(h[0], r[0], h[i])] = v[0]
+    return out
+
+
+def compare(a, b):
+    ra, rb = ratios(a), ratios(b)
+    diffs = sorted(((abs(rb[k] - v) / abs(v) if v else 0.0, k, v, rb[k])
+                    for k, v in ra.items() if k in rb), reverse=True)
+    over = [d for d in diffs if d[0] > 0.10]
+    print("%d ratios compared; largest relative difference %.1f%%; %d over 10%%" % (
+        len(diffs), 100 * diffs[0][0] if diffs else 0, len(over)))
+    for d, k, v, w in over:
+        print("  %s / %s: %.3g vs %.3g (%.1f%%)" % (k[1], k[2], v, w, 100 * d))
+    return 1 if over else 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 4 and sys.argv[1] == "--compare":
+        sys.exit(compare(sys.argv[2], sys.argv[3]))
+    print(summary(sys.argv[1]))

@@ -1,0 +1,32 @@
+"""ltfuzz: the random differential-test program generator behind
+tools/fuzz/gen.py, as a core (ltfuzz/core.py: state, hooks, assembly; the
+shapes of f, ltfuzz/shapes.py; the checks in main, ltfuzz/check.py) and one
+module per mode. A mode is a Mode subclass (ltfuzz/mode.py: its flag and
+hooks); adding one is a new module and a line in MODES. The order of MODES
+is the order of the modes' random draws and of their hooks: a new mode
+goes at the end (or draws from its own stream), so that the programs of
+the existing flags do not change."""
+from .alias import Alias
+from .calls import Calls
+from .core import Core
+from .cxx import Cxx
+from .forward import Forward
+from .pointers import Pointers
+from .primal import Primal
+from .split import Split
+
+MODES = [Pointers, Calls, Cxx, Alias, Forward, Primal, Split]
+
+
+class Gen(Core, *MODES):
+    """The generator: the core and every mode's methods; the hooks of the
+    active modes only."""
+
+    def __init__(self, seed, **opts):
+        super().__init__(seed, MODES, **opts)
+
+
+def generate(seed, **opts):
+    """The program text for a seed; opts: loops, max_depth and the modes'
+    names (pointers=True, ...)."""
+    return Gen(seed, **opts).program()
