@@ -190,6 +190,7 @@ static void gen_free(LtGen *g) {
   lt_map_free(&g->adj);
   lt_map_free(&g->adj_ssa);
   lt_map_free(&g->adj_local);
+  lt_map_free(&g->reversed);
   lt_map_free(&g->rblock);
   lt_vec_free(&g->slot_val);
   lt_vec_free(&g->slot_src);

@@ -152,6 +152,7 @@ struct LtGen {
   LLVMValueRef rtape, rdret;
   LtMap rprimal, rshadow, adj, rblock;
   LtMap adj_ssa, adj_local;    /* block-local adjoints as SSA values (reverse.c) */
+  LtMap reversed;      /* P instructions whose adjoint R emitted */
   LtMap rloop_val, rloop_bb;   /* loop-scoped materialisations, per block */
   LtMap rsloop_val, rsloop_bb; /* the same for shadows */
   LLVMValueRef *r_m;   /* loop id -> alloca: header executions not yet reversed */

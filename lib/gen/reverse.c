@@ -229,6 +229,8 @@ static LLVMValueRef load_run(LtGen *g, LLVMValueRef last) {
  * the pair instead of keeping both stores around the other accumulations. */
 static int reverse_loads(LtGen *g, LLVMValueRef first, LLVMValueRef last) {
   for (LLVMValueRef i = first;; i = LLVMGetNextInstruction(i)) {
+    if (!LLVMIsALoadInst(i) && !lt_is_varied(&g->act_of, i))
+      lt_map_put(&g->reversed, i, (void *)1); /* inert: nothing to emit */
     if (LLVMIsALoadInst(i) && lt_revinst(g, i))
       return -1;
     if (i == last)
@@ -254,6 +256,14 @@ static int gen_block(LtGen *g, unsigned id, LLVMBasicBlockRef exitb) {
       return -1;
     i = LLVMGetPreviousInstruction(i);
   }
+  /* Every varied instruction of the block had its adjoint emitted: one
+   * skipped would be a silently wrong gradient (a load run once skipped
+   * the bitcast inside it). */
+  for (LLVMValueRef i = lt_first_non_phi(bb); i != t; i = LLVMGetNextInstruction(i))
+    if (lt_is_varied(&g->act_of, i) && !lt_map_get(&g->reversed, i)) {
+      lt_internal_error(g->c, g->P, "a varied instruction was not reversed");
+      return -1;
+    }
   unsigned nphi = 0;
   for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && LLVMIsAPHINode(i);
        i = LLVMGetNextInstruction(i))
@@ -394,6 +404,7 @@ int lt_reverse_build(LtGen *g, const char *name, LLVMTypeRef outs_ty) {
   lt_map_init(&g->adj, 64);
   lt_map_init(&g->adj_ssa, 64);
   lt_map_init(&g->adj_local, 256);
+  lt_map_init(&g->reversed, 256);
   lt_map_init(&g->rblock, g->g.nblocks);
   LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(c->llctx, g->R, "entry");
   LLVMBasicBlockRef start = LLVMAppendBasicBlockInContext(c->llctx, g->R, "rev.start");

@@ -296,6 +296,7 @@ static void rev_load(LtGen *g, LLVMValueRef i) {
 
 int lt_revinst(LtGen *g, LLVMValueRef i) {
   LLVMOpcode op = LLVMGetInstructionOpcode(i);
+  lt_map_put(&g->reversed, i, (void *)1);
   if (op == LLVMAlloca) {
     if (g->split && lt_is_shadowed(&g->act_of, i))
       lt_build_free(g->b, g->c->mod, lt_rs(g, i)); /* heap shadow, forward.c */
