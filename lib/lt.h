@@ -24,6 +24,7 @@
 #include "analysis/analysis.h"
 #include "front/front.h"
 #include "prep/prep.h"
+#include "plan/plan.h"
 #include "gen/gen.h"
 
 /* driver.c */

@@ -20,6 +20,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 #if __has_include("llvm/Plugins/PassPlugin.h")
 #include "llvm/Plugins/PassPlugin.h" // LLVM 22
@@ -54,6 +55,12 @@ void lt_print_induction(LLVMValueRef fn);
 }
 
 namespace {
+// -leantape-explain (opt; clang: -mllvm -leantape-explain): besides the tape
+// report, one remark per taped value saying why it could not be recomputed
+// or read again.
+cl::opt<bool> Explain("leantape-explain", cl::init(false),
+                      cl::desc("Leantape: explain every taped value in a remark "
+                               "(with -pass-remarks-analysis=leantape)"));
 
 // `at` is an Instruction (reported at its !dbg location) or a Function
 // (reported at its DISubprogram, if any). Returns the function, or null.
@@ -211,6 +218,7 @@ LtHost makeHost(HostState *st) {
   h.keep_global = hostKeepGlobal;
   h.forget = hostForget;
   h.run_passes = hostRunPasses;
+  h.explain = Explain;
   return h;
 }
 

@@ -8,6 +8,10 @@
  * is stored in it). A second walk rejects what the reverse pass cannot
  * handle (unknown external calls, inline asm, aggregates on varied values,
  * active data left in memory that has no shadow and read back).
+ *
+ * activity.c, points.c, bits.c and memlayout.c call each other: they are
+ * one fixpoint (which floats vary, which memory has shadows, which integers
+ * carry float bits, what a copy moves), split by concept for size.
  */
 #include "lt.h"
 

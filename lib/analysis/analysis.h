@@ -242,6 +242,10 @@ void lt_loops_free(LtLoops *ls);
 int lt_loop_of(const LtLoops *ls, unsigned block);          /* innermost, -1 if none */
 int lt_loop_contains(const LtLoops *ls, unsigned l, unsigned block);
 int lt_loop_encloses(const LtLoops *ls, unsigned outer, int inner); /* outer == inner or an ancestor */
+/* The innermost loop of v's (or bb's) block, -1 outside loops and for
+ * values that are not instructions. */
+int lt_loop_scope(const LtCfg *g, const LtLoops *ls, LLVMValueRef v);
+int lt_loop_scope_block(const LtCfg *g, const LtLoops *ls, LLVMBasicBlockRef bb);
 /* Printer pass print<leantape-loops>: stable text on stderr. */
 void lt_print_loops(LLVMValueRef fn);
 /* Print %name / @name, or the slot number (%7) of an unnamed value, to stderr. */
@@ -306,8 +310,29 @@ int lt_fn_writes(LtCtx *c, LLVMValueRef f);
 #define LT_CLOBBER ((LLVMValueRef)1)
 unsigned lt_writes_of(LtCtx *c, LLVMValueRef i, LLVMValueRef *out);
 
+/* The function being differentiated and its facts, as the analyses below
+ * and the plan read them: the canonical clone P (its canonical loop
+ * counters added), its CFG, loops, induction, activity and overwrites.
+ * A view: the generator's state owns the analyses. */
+typedef struct LtOverwrite LtOverwrite;
+typedef struct LtFacts {
+  LtCtx *c;
+  LLVMValueRef P;
+  unsigned nparams;
+  int split;                 /* split mode (the halves run apart) */
+  const unsigned char *keep; /* parameter memory unchanged between the
+                                halves (LtRequest.keep), or NULL */
+  const LtCfg *g;
+  const LtLoops *loops;
+  const LtInduction *ind;
+  LtActivity *act;
+  LtOverwrite *ow;           /* once lt_overwrite_build has run */
+  LLVMValueRef *loop_iv;     /* loop id -> its canonical counter lt.iv */
+  const LtMap *ivx_loop;     /* exit copy lt.ivx -> loop id + 1 */
+} LtFacts;
+
 /* overwrite.c: loads whose memory nothing writes after them */
-typedef struct LtOverwrite {
+struct LtOverwrite {
   LtMap ok;         /* load -> 1 re-loadable, 2 not, 3 with the undo log */
   LtMap cand;       /* load of kind 3 -> LtVec * of the member lists (each an
                        LtVec * of (store, address) pairs) of the store
@@ -318,9 +343,9 @@ typedef struct LtOverwrite {
   LtVec owned;      /* the LtVec * above */
   LtMap callarg;    /* call -> 1 + mask of its pointer arguments whose
                        memory nothing after the call may change */
-} LtOverwrite;
+};
 /* After the activity analysis (it uses the points-to sets). */
-void lt_overwrite_build(LtOverwrite *o, LtGen *g);
+void lt_overwrite_build(LtOverwrite *o, const LtFacts *f);
 /* 1: nothing that runs after the load may change its (non-stack) memory;
  * 2: only logged stores may, so it can be re-read where the reverse of its
  * users runs (never earlier: not in R's entry); 0: tape it. */
@@ -335,14 +360,16 @@ int lt_overwrite_call_arg(const LtOverwrite *o, LLVMValueRef call, unsigned k);
 /* range.c: the bytes an access may touch, as an interval at entry */
 /* Computable at A's entry (the address is affine in counters of loops
  * with computable trip counts, over arguments and constants). */
-int lt_range_ok(LtGen *g, LLVMValueRef inst, LLVMValueRef addr);
-/* At b in A's entry: i1, may the hull of accesses w (inst, addr pairs)
- * overlap that of r? NULL when a range is not computable. */
-LLVMValueRef lt_range_overlap(LtGen *g, LLVMBuilderRef b, LLVMValueRef *w, size_t nw,
-                              LLVMValueRef *r, size_t nr);
-/* At b in A's entry: i64, at least the executions of inst (the product of
+int lt_range_ok(const LtFacts *f, LLVMValueRef inst, LLVMValueRef addr);
+/* At b in the entry of fn (whose parameters are P's first ones): i1, may
+ * the hull of accesses w (inst, addr pairs) overlap that of r? NULL when a
+ * range is not computable. */
+LLVMValueRef lt_range_overlap(const LtFacts *f, LLVMValueRef fn, LLVMBuilderRef b,
+                              LLVMValueRef *w, size_t nw, LLVMValueRef *r, size_t nr);
+/* At b in fn's entry: i64, at least the executions of inst (the product of
  * its loops' trip counts), or NULL when not computable there. */
-LLVMValueRef lt_range_count(LtGen *g, LLVMBuilderRef b, LLVMValueRef inst);
+LLVMValueRef lt_range_count(const LtFacts *f, LLVMValueRef fn, LLVMBuilderRef b,
+                            LLVMValueRef inst);
 void lt_overwrite_free(LtOverwrite *o);
 
 

@@ -15,6 +15,10 @@
  * group used in arithmetic is an integer, and feeding it an active float
  * is reported, as the derivative would be lost; so is an active group
  * whose evidence contradicts itself (never a silent zero).
+ *
+ * activity.c, points.c, bits.c and memlayout.c call each other: they are
+ * one fixpoint (which floats vary, which memory has shadows, which integers
+ * carry float bits, what a copy moves), split by concept for size.
  */
 #include "lt.h"
 

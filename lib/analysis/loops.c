@@ -269,3 +269,13 @@ void lt_print_loops(LLVMValueRef fn) {
   lt_loops_free(&ls);
   lt_cfg_free(&g);
 }
+
+int lt_loop_scope_block(const LtCfg *g, const LtLoops *ls, LLVMBasicBlockRef bb) {
+  int id = lt_cfg_id(g, bb);
+  return id < 0 ? -1 : ls->innermost[id];
+}
+
+int lt_loop_scope(const LtCfg *g, const LtLoops *ls, LLVMValueRef v) {
+  return LLVMIsAInstruction(v) ? lt_loop_scope_block(g, ls, LLVMGetInstructionParent(v))
+                               : -1;
+}

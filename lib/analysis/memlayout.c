@@ -10,6 +10,10 @@
  * folds it, lt_mem_note_types), and the type of other accesses to the same
  * object (uniform). Ranges nothing describes are floats of the accesses'
  * type, as before. The helpers generated per layout walk the elements.
+ *
+ * activity.c, points.c, bits.c and memlayout.c call each other: they are
+ * one fixpoint (which floats vary, which memory has shadows, which integers
+ * carry float bits, what a copy moves), split by concept for size.
  */
 #include "lt.h"
 

@@ -106,7 +106,7 @@ static unsigned class_of(Classes *cs, LLVMValueRef inst, LLVMValueRef addr) {
 #define CLOBBER LT_CLOBBER
 
 typedef struct Ctx {
-  LtGen *g;
+  const LtFacts *g;
   Classes w, l;            /* write classes, load classes */
   unsigned words;          /* bitset words over write classes + clobber */
   uint64_t *reach;         /* block -> write classes reachable after it */
@@ -130,18 +130,18 @@ static int class_may_alias(Ctx *x, unsigned wc, unsigned lc) {
   const Class *w = &x->w.c[wc], *l = &x->l.c[lc];
   if (!bases_may_alias(w->base, l->base))
     return 0;
-  if (!lt_points_may_alias(&x->g->act_of.pts, w->addr, l->addr))
+  if (!lt_points_may_alias(&x->g->act->pts, w->addr, l->addr))
     return 0;
   return lt_llvm_may_alias(x->g->c, w->inst, w->base, l->inst, l->base);
 }
 
-static int stack_memory(LtGen *g, LLVMValueRef addr) {
-  return LLVMIsAAllocaInst(lt_base_of(addr)) || lt_points_any_stack(&g->act_of.pts, addr);
+static int stack_memory(const LtFacts *g, LLVMValueRef addr) {
+  return LLVMIsAAllocaInst(lt_base_of(addr)) || lt_points_any_stack(&g->act->pts, addr);
 }
 
 /* A plain store of a scalar of at most 8 bytes: its old value fits a log
  * entry. */
-static int loggable_store(LtGen *g, LLVMValueRef i) {
+static int loggable_store(const LtFacts *g, LLVMValueRef i) {
   if (!LLVMIsAStoreInst(i) || LLVMGetVolatile(i) || LLVMIsAtomic(i))
     return 0;
   LLVMTypeRef t = LLVMTypeOf(LLVMGetOperand(i, 0));
@@ -152,9 +152,9 @@ static int loggable_store(LtGen *g, LLVMValueRef i) {
          LLVMStoreSizeOfType(g->c->td, t) == LLVMABISizeOfType(g->c->td, t);
 }
 
-static unsigned depth_of(LtGen *g, unsigned b) {
-  int l = g->loops.innermost ? g->loops.innermost[b] : -1;
-  return l < 0 ? 0 : g->loops.loop[l].depth;
+static unsigned depth_of(const LtFacts *g, unsigned b) {
+  int l = g->loops->innermost ? g->loops->innermost[b] : -1;
+  return l < 0 ? 0 : g->loops->loop[l].depth;
 }
 
 static int alias_memo(Ctx *x, unsigned wc, unsigned lc) {
@@ -264,7 +264,7 @@ static unsigned req_dist(Ctx *x, LLVMValueRef v) {
 }
 
 static void req_dist_all(Ctx *x) {
-  const LtCfg *cfg = &x->g->g;
+  const LtCfg *cfg = x->g->g;
   for (unsigned b = cfg->nblocks; b-- > 0;)
     for (LLVMValueRef i = LLVMGetLastInstruction(cfg->block[b]); i;
          i = LLVMGetPreviousInstruction(i))
@@ -280,7 +280,7 @@ static void req_dist_all(Ctx *x) {
  * start over). Branches do not qualify: the reverse pass recomputes their
  * conditions where the arms merge. */
 static int between_ok(Ctx *x, LLVMValueRef load, unsigned lc, LtVec *closure) {
-  const LtCfg *cfg = &x->g->g;
+  const LtCfg *cfg = x->g->g;
   LLVMBasicBlockRef bb = LLVMGetInstructionParent(load);
   int lb = lt_cfg_id(cfg, bb);
   LtMap seen, pos;
@@ -478,14 +478,14 @@ int lt_overwrite_call_arg(const LtOverwrite *o, LLVMValueRef call, unsigned k) {
   return m && k < 63 && (((m - 1) >> k) & 1);
 }
 
-void lt_overwrite_build(LtOverwrite *o, LtGen *g) {
+void lt_overwrite_build(LtOverwrite *o, const LtFacts *g) {
   memset(o, 0, sizeof *o);
   lt_map_init(&o->ok, 64);
   lt_map_init(&o->cand, 16);
   lt_map_init(&o->store_class, 16);
   lt_map_init(&o->late, 16);
   lt_map_init(&o->callarg, 16);
-  const LtCfg *cfg = &g->g;
+  const LtCfg *cfg = g->g;
   Ctx x;
   memset(&x, 0, sizeof x);
   const char *names[3] = {"tbaa", "alias.scope", "noalias"};

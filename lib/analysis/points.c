@@ -14,6 +14,10 @@
  * null when it addresses inactive memory, checked at run time.
  * The transfer functions run inside activity.c's fixpoint, which also
  * decides which floats vary; they only ever add to sets.
+ *
+ * activity.c, points.c, bits.c and memlayout.c call each other: they are
+ * one fixpoint (which floats vary, which memory has shadows, which integers
+ * carry float bits, what a copy moves), split by concept for size.
  */
 #include "lt.h"
 

@@ -23,7 +23,8 @@ typedef struct Iv {
 } Iv;
 
 typedef struct Em {
-  LtGen *g;
+  const LtFacts *g;
+  LLVMValueRef fn;      /* where the bounds are emitted */
   LLVMBuilderRef b;     /* NULL: only check */
   int at;               /* block id of the access */
   LtMap lo, hi;         /* memo: P value -> bounds at A's entry */
@@ -31,7 +32,7 @@ typedef struct Em {
 
 #define DRY ((LLVMValueRef)1)
 
-static int param_index(LtGen *g, LLVMValueRef arg) {
+static int param_index(const LtFacts *g, LLVMValueRef arg) {
   for (unsigned p = 0; p < g->nparams; p++)
     if (LLVMGetParam(g->P, p) == arg)
       return (int)p;
@@ -90,7 +91,7 @@ static int iv_of(Em *e, LLVMValueRef v, unsigned depth, Iv *out);
 
 /* The number of header executions of loop l, at most, at A's entry. */
 static LLVMValueRef trip_max(Em *e, unsigned l, unsigned depth) {
-  const LtTrip *t = &e->g->ind.trip[l];
+  const LtTrip *t = &e->g->ind->trip[l];
   if (!t->known || depth > 32)
     return NULL;
   int up = t->step > 0;
@@ -113,20 +114,20 @@ static LLVMValueRef trip_max(Em *e, unsigned l, unsigned depth) {
 /* A counter of loop l: start + step * k for k up to the last iteration
  * the access sees. */
 static int counter(Em *e, LLVMValueRef v, unsigned depth, Iv *out) {
-  LtGen *g = e->g;
-  int b = lt_cfg_id(&g->g, LLVMGetInstructionParent(v));
-  int l = b >= 0 ? lt_loop_of(&g->loops, (unsigned)b) : -1;
-  if (l < 0 || g->loops.loop[l].header != (unsigned)b)
+  const LtFacts *g = e->g;
+  int b = lt_cfg_id(g->g, LLVMGetInstructionParent(v));
+  int l = b >= 0 ? lt_loop_of(g->loops, (unsigned)b) : -1;
+  if (l < 0 || g->loops->loop[l].header != (unsigned)b)
     return 0;
-  for (unsigned i = 0; i < g->ind.nctr[l]; i++) {
-    const LtCounter *ct = &g->ind.ctr[l][i];
+  for (unsigned i = 0; i < g->ind->nctr[l]; i++) {
+    const LtCounter *ct = &g->ind->ctr[l][i];
     if (ct->phi != v)
       continue;
     Iv s;
     LLVMValueRef n = trip_max(e, (unsigned)l, depth);
     if (!n || !iv_of(e, ct->start, depth + 1, &s))
       return 0;
-    const LtLoop *lp = &g->loops.loop[l];
+    const LtLoop *lp = &g->loops->loop[l];
     long long back = lp->nexiting == 1 && lp->exiting[0] == lp->header &&
                              e->at != (int)lp->header
                          ? 2
@@ -165,7 +166,7 @@ static int iv_of(Em *e, LLVMValueRef v, unsigned depth, Iv *out) {
     int p = param_index(e->g, v);
     if (p < 0)
       return 0;
-    LLVMValueRef a = e->b ? LLVMGetParam(e->g->A, (unsigned)p) : DRY;
+    LLVMValueRef a = e->b ? LLVMGetParam(e->fn, (unsigned)p) : DRY;
     if (e->b)
       a = k == LLVMPointerTypeKind ? LLVMBuildPtrToInt(e->b, a, c->i64, "")
                                    : LLVMBuildSExtOrBitCast(e->b, a, c->i64, "");
@@ -248,10 +249,10 @@ static int iv_of(Em *e, LLVMValueRef v, unsigned depth, Iv *out) {
 /* [lo, hi) of the bytes inst (a load or store at addr) may touch. */
 static int range(Em *e, LLVMValueRef inst, LLVMValueRef addr, LLVMValueRef *lo,
                  LLVMValueRef *hi) {
-  LtGen *g = e->g;
+  const LtFacts *g = e->g;
   LLVMTypeRef vt = LLVMIsAStoreInst(inst) ? LLVMTypeOf(LLVMGetOperand(inst, 0))
                                           : LLVMTypeOf(inst);
-  e->at = lt_cfg_id(&g->g, LLVMGetInstructionParent(inst));
+  e->at = lt_cfg_id(g->g, LLVMGetInstructionParent(inst));
   /* bounds depend on where the access is (last iterations): no memo
    * across accesses */
   lt_map_free(&e->lo);
@@ -266,9 +267,10 @@ static int range(Em *e, LLVMValueRef inst, LLVMValueRef addr, LLVMValueRef *lo,
   return 1;
 }
 
-static void em_init(Em *e, LtGen *g, LLVMBuilderRef b) {
+static void em_init(Em *e, const LtFacts *g, LLVMValueRef fn, LLVMBuilderRef b) {
   memset(e, 0, sizeof *e);
   e->g = g;
+  e->fn = fn;
   e->b = b;
   lt_map_init(&e->lo, 16);
   lt_map_init(&e->hi, 16);
@@ -279,9 +281,9 @@ static void em_free(Em *e) {
   lt_map_free(&e->hi);
 }
 
-int lt_range_ok(LtGen *g, LLVMValueRef inst, LLVMValueRef addr) {
+int lt_range_ok(const LtFacts *g, LLVMValueRef inst, LLVMValueRef addr) {
   Em e;
-  em_init(&e, g, NULL);
+  em_init(&e, g, NULL, NULL);
   LLVMValueRef lo, hi;
   int ok = range(&e, inst, addr, &lo, &hi);
   em_free(&e);
@@ -300,13 +302,14 @@ static int hull(Em *e, LLVMValueRef *v, size_t n, LLVMValueRef *lo, LLVMValueRef
   return n > 0;
 }
 
-LLVMValueRef lt_range_count(LtGen *g, LLVMBuilderRef b, LLVMValueRef inst) {
+LLVMValueRef lt_range_count(const LtFacts *g, LLVMValueRef fn, LLVMBuilderRef b,
+                            LLVMValueRef inst) {
   Em e;
-  em_init(&e, g, b);
-  e.at = lt_cfg_id(&g->g, LLVMGetInstructionParent(inst));
+  em_init(&e, g, fn, b);
+  e.at = lt_cfg_id(g->g, LLVMGetInstructionParent(inst));
   LLVMValueRef n = e.at >= 0 ? k64(&e, 1) : NULL;
-  for (int l = e.at >= 0 ? lt_loop_of(&g->loops, (unsigned)e.at) : -1; n && l >= 0;
-       l = g->loops.loop[l].parent) {
+  for (int l = e.at >= 0 ? lt_loop_of(g->loops, (unsigned)e.at) : -1; n && l >= 0;
+       l = g->loops->loop[l].parent) {
     LLVMValueRef t = trip_max(&e, (unsigned)l, 0);
     n = t ? mul(&e, n, t) : NULL;
   }
@@ -314,10 +317,10 @@ LLVMValueRef lt_range_count(LtGen *g, LLVMBuilderRef b, LLVMValueRef inst) {
   return n;
 }
 
-LLVMValueRef lt_range_overlap(LtGen *g, LLVMBuilderRef b, LLVMValueRef *w, size_t nw,
-                              LLVMValueRef *r, size_t nr) {
+LLVMValueRef lt_range_overlap(const LtFacts *g, LLVMValueRef fn, LLVMBuilderRef b,
+                              LLVMValueRef *w, size_t nw, LLVMValueRef *r, size_t nr) {
   Em e;
-  em_init(&e, g, b);
+  em_init(&e, g, fn, b);
   LLVMValueRef wl, wh, rl, rh, o = NULL;
   if (hull(&e, w, nw, &wl, &wh) && hull(&e, r, nr, &rl, &rh))
     o = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntULT, wl, rh, ""),

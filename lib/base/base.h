@@ -104,6 +104,7 @@ typedef struct LtHost {
   void (*forget)(void *self, LLVMValueRef fn);
   /* Run the function pass pipeline `passes` on fn: NULL or an error. */
   LLVMErrorRef (*run_passes)(void *self, LLVMValueRef fn, const char *passes);
+  int explain; /* -leantape-explain: a remark per taped value, with why */
 } LtHost;
 
 /* A diagnostic at an instruction's (or a function's) source location. */

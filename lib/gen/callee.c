@@ -13,6 +13,9 @@
  * built, i.e. a recursive call), one per iteration inside loops. R_f gets
  * the tape back, accumulates into shadows and returns the gradients of
  * the enzyme_out arguments, which the caller adds to their adjoints.
+ *
+ * callee.c and derive.c call each other (one concept: a derivative and
+ * those of the calls it keeps, built recursively).
  */
 #include "lt.h"
 
@@ -28,7 +31,7 @@
  * of a parameter that is itself kept (enzyme_not_overwritten, or the
  * caller's analysis). */
 static int kept_base(LtGen *g, LLVMValueRef v) {
-  return g->split ? lt_kept_param(g, v) : !LLVMIsAAllocaInst(lt_base_of(v));
+  return g->split ? lt_plan_kept_param(&g->fx, v) : !LLVMIsAAllocaInst(lt_base_of(v));
 }
 
 static int plan_call(LtGen *g, LLVMValueRef call) {

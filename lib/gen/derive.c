@@ -6,6 +6,11 @@
  * gradient function with the tape on the stack and inlines both, so SROA
  * turns the tape into registers; split mode keeps A and R apart with a heap
  * tape that R frees. Derivatives are cached per function, activity and mode.
+ *
+ * derive.c and callee.c call each other: they are one concept, a
+ * derivative and the derivatives of the calls it keeps, built recursively
+ * (a callee's is built while its caller's is; recursion finds its own).
+ * The plan (plan/) is built after the analyses and consulted by R.
  */
 #include "lt.h"
 
@@ -65,46 +70,6 @@ static void drop_return_values(LLVMValueRef f, LLVMContextRef ctx) {
   LLVMDisposeBuilder(b);
 }
 
-LLVMTypeRef lt_aug_type(LtCtx *c, LLVMValueRef fn, const LtAct *act,
-                        int want_primal, int ret_shadow) {
-  unsigned np = LLVMCountParams(fn), n = 0;
-  LLVMTypeRef *pt = lt_xcalloc(2 * np + 1, sizeof *pt);
-  for (unsigned p = 0; p < np; p++)
-    pt[n++] = LLVMTypeOf(LLVMGetParam(fn, p));
-  for (unsigned p = 0; p < np; p++)
-    if (lt_is_dup(act[p]))
-      pt[n++] = pt[p]; /* a shadow lives in its primal's address space */
-  pt[n++] = c->ptr;
-  LLVMTypeRef rt = LLVMGetReturnType(LLVMGlobalGetValueType(fn));
-  if (ret_shadow) {
-    LLVMTypeRef two[2] = {rt, rt};
-    rt = LLVMStructTypeInContext(c->llctx, two, 2, 0);
-  } else if (!want_primal) {
-    rt = c->vd;
-  }
-  LLVMTypeRef fty = LLVMFunctionType(rt, pt, n, 0);
-  free(pt);
-  return fty;
-}
-
-LLVMTypeRef lt_rev_type(LtCtx *c, LLVMValueRef fn, const LtAct *act,
-                        LLVMTypeRef outs_ty) {
-  unsigned np = LLVMCountParams(fn), n = 0;
-  LLVMTypeRef *pt = lt_xcalloc(2 * np + 2, sizeof *pt);
-  for (unsigned p = 0; p < np; p++)
-    pt[n++] = LLVMTypeOf(LLVMGetParam(fn, p));
-  for (unsigned p = 0; p < np; p++)
-    if (lt_is_dup(act[p]))
-      pt[n++] = pt[p];
-  LLVMTypeRef rty = LLVMGetReturnType(LLVMGlobalGetValueType(fn));
-  if (lt_is_diff_ty(rty))
-    pt[n++] = rty;
-  pt[n++] = c->ptr;
-  LLVMTypeRef fty = LLVMFunctionType(outs_ty, pt, n, 0);
-  free(pt);
-  return fty;
-}
-
 static LLVMValueRef build_grad(LtGen *g, LtDeriv *d, const char *name) {
   LtCtx *c = g->c;
   unsigned na = LLVMCountParams(g->A), nr = LLVMCountParams(g->R);
@@ -149,8 +114,6 @@ static void gen_free(LtGen *g) {
   lt_map_free(&g->fmap);
   lt_map_free(&g->fshadow);
   lt_map_free(&g->fchoice);
-  for (int k = 0; k < LT_NSLOTKINDS; k++)
-    lt_map_free(&g->slot_by_kind[k]);
   lt_map_free(&g->rloop_val);
   lt_map_free(&g->rloop_bb);
   lt_map_free(&g->rsloop_val);
@@ -159,13 +122,9 @@ static void gen_free(LtGen *g) {
   lt_map_free(&g->callee);
   lt_map_free(&g->subtape_ph);
   lt_map_free(&g->custom_tape);
-  lt_vec_free(&g->slot_scope);
   lt_vec_free(&g->slot_access);
-  free(g->rec_size);
-  free(g->prealloc);
-  free(g->st_recompute);
-  free(g->st_reload);
-  free(g->st_affine);
+  if (g->plan.f)
+    lt_plan_free(&g->plan);
   free(g->loop_iv);
   free(g->r_m);
   free(g->r_iv);
@@ -192,11 +151,6 @@ static void gen_free(LtGen *g) {
   lt_map_free(&g->adj_local);
   lt_map_free(&g->reversed);
   lt_map_free(&g->rblock);
-  lt_vec_free(&g->slot_val);
-  lt_vec_free(&g->slot_src);
-  lt_vec_free(&g->slot_kind);
-  lt_vec_free(&g->slot_ty);
-  free(g->slot_off);
   if (g->eb)
     LLVMDisposeBuilder(g->eb);
   if (g->b)
@@ -205,18 +159,19 @@ static void gen_free(LtGen *g) {
 
 static int analyse(LtGen *g, const LtRequest *r) {
   lt_cfg_build(&g->g, g->P);
-  if (lt_loopform(g, r->fn))
+  if (lt_loopform(g->c, r->fn, &g->g, &g->loops, &g->loop_iv, &g->ivx_loop))
     return -1;
-  g->rec_size = lt_xcalloc(g->loops.nloops, sizeof *g->rec_size);
-  g->prealloc = lt_xcalloc(g->loops.nloops, 1);
-  g->st_recompute = lt_xcalloc(g->loops.nloops + 1, sizeof(unsigned));
-  g->st_reload = lt_xcalloc(g->loops.nloops + 1, sizeof(unsigned));
-  g->st_affine = lt_xcalloc(g->loops.nloops + 1, sizeof(unsigned));
   lt_induction_build(&g->ind, &g->loops);
   g->act_of.ret_shadow = r->ret_shadow;
   if (lt_activity_run(g->c, &g->act_of, g->P, &g->g, r->act))
     return -1;
-  lt_overwrite_build(&g->ow, g);
+  g->fx = (LtFacts){g->c,     g->P,         g->nparams, g->split, g->keep,
+                    &g->g,     &g->loops,    &g->ind,    &g->act_of, &g->ow,
+                    g->loop_iv, &g->ivx_loop};
+  lt_overwrite_build(&g->ow, &g->fx);
+  /* the header is an alloca or heap block of ours, except a callee's
+   * (placed in its caller's tape) and the caller's enzyme_tape storage */
+  lt_plan_init(&g->plan, &g->fx, g->sub || g->keep_header ? 1 : 16);
   return lt_callees_plan(g);
 }
 
@@ -234,10 +189,12 @@ static int generate(LtGen *g, LtDeriv *d, const char *base) {
   lt_forward_loop_headers(g);
   if (!g->want_primal && !g->ret_shadow)
     drop_return_values(g->A, g->c->llctx);
-  d->tape_size = g->tape_size;
+  d->tape_size = g->plan.tape_size;
   if (g->failed || verify(g->c, g->A, d->fn) || verify(g->c, g->R, d->fn))
     return -1;
-  lt_report(g, base, d->fn);
+  LtPlanReport rp = {base, g->sub ? "called" : g->split ? "split" : "combined",
+                     d->fn, g->c->host->explain};
+  lt_plan_report(&g->plan, &rp);
   if (g->split) {
     d->aug = g->A;
     d->rev = g->R;

@@ -32,11 +32,6 @@ void lt_guard_memmove(LtCtx *c, LLVMBuilderRef b, LLVMValueRef dst,
 LLVMValueRef lt_guard_gep(LtCtx *c, LLVMBuilderRef b, LLVMValueRef base,
                           LLVMValueRef gep);
 
-/* materialize.c: split mode and callees: pointer p points into a
- * parameter's memory that the caller keeps unchanged between the halves
- * (LtRequest.keep) */
-int lt_kept_param(const LtGen *g, LLVMValueRef p);
-
 /* sincos.c: a sin and a cos of one value in a block become one sincos */
 void lt_fuse_sincos(LtCtx *c, LLVMValueRef fn);
 
@@ -86,20 +81,6 @@ void lt_rewrite_check_tapes(LtCtx *c);
 /* Replace a call that could not be differentiated by a harmless value. */
 void lt_rewrite_failed(LtCtx *c, LLVMValueRef call);
 
-typedef enum {
-  LT_SLOT_PRIMAL,    /* a primal value (key: the P value) */
-  LT_SLOT_SHADOW,    /* a shadow pointer (key: the P pointer) */
-  LT_SLOT_CHOICE,    /* predecessor index (key: the P block) */
-  LT_SLOT_EXIT,      /* which return block (key: P) */
-  LT_SLOT_LOOPBUF,   /* a loop's cache buffer (key: its header block) */
-  LT_SLOT_LOOPCOUNT, /* a loop's header executions (key: its header block) */
-  LT_SLOT_SUBTAPE,   /* a kept call's tape, in place (key: the P call) */
-  LT_SLOT_SUBPTR,    /* a kept call's tape on the heap (key: the P call) */
-  LT_SLOT_CUSTOMTAPE,/* a custom derivative's tape (key: the P call) */
-  LT_SLOT_UNDOLOG,   /* the undo log (key: P) */
-  LT_SLOT_UNDOCOUNT, /* its entries (key: P) */
-  LT_NSLOTKINDS
-} LtSlotKind;
 
 /* State shared by the generators of one derivative (derive.c, tape.c,
  * forward.c, reverse.c, revinst.c). P is the preprocessed primal, A the
@@ -125,24 +106,17 @@ struct LtGen {
   LtInduction ind;     /* counters, affine forms, trip counts */
   LtOverwrite ow;      /* which loads may be re-read (combined mode) */
   LtActivity act_of;
+  LtFacts fx;          /* the above, as analyses and the plan read them */
   unsigned nparams, nshadows;
   /* forward */
   LtMap fmap;          /* P value -> A value */
   LtMap fshadow;       /* P pointer -> its shadow in A */
   LtMap fchoice;       /* P block -> A's predecessor-index PHI */
   LLVMValueRef atape;  /* A's tape parameter */
-  /* tape: slots are (offset, type, what to store) */
-  LtVec slot_val;      /* A value to store (set after R is built) */
-  LtVec slot_src;      /* P value, or P block for a branch choice */
-  LtVec slot_kind;     /* (void*) LtSlotKind */
-  LtVec slot_ty;       /* LLVMTypeRef */
-  LtVec slot_scope;    /* (void *)(loop id + 1), 0 = the tape header */
+  /* the cache plan: each value's source, and the tape's layout */
+  LtPlan plan;
   LtVec slot_access;   /* R's loads of slots: (load, (void *)slot) pairs,
                           aligned once the layout is final (lt_tape_seal) */
-  unsigned long long *rec_size; /* loop id -> bytes cached per iteration */
-  unsigned long long *slot_off;
-  unsigned long long tape_size;
-  LtMap slot_by_kind[LT_NSLOTKINDS]; /* per LtSlotKind: key -> slot + 1 */
   LtMap callee;        /* kept P call -> its LtDeriv (callee.c) */
   LtMap subtape_ph;    /* kept P call -> A's placeholder tape operand */
   LtMap custom_tape;   /* custom-derivative P call -> A's tape value */
@@ -162,9 +136,6 @@ struct LtGen {
   LLVMBasicBlockRef *r_enter; /* loop id -> R's block leaving the loop back
                                  to its preheader */
   LLVMValueRef *r_free; /* loop id -> the free of its cache at R's exit */
-  /* what the reverse pass did per scope (index: loop id + 1) */
-  unsigned *st_recompute, *st_reload, *st_affine;
-  unsigned char *prealloc; /* loop id -> cache allocated once up front */
   /* forward loop state: allocas in A */
   LLVMValueRef *a_n, *a_cur, *a_buf;
   LLVMValueRef a_sink, r_sink; /* scratch for null-shadow writes (guard.c) */
@@ -176,11 +147,6 @@ struct LtGen {
 };
 
 
-/* loopform.c */
-/* Check loop form, add canonical counters and their exit copies to P. */
-int lt_loopform(LtGen *g, LLVMValueRef fn);
-int lt_scope_of(const LtGen *g, LLVMValueRef v); /* innermost loop, or -1 */
-int lt_scope_of_block(const LtGen *g, LLVMBasicBlockRef bb);
 
 /* loopfwd.c */
 /* A's loop state: counters and growing caches (after R fixed the layout). */
@@ -217,7 +183,8 @@ LLVMValueRef lt_tape_load_at(LtGen *g, LtSlotKind kind, void *src,
 void lt_tape_seal(LtGen *g);
 /* The address of a slot (allocated on first use) in R. */
 LLVMValueRef lt_tape_addr(LtGen *g, LtSlotKind kind, void *src, LLVMTypeRef ty);
-/* Store every slot's value in A, after its definition. */
+
+/* tapestore.c: store every slot's value in A, after its definition. */
 void lt_tape_store_all(LtGen *g);
 
 /* callee.c: calls kept as calls get the callee's own derivative */
@@ -253,17 +220,17 @@ LLVMValueRef lt_forward_choice(LtGen *g, LLVMBasicBlockRef pbb);
  * pointer type, or NULL when unknown. */
 
 
-/* materialize.c: primal values and shadows in R, at g->b or R's entry */
+/* materialize.c: primal values and shadows in R, at g->b or R's entry, as
+ * the plan's records say */
 LLVMValueRef lt_rv(LtGen *g, LLVMValueRef v);      /* primal value in R */
 LLVMValueRef lt_rs(LtGen *g, LLVMValueRef v);      /* shadow in R (NULL: none) */
 
 /* reverse.c */
 int lt_reverse_build(LtGen *g, const char *name, LLVMTypeRef outs_ty);
+
+/* adjoint.c */
 LLVMValueRef lt_adj_read(LtGen *g, LLVMValueRef v);/* load and zero */
 void lt_adj_add(LtGen *g, LLVMValueRef v, LLVMValueRef d);
-
-/* report.c: the tape report, as optimisation remarks */
-void lt_report(LtGen *g, const char *fname, LLVMValueRef call);
 
 /* revinst.c: adjoints of single instructions, at g->b */
 int lt_revinst(LtGen *g, LLVMValueRef inst);

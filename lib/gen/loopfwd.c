@@ -162,7 +162,7 @@ static int preallocate(LtGen *g, unsigned l, LLVMBuilderRef b) {
       return 0; /* the instructions emitted so far are dead; cleanup drops them */
     cap = cap ? LLVMBuildMul(b, cap, n, "") : n;
   }
-  LLVMValueRef size = LLVMBuildMul(b, cap, LLVMConstInt(g->c->i64, g->rec_size[l], 0),
+  LLVMValueRef size = LLVMBuildMul(b, cap, LLVMConstInt(g->c->i64, g->plan.rec_size[l], 0),
                                    "lt.cachesize");
   /* A callee's caches, under __enzyme_autodiff: on the arena, released
    * where the reverse pass leaves the nest, before the caches of the nest
@@ -171,7 +171,7 @@ static int preallocate(LtGen *g, unsigned l, LLVMBuilderRef b) {
   int arena = g->sub && g->lifo && g->r_enter[top] && g->r_free[l] && !g->nofree;
   LLVMValueRef buf = arena ? lt_arena_push(g->c, b, size) : lt_build_malloc(b, g->c->mod, size);
   LLVMBuildStore(b, buf, g->a_buf[l]);
-  g->prealloc[l] = 1;
+  g->plan.prealloc[l] = 1;
   if (arena) {
     LLVMBuilderRef rb = LLVMCreateBuilderInContext(g->c->llctx);
     LLVMPositionBuilderBefore(rb, LLVMGetFirstInstruction(g->r_enter[top]));
@@ -195,12 +195,12 @@ void lt_forward_loop_headers(LtGen *g) {
     LLVMBuildStore(b, cur, g->a_cur[l]);
     LLVMValueRef st = LLVMBuildStore(
         b, LLVMBuildAdd(b, cur, LLVMConstInt(c->i64, 1, 0), ""), g->a_n[l]);
-    if (!g->rec_size[l] || preallocate(g, l, b))
+    if (!g->plan.rec_size[l] || preallocate(g, l, b))
       continue;
     LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(st));
     LLVMValueRef gf = grow_fn(c);
     LLVMValueRef args[3] = {LLVMBuildLoad2(b, c->ptr, g->a_buf[l], ""), cur,
-                            LLVMConstInt(c->i64, g->rec_size[l], 0)};
+                            LLVMConstInt(c->i64, g->plan.rec_size[l], 0)};
     LLVMBuildStore(b, LLVMBuildCall2(b, LLVMGlobalGetValueType(gf), gf, args, 3, ""),
                    g->a_buf[l]);
   }

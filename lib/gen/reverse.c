@@ -5,80 +5,14 @@
  * the branch condition (if/else) or a taped index; a loop header goes back
  * to the latch while reverse iterations remain (the counter starts at the
  * iteration that left the loop) and to the preheader after iteration 0.
- * Adjoints live in entry allocas (promoted by the cleanup pipeline); a read
- * zeroes the accumulator. Primal values come from materialize.c.
+ * Adjoints are adjoint.c's accumulators; primal values and shadows come
+ * from materialize.c, as the plan says.
  */
 #include "lt.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Accumulators start at -0.0, the identity of fadd (x + -0.0 == x for
- * every x), so that instcombine folds the first accumulation away. */
-static LLVMValueRef neg_zero(LLVMTypeRef t) { return lt_adj_init(t); }
-
-static LLVMValueRef adj_slot(LtGen *g, LLVMValueRef v) {
-  LLVMValueRef s = lt_map_get(&g->adj, v);
-  if (s)
-    return s;
-  LLVMTypeRef t = lt_adj_type(&g->act_of, v);
-  s = LLVMBuildAlloca(g->eb, t, "lt.adj");
-  LLVMBuildStore(g->eb, neg_zero(t), s);
-  lt_map_put(&g->adj, v, s);
-  return s;
-}
-
-/* A value used only in its own block (not by PHIs): its adjoint is summed
- * and read while that block's reverse is generated, so it is an SSA value
- * there (g->adj_ssa), not a stack slot: straight-line code of 10^5
- * instructions would otherwise give mem2reg 10^4 allocas. */
-static int block_local(LtGen *g, LLVMValueRef v) {
-  size_t m = (size_t)lt_map_get(&g->adj_local, v);
-  if (m)
-    return m == 1;
-  int local = LLVMIsAInstruction(v) && !LLVMIsAPHINode(v);
-  LLVMBasicBlockRef bb = local ? LLVMGetInstructionParent(v) : NULL;
-  for (LLVMUseRef u = local ? LLVMGetFirstUse(v) : NULL; u && local; u = LLVMGetNextUse(u)) {
-    LLVMValueRef w = LLVMGetUser(u);
-    local = LLVMIsAInstruction(w) && !LLVMIsAPHINode(w) &&
-            LLVMGetInstructionParent(w) == bb;
-  }
-  lt_map_put(&g->adj_local, v, (void *)(size_t)(local ? 1 : 2));
-  return local;
-}
-
-LLVMValueRef lt_adj_read(LtGen *g, LLVMValueRef v) {
-  LLVMTypeRef t = lt_adj_type(&g->act_of, v);
-  if (block_local(g, v)) {
-    LLVMValueRef d = lt_map_get(&g->adj_ssa, v);
-    lt_map_put(&g->adj_ssa, v, NULL);
-    return d ? d : neg_zero(t);
-  }
-  LLVMValueRef s = adj_slot(g, v);
-  LLVMValueRef d = LLVMBuildLoad2(g->b, t, s, "lt.d");
-  LLVMBuildStore(g->b, neg_zero(t), s);
-  return d;
-}
-
-void lt_adj_add(LtGen *g, LLVMValueRef v, LLVMValueRef d) {
-  if (!d || LLVMIsAConstant(v) || !lt_is_varied(&g->act_of, v))
-    return;
-  LLVMTypeRef t = lt_adj_type(&g->act_of, v);
-  if (LLVMTypeOf(d) != t) {
-    lt_internal_error(g->c, g->P, "adjoint of the wrong type");
-    g->failed = 1;
-    return;
-  }
-  if (block_local(g, v)) {
-    LLVMValueRef old = lt_map_get(&g->adj_ssa, v);
-    lt_map_put(&g->adj_ssa, v, old ? lt_build_accum(g->b, old, d) : d);
-    return;
-  }
-  LLVMValueRef s = adj_slot(g, v);
-  LLVMValueRef old = LLVMBuildLoad2(g->b, t, s, "");
-  LLVMBuildStore(g->b, lt_build_accum(g->b, old, d), s);
-}
 
 static LLVMBasicBlockRef rblock(LtGen *g, unsigned id) {
   return LLVMValueAsBasicBlock(
@@ -362,7 +296,7 @@ static void gen_exit(LtGen *g, LLVMBasicBlockRef exitb, LLVMTypeRef outs_ty) {
   /* (a cache preallocated on the arena is released instead where the
    * reverse pass leaves its nest: loopfwd.c moves it there) */
   for (unsigned l = 0; l < g->loops.nloops && !g->nofree; l++)
-    if (g->rec_size[l]) {
+    if (g->plan.rec_size[l]) {
       lt_build_free(g->b, g->c->mod, g->r_buf[l]);
       g->r_free[l] = LLVMGetLastInstruction(LLVMGetInsertBlock(g->b));
     }
@@ -427,7 +361,7 @@ int lt_reverse_build(LtGen *g, const char *name, LLVMTypeRef outs_ty) {
       return -1;
   gen_exit(g, exitb, outs_ty);
   for (unsigned l = 0; l < g->loops.nloops; l++) {
-    LLVMReplaceAllUsesWith(g->r_rs[l], LLVMConstInt(c->i64, g->rec_size[l], 0));
+    LLVMReplaceAllUsesWith(g->r_rs[l], LLVMConstInt(c->i64, g->plan.rec_size[l], 0));
     LLVMInstructionEraseFromParent(g->r_rs[l]);
   }
   lt_tape_seal(g);

@@ -273,7 +273,7 @@ static LLVMValueRef undo_on(LtGen *g, LLVMBuilderRef b) {
             break;
           }
       }
-      LLVMValueRef o = lt_range_overlap(g, b, (LLVMValueRef *)w->v, w->n,
+      LLVMValueRef o = lt_range_overlap(&g->fx, g->A, b, (LLVMValueRef *)w->v, w->n,
                                         (LLVMValueRef *)r.v, r.n);
       lt_vec_free(&r);
       on = o ? LLVMBuildOr(b, on, o, "") : NULL;
@@ -309,7 +309,7 @@ static void preallocate(LtGen *g, LLVMBuilderRef b) {
     LLVMValueRef i = g->undo_calls.v[k];
     if (!lt_map_get(&g->undo_need, lt_map_get(&g->ow.store_class, i)))
       continue;
-    LLVMValueRef n = lt_range_count(g, b, i);
+    LLVMValueRef n = lt_range_count(&g->fx, g->A, b, i);
     total = n ? LLVMBuildAdd(b, total, n, "") : NULL;
   }
   if (!total)

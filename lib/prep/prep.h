@@ -10,6 +10,13 @@
  * NULL (after reporting) when fn uses something unsupported. */
 LLVMValueRef lt_preprocess(LtCtx *c, LLVMValueRef fn, LLVMValueRef at);
 
+/* loopform.c: check that every loop of P (whose CFG is cfg) is in
+ * loop-simplify form, find them (loops), and give each a canonical i64
+ * counter lt.iv ((*loop_iv)[l]) with exit copies lt.ivx (ivx_loop: copy ->
+ * loop + 1). -1 after reporting; fn names the user's function. */
+int lt_loopform(LtCtx *c, LLVMValueRef fn, const LtCfg *cfg, LtLoops *loops,
+                LLVMValueRef **loop_iv, LtMap *ivx_loop);
+
 /* libm.c: sincos, sincosf and llvm.sincos become llvm.sin and llvm.cos */
 void lt_split_sincos(LtCtx *c, LLVMValueRef fn);
 

@@ -1,12 +1,14 @@
-/* report.c: the tape report.
+/* report.c: the tape report, read from the plan.
  *
  * After a derivative is built, says per function and per loop what the
  * reverse pass reads from where: which values are cached (with their bytes
  * per iteration), how many are recomputed, re-loaded or rebuilt from the
  * loop counters, and whether each loop cache is allocated once from the
- * trip count or grows. Delivered as optimisation analysis remarks under
- * the pass name "leantape" (clang -Rpass-analysis=leantape, opt
- * -pass-remarks-analysis=leantape), located at the loop header.
+ * trip count or grows; on request (-leantape-explain), one remark per taped
+ * value with the reason its record gives. Delivered as optimisation
+ * analysis remarks under the pass name "leantape" (clang
+ * -Rpass-analysis=leantape, opt -pass-remarks-analysis=leantape), located
+ * at the loop header (or the taped value).
  */
 #include "lt.h"
 
@@ -33,7 +35,7 @@ static void put(Buf *b, const char *fmt, ...) {
 }
 
 /* "%name (double, line 7)" for a slot. */
-static void describe(Buf *b, LtGen *g, unsigned i) {
+static void describe(Buf *b, const LtPlan *g, unsigned i) {
   LtSlotKind kind = (LtSlotKind)(size_t)g->slot_kind.v[i];
   void *src = g->slot_src.v[i];
   char *ty = LLVMPrintTypeToString(g->slot_ty.v[i]);
@@ -58,7 +60,7 @@ static void describe(Buf *b, LtGen *g, unsigned i) {
     unsigned line = LLVMGetDebugLocLine(src);
     put(b, "tape of the call to '%.*s'", (int)len, cn);
     if (kind == LT_SLOT_SUBTAPE)
-      put(b, " (%llu bytes in place", LLVMABISizeOfType(g->c->td, g->slot_ty.v[i]));
+      put(b, " (%llu bytes in place", LLVMABISizeOfType(g->f->c->td, g->slot_ty.v[i]));
     else
       put(b, " (a pointer to it on the heap");
     if (line)
@@ -86,7 +88,7 @@ static void describe(Buf *b, LtGen *g, unsigned i) {
   LLVMDisposeMessage(ty);
 }
 
-static void list_slots(Buf *b, LtGen *g, int scope) {
+static void list_slots(Buf *b, const LtPlan *g, int scope) {
   int first = 1;
   for (unsigned i = 0; i < g->slot_ty.n; i++) {
     if ((int)(size_t)g->slot_scope.v[i] - 1 != scope)
@@ -100,42 +102,73 @@ static void list_slots(Buf *b, LtGen *g, int scope) {
   }
 }
 
-static void stats(Buf *b, LtGen *g, int scope) {
-  put(b, "; %u recomputed, %u re-loaded, %u from loop counters",
-      g->st_recompute[scope + 1], g->st_reload[scope + 1],
-      g->st_affine[scope + 1]);
+/* What the reverse pass does instead of taping, counted from the records. */
+static void stats(Buf *b, const LtPlan *g, int scope) {
+  unsigned re = 0, ld = 0, ctr = 0;
+  for (size_t k = 0; k < g->recs.n; k++) {
+    const LtPlanRec *r = g->recs.v[k];
+    if (r->shadow || r->scope != scope)
+      continue;
+    re += r->src == LT_SRC_RECOMPUTE;
+    ld += r->src == LT_SRC_RELOAD || r->src == LT_SRC_RELOAD_LOG;
+    ctr += r->src == LT_SRC_EXIT || r->src == LT_SRC_AFFINE;
+  }
+  put(b, "; %u recomputed, %u re-loaded, %u from loop counters", re, ld, ctr);
 }
 
-void lt_report(LtGen *g, const char *fname, LLVMValueRef at) {
+/* One remark per taped value: where, what, why. */
+static void explain(const LtPlan *g, const LtPlanReport *rp) {
+  for (size_t k = 0; k < g->recs.n; k++) {
+    const LtPlanRec *r = g->recs.v[k];
+    if (r->slot < 0)
+      continue;
+    Buf b = {{0}, 0};
+    describe(&b, g, (unsigned)r->slot);
+    if (r->scope >= 0) {
+      const char *hn = LLVMGetBasicBlockName(
+          g->f->g->block[g->f->loops->loop[r->scope].header]);
+      put(&b, " is taped once per iteration of loop%s%s", *hn ? " %" : "", hn);
+    } else {
+      put(&b, " is taped once");
+    }
+    put(&b, " in '%s': %s", rp->fname, lt_plan_why(r->why));
+    lt_remark_emit(g->f->c, LLVMIsAInstruction(r->v) ? r->v : rp->at, "leantape",
+                   "TapeValue", b.s);
+  }
+}
+
+void lt_plan_report(const LtPlan *g, const LtPlanReport *rp) {
+  const LtFacts *f = g->f;
+  const char *fname = rp->fname;
   Buf b = {{0}, 0};
   unsigned long long hdr = 0;
   for (unsigned i = 0; i < g->slot_ty.n; i++) {
     LtSlotKind kind = (LtSlotKind)(size_t)g->slot_kind.v[i];
     if ((size_t)g->slot_scope.v[i] == 0 && kind != LT_SLOT_LOOPBUF &&
         kind != LT_SLOT_LOOPCOUNT)
-      hdr += LLVMABISizeOfType(g->c->td, g->slot_ty.v[i]);
+      hdr += LLVMABISizeOfType(g->f->c->td, g->slot_ty.v[i]);
   }
   put(&b, "derivative of '%s' (%s mode): %llu bytes of values outside loops",
-      fname, g->sub ? "called" : g->split ? "split" : "combined", hdr);
+      fname, rp->mode, hdr);
   list_slots(&b, g, -1);
   stats(&b, g, -1);
-  put(&b, "; %u loop(s)", g->loops.nloops);
+  put(&b, "; %u loop(s)", f->loops->nloops);
   /* split mode: arguments whose memory the reverse may read again */
   int nk = 0;
-  for (unsigned p = 0; g->split && !g->sub && g->keep && p < g->nparams; p++)
-    if (g->keep[p]) {
+  for (unsigned p = 0; !strcmp(rp->mode, "split") && f->keep && p < f->nparams; p++)
+    if (f->keep[p]) {
       size_t n;
-      const char *pn = LLVMGetValueName2(LLVMGetParam(g->P, p), &n);
+      const char *pn = LLVMGetValueName2(LLVMGetParam(f->P, p), &n);
       put(&b, "%s%u%s%.*s%s", nk++ ? ", " : "; memory of parameter(s) ", p + 1,
           n ? " ('" : "", (int)n, pn, n ? "')" : "");
     }
   if (nk)
     put(&b, " unchanged between the halves (enzyme_not_overwritten, or nothing "
             "between the calls writes memory)");
-  lt_remark_emit(g->c, at, "leantape", "TapeFunction", b.s);
-  for (unsigned l = 0; l < g->loops.nloops; l++) {
-    const LtLoop *L = &g->loops.loop[l];
-    LLVMBasicBlockRef h = g->g.block[L->header];
+  lt_remark_emit(f->c, rp->at, "leantape", "TapeFunction", b.s);
+  for (unsigned l = 0; l < f->loops->nloops; l++) {
+    const LtLoop *L = &f->loops->loop[l];
+    LLVMBasicBlockRef h = f->g->block[L->header];
     b.n = 0;
     b.s[0] = 0;
     const char *hn = LLVMGetBasicBlockName(h);
@@ -150,6 +183,8 @@ void lt_report(LtGen *g, const char *fname, LLVMValueRef at) {
       put(&b, g->prealloc[l] ? "; cache preallocated once from the trip count"
                              : "; cache grows geometrically (trip count not "
                                "known before the loop nest)");
-    lt_remark_emit(g->c, lt_first_non_phi(h), "leantape", "TapeLoop", b.s);
+    lt_remark_emit(f->c, lt_first_non_phi(h), "leantape", "TapeLoop", b.s);
   }
+  if (rp->explain)
+    explain(g, rp);
 }
