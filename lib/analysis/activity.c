@@ -17,6 +17,13 @@
 
 #include <string.h>
 
+int lt_atomic_differentiable(LLVMValueRef i) {
+  LLVMAtomicRMWBinOp op = LLVMGetAtomicRMWBinOp(i);
+  return lt_is_float_ty(LLVMTypeOf(i)) &&
+         (op == LLVMAtomicRMWBinOpFAdd || op == LLVMAtomicRMWBinOpFSub ||
+          op == LLVMAtomicRMWBinOpXchg);
+}
+
 int lt_is_varied(const LtActivity *a, LLVMValueRef v) {
   return lt_map_get(&a->varied, v) != NULL;
 }
@@ -85,6 +92,8 @@ static int float_varied(LtActivity *a, LLVMValueRef i) {
         return 1;
     return 0;
   case LLVMLoad:
+    return lt_is_shadowed(a, LLVMGetOperand(i, 0));
+  case LLVMAtomicRMW: /* the old value, read from the memory */
     return lt_is_shadowed(a, LLVMGetOperand(i, 0));
   case LLVMCall:
     return call_varied(a, i);
@@ -174,9 +183,17 @@ static int check_inst(LtCtx *c, LtActivity *a, LLVMValueRef i) {
                    "differentiated code");
     return -1;
   }
-  if ((op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg) &&
-      lt_is_shadowed(a, LLVMGetOperand(i, 0))) {
-    lt_error(c, i, "atomic operations on active memory are not supported");
+  if (op == LLVMAtomicRMW && lt_is_shadowed(a, LLVMGetOperand(i, 0)) &&
+      !lt_atomic_differentiable(i)) {
+    lt_error(c, i, "this atomic operation on active memory is not supported "
+                   "(atomic add, subtract and exchange of floating-point "
+                   "values are; for OpenMP: 'atomic' updates with + and -)");
+    return -1;
+  }
+  if (op == LLVMAtomicCmpXchg && lt_is_shadowed(a, LLVMGetOperand(i, 0))) {
+    lt_error(c, i, "a compare-and-exchange on active memory is not supported "
+                   "(for OpenMP: 'atomic' updates other than + and -, e.g. "
+                   "x *= y or a max; use a critical section instead)");
     return -1;
   }
   if (op == LLVMBitCast && vin && !lt_is_diff_ty(LLVMTypeOf(i)) &&
@@ -244,6 +261,9 @@ static int activate(LtActivity *a, LLVMValueRef i) {
      * it back, here or in a caller, finds its shadow there). */
     if (lt_points_any_active(pt, q) && !lt_is_varied(a, v))
       changed |= lt_points_activate(pt, v);
+  } else if (LLVMIsAAtomicRMWInst(i)) {
+    if (lt_is_varied(a, LLVMGetOperand(i, 1)))
+      changed |= lt_points_activate(pt, LLVMGetOperand(i, 0));
   } else if (LLVMIsALoadInst(i) && lt_points_any_active(pt, i)) {
     /* Loading a pointer with a shadow needs the shadow of the memory. */
     changed |= lt_points_activate(pt, LLVMGetOperand(i, 0));

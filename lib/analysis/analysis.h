@@ -83,6 +83,8 @@ int lt_points_any_inactive(LtPoints *pt, LLVMValueRef v);
 int lt_points_may_alias(LtPoints *pt, LLVMValueRef a, LLVMValueRef b);
 /* v only addresses heap blocks this function allocates. */
 int lt_points_all_heap(LtPoints *pt, LLVMValueRef v);
+/* v only addresses allocations of this function (stack or heap). */
+int lt_points_all_own(LtPoints *pt, LLVMValueRef v);
 /* v may address a stack object (an alloca of the function). */
 int lt_points_any_stack(LtPoints *pt, LLVMValueRef v);
 /* Give every allocation v may address a shadow; 1 when one was new. */
@@ -117,6 +119,8 @@ int lt_activity_run(LtCtx *c, LtActivity *a, LLVMValueRef fn, const LtCfg *g,
                     const LtAct *act);
 void lt_activity_free(LtActivity *a);
 int lt_is_varied(const LtActivity *a, LLVMValueRef v);
+/* An atomicrmw with a derivative rule: fadd, fsub, xchg of a float. */
+int lt_atomic_differentiable(LLVMValueRef i);
 int lt_is_shadowed(LtActivity *a, LLVMValueRef v);
 /* Shadowed, and the shadow is null when v addresses inactive memory. */
 int lt_shadow_maynull(LtActivity *a, LLVMValueRef v);
@@ -177,10 +181,16 @@ typedef enum {
   LT_CALL_MEMSET,
   LT_CALL_MALLOC,     /* malloc / calloc: shadow allocation */
   LT_CALL_FREE,
+  LT_CALL_SYNC,       /* an OpenMP barrier or (ticketed) critical section:
+                         no derivative, kept in A, mirrored in R (omp.c) */
   LT_CALL_UNKNOWN     /* external, no rule */
 } LtCallKind;
 
 LtCallKind lt_call_kind(LLVMValueRef call, const LtRule **rule);
+/* A call preprocessing made of an OpenMP parallel region: the outlined
+ * function called with (null, null, captures...), a "diff" call whose
+ * derivatives run on a team (gen/omp.c). */
+int lt_call_is_parallel(LLVMValueRef call);
 /* A complex multiply/divide runtime call (*is_div: 0 multiply, 1 divide)
  * or cabsf on a <2 x float> (*is_div = 2). */
 int lt_is_complex_call(LLVMValueRef call, int *is_div);
@@ -204,6 +214,31 @@ typedef struct LtAllocFn {
 /* The allocation function a call calls (malloc, calloc, aligned_alloc,
  * operator new in all forms), or NULL. */
 const LtAllocFn *lt_alloc_fn(LLVMValueRef call);
+
+/* omp.c: OpenMP runtime calls (libomp's __kmpc_*, omp_*) */
+typedef enum {
+  LT_OMP_NONE,
+  LT_OMP_FORK,              /* __kmpc_fork_call: a parallel region */
+  LT_OMP_BARRIER,
+  LT_OMP_CRITICAL,          /* __kmpc_critical(_with_hint) */
+  LT_OMP_END_CRITICAL,
+  LT_OMP_REDUCE,            /* __kmpc_reduce_nowait */
+  LT_OMP_REDUCE_BARRIER,    /* __kmpc_reduce */
+  LT_OMP_END_REDUCE,
+  LT_OMP_END_REDUCE_BARRIER,
+  LT_OMP_TICKET,            /* lt.omp.critical: a critical section's entry
+                               with its ticket (prep/omp.c) */
+  LT_OMP_TICKET_END,        /* lt.omp.end_critical */
+  LT_OMP_INERT,             /* worksharing bounds, single/master, thread
+                               numbers, ...: integers only */
+  LT_OMP_UNSUPPORTED        /* a construct Leantape does not differentiate */
+} LtOmpKind;
+/* What an OpenMP call is; *construct names an unsupported one. */
+LtOmpKind lt_omp_kind(LLVMValueRef call, const char **construct);
+/* v (through casts) is a thread's first iteration of a worksharing loop,
+ * as __kmpc_for_static_init / __kmpc_dispatch_next wrote it: iterations of
+ * loops starting there are disjoint across the team's threads. */
+int lt_omp_worksharing_start(LLVMValueRef v);
 
 /* loops.c: natural loops, nesting, preheader/latch/exits (on LtCfg ids) */
 
@@ -356,6 +391,17 @@ int lt_overwrite_late(const LtOverwrite *o, LLVMValueRef v);
  * pointer argument k points into: a callee kept as a call may re-read it
  * in its reverse (callee.c). */
 int lt_overwrite_call_arg(const LtOverwrite *o, LLVMValueRef call, unsigned k);
+
+/* omp.c (continued): may another thread of the team access the memory
+ * that inst (a load, store or atomic of f, run by every thread of a team)
+ * accesses at addr in the same phase? 0 when proven private: memory of
+ * the thread's own allocations, or an element of a worksharing loop's own
+ * iteration (addr affine in the loop's iteration, base and every other
+ * term the same on every thread, and every other read of f that may touch
+ * the same memory at the same affine address: a write of another thread
+ * there would be a data race of the primal, which OpenMP programs may not
+ * have). */
+int lt_omp_private(const LtFacts *f, LLVMValueRef inst, LLVMValueRef addr);
 
 /* range.c: the bytes an access may touch, as an interval at entry */
 /* Computable at A's entry (the address is affine in counters of loops

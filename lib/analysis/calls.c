@@ -130,6 +130,12 @@ int lt_call_marked(LLVMValueRef call) {
   return mark_of(call, &len) != NULL;
 }
 
+int lt_call_is_parallel(LLVMValueRef call) {
+  unsigned len;
+  const char *m = mark_of(call, &len);
+  return m && len == 8 && !strncmp(m, "parallel", 8);
+}
+
 /* Allocation functions: where their size, element count and alignment
  * are. C++'s operator new/new[] in every form (nothrow, aligned; m is
  * size_t on LP64, j on 32-bit targets) behaves as malloc, as in Enzyme's
@@ -203,7 +209,8 @@ LtCallKind lt_call_kind(LLVMValueRef call, const LtRule **rule) {
   unsigned ml;
   const char *mark = mark_of(call, &ml);
   if (mark) {
-    if (ml == 4 && !strncmp(mark, "diff", 4))
+    if ((ml == 4 && !strncmp(mark, "diff", 4)) ||
+        (ml == 8 && !strncmp(mark, "parallel", 8)))
       return LT_CALL_DIFF;
     if (ml == 6 && !strncmp(mark, "custom", 6))
       return LT_CALL_CUSTOM;
@@ -223,6 +230,18 @@ LtCallKind lt_call_kind(LLVMValueRef call, const LtRule **rule) {
     return LT_CALL_MEMSET;
   if (has_prefix(n, len, "__ubsan_handle_") || has_prefix(n, len, "__asan_"))
     return LT_CALL_INACTIVE;
+  switch (lt_omp_kind(call, NULL)) {
+  case LT_OMP_INERT:
+    return LT_CALL_INACTIVE;
+  case LT_OMP_BARRIER:
+  case LT_OMP_TICKET:
+  case LT_OMP_TICKET_END:
+    return LT_CALL_SYNC;
+  case LT_OMP_NONE:
+    break;
+  default:
+    return LT_CALL_UNKNOWN; /* lowered by prep/omp.c, or unsupported */
+  }
   if (lt_alloc_fn(call))
     return LT_CALL_MALLOC;
   if (is_free_fn(n, len))

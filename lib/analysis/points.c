@@ -501,6 +501,20 @@ int lt_points_all_heap(LtPoints *pt, LLVMValueRef v) {
   return n > 0;
 }
 
+int lt_points_all_own(LtPoints *pt, LLVMValueRef v) {
+  const uint64_t *s = lt_points_of(pt, v);
+  int n = 0;
+  for (unsigned o = 0; o < pt->nobj; o++)
+    if (set_has(s, o)) {
+      if (pt->obj[o].kind == O_NULL)
+        continue;
+      if (pt->obj[o].kind != O_ALLOC)
+        return 0;
+      n++;
+    }
+  return n > 0;
+}
+
 int lt_points_any_stack(LtPoints *pt, LLVMValueRef v) {
   const uint64_t *s = lt_points_of(pt, v);
   for (unsigned o = 0; o < pt->nobj; o++)

@@ -57,6 +57,8 @@ typedef struct LtRequest {
                           base), or NULL */
   int primal_return;   /* enzyme_primal_return: {primal, tangent(s)} */
   int tan_used;        /* LT_FWDSUB: the caller uses the result's tangent */
+  int parallel;        /* LT_SUBCALL, LT_FWDSUB: the function runs on every
+                          thread of an OpenMP team (gen/omp.c) */
   /* split mode: [p] = parameter p's memory is not written between
    * __enzyme_augmentfwd and __enzyme_reverse (enzyme_not_overwritten), so
    * the reverse may read it again instead of taping it */

@@ -79,6 +79,20 @@ static int plan_call(LtGen *g, LLVMValueRef call) {
   r.want_primal = LLVMGetTypeKind(rt) != LLVMVoidTypeKind && LLVMGetFirstUse(call);
   r.ret_shadow = lt_is_ptr_ty(rt) && lt_is_shadowed(&g->act_of, call);
   r.lifo = g->lifo;
+  r.parallel = lt_call_is_parallel(call) || g->parallel;
+  for (unsigned p = 0; p < np; p++)
+    if (r.act[p] == LT_CONST && lt_is_varied(&g->act_of, LLVMGetOperand(call, p))) {
+      /* float bits in an integer parameter (firstprivate scalars of
+       * OpenMP pass doubles as i64): the derivative would be lost */
+      lt_error(c, call, "an active value is passed to '%s' as integer bits "
+                        "(parameter %u), which the derivative of a call that "
+                        "stays a call cannot carry; pass it as a float or by "
+                        "reference (for OpenMP: shared, not firstprivate)",
+               LLVMGetValueName2(f, &(size_t){0}), p + 1);
+      free(r.act);
+      free(r.keep);
+      return -1;
+    }
   LtDeriv *d = lt_derive(c, &r);
   free(r.act);
   free(r.keep);
@@ -101,9 +115,10 @@ int lt_callees_plan(LtGen *g) {
   return 0;
 }
 
-/* Is the callee's tape kept in place in the caller's tape? */
-static int in_place(const LtDeriv *d) {
-  return !d->building && d->tape_size <= LT_SUBTAPE_INLINE;
+/* Is the callee's tape kept in place in the caller's tape? (A parallel
+ * region's is a region tape on the heap: one header per thread.) */
+static int in_place(LLVMValueRef call, const LtDeriv *d) {
+  return !d->building && !lt_call_is_parallel(call) && d->tape_size <= LT_SUBTAPE_INLINE;
 }
 
 static LLVMTypeRef subtape_type(LtGen *g, const LtDeriv *d) {
@@ -115,6 +130,10 @@ LLVMValueRef lt_callee_forward(LtGen *g, LLVMBuilderRef b, LLVMValueRef call,
                                LLVMValueRef (*shadow)(LtGen *, LLVMValueRef),
                                LLVMValueRef *ret_shadow) {
   const LtDeriv *d = lt_map_get(&g->callee, call);
+  if (lt_call_is_parallel(call)) {
+    *ret_shadow = NULL;
+    return lt_omp_forward(g, b, call, shadow);
+  }
   LLVMValueRef ac = lt_map_get(&g->fmap, call);
   unsigned np = LLVMGetNumArgOperands(call), n = 0;
   LLVMValueRef *args = lt_xcalloc(2 * np + 2, sizeof *args);
@@ -177,6 +196,8 @@ static LLVMValueRef heap_size(LtGen *g, LLVMBuilderRef b, LtDeriv *d) {
  * arena under __enzyme_autodiff (released in reverse order), else malloc. */
 LLVMValueRef lt_callee_heap_tape(LtGen *g, LLVMBuilderRef b, LLVMValueRef call) {
   LtDeriv *d = lt_map_get(&g->callee, call);
+  if (lt_call_is_parallel(call))
+    return lt_omp_region_tape(g, b, call);
   LLVMValueRef size = heap_size(g, b, d);
   return g->lifo ? lt_arena_push(g->c, b, size) : lt_build_malloc(b, g->c->mod, size);
 }
@@ -194,6 +215,8 @@ int lt_callee_reverse(LtGen *g, LLVMValueRef call) {
   const LtDeriv *d = lt_map_get(&g->callee, call);
   if (!d)
     return -1;
+  if (lt_call_is_parallel(call))
+    return lt_omp_reverse(g, call);
   unsigned np = LLVMGetNumArgOperands(call), n = 0;
   LLVMValueRef *args = lt_xcalloc(2 * np + 3, sizeof *args);
   for (unsigned p = 0; p < np; p++)
@@ -208,7 +231,7 @@ int lt_callee_reverse(LtGen *g, LLVMValueRef call) {
     args[n++] = lt_is_varied(&g->act_of, call) ? lt_adj_read(g, call)
                                                : LLVMConstNull(rt);
   LLVMValueRef tape = NULL;
-  if (in_place(d)) {
+  if (in_place(call, d)) {
     tape = d->tape_size ? lt_tape_addr(g, LT_SLOT_SUBTAPE, call, subtape_type(g, d))
                         : LLVMConstNull(g->c->ptr);
   } else {
@@ -218,9 +241,9 @@ int lt_callee_reverse(LtGen *g, LLVMValueRef call) {
   LLVMValueRef outs = LLVMBuildCall2(g->b, LLVMGlobalGetValueType(d->rev), d->rev,
                                      args, n, "");
   free(args);
-  if (!in_place(d) && g->lifo)
+  if (!in_place(call, d) && g->lifo)
     lt_arena_pop(g->c, g->b, tape);
-  else if (!in_place(d))
+  else if (!in_place(call, d))
     lt_build_free(g->b, g->c->mod, tape);
   for (unsigned p = 0, k = 0; p < np; p++) {
     if (d->act[p] != LT_OUT)
@@ -234,5 +257,5 @@ int lt_callee_reverse(LtGen *g, LLVMValueRef call) {
 
 int lt_callee_in_place(LtGen *g, LLVMValueRef call) {
   const LtDeriv *d = lt_map_get(&g->callee, call);
-  return d && in_place(d);
+  return d && in_place(call, d);
 }

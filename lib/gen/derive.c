@@ -25,7 +25,7 @@ static const char *cleanup =
 static char *make_key(const LtRequest *r, int split) {
   size_t len;
   const char *name = LLVMGetValueName2(r->fn, &len);
-  char *k = lt_xcalloc(len + r->nparams + 9, 1);
+  char *k = lt_xcalloc(len + r->nparams + 10, 1);
   memcpy(k, name, len);
   k[len] = '/';
   /* one letter per parameter's activity (LtAct order), upper case when
@@ -37,6 +37,7 @@ static char *make_key(const LtRequest *r, int split) {
   k[len + 2 + r->nparams] = r->ret_shadow ? 'r' : r->want_primal ? 'p' : '-';
   k[len + 3 + r->nparams] = r->nofree ? 'n' : r->mode == LT_REVERSE && r->tape_ptr && r->allocated ? 'k' : '-';
   k[len + 4 + r->nparams] = r->mode == LT_SUBCALL && r->lifo ? 'l' : '-';
+  k[len + 5 + r->nparams] = r->parallel ? 'P' : '-';
   return k;
 }
 
@@ -243,6 +244,7 @@ LtDeriv *lt_derive(LtCtx *c, const LtRequest *r) {
   d->mode = r->mode;
   d->want_primal = r->want_primal;
   d->ret_shadow = r->ret_shadow;
+  d->parallel = r->parallel;
   d->outs_ty = outs_type(c, r, &d->nouts);
   LtGen g;
   memset(&g, 0, sizeof g);
@@ -252,6 +254,7 @@ LtDeriv *lt_derive(LtCtx *c, const LtRequest *r) {
   g.at = r->call;
   g.split = split;
   g.sub = r->mode == LT_SUBCALL;
+  g.parallel = r->parallel;
   g.want_primal = r->want_primal;
   g.ret_shadow = r->ret_shadow;
   g.nofree = r->nofree;

@@ -310,9 +310,26 @@ static int fwd_load(LtTg *t, LLVMValueRef i) {
   for (unsigned k = 0; k < t->W; k++) {
     LLVMValueRef l = LLVMBuildLoad2(t->b, ty, shadow_addr(t, p, k, 0), "");
     LLVMSetAlignment(l, LLVMGetAlignment(i));
+    if (LLVMGetOrdering(i) != LLVMAtomicOrderingNotAtomic)
+      LLVMSetOrdering(l, LLVMGetOrdering(i));
     lanes[k] = l;
   }
   lt_map_put(ptr ? &t->sh : &t->tan, i, lt_tg_join(t, lanes, ty));
+  return 0;
+}
+
+/* atomicrmw fadd/fsub/xchg p, v: the same operation on the shadow with
+ * v's tangent, whose old value is the result's tangent. */
+static int fwd_atomicrmw(LtTg *t, LLVMValueRef i) {
+  LLVMValueRef p = LLVMGetOperand(i, 0), v = LLVMGetOperand(i, 1);
+  LLVMValueRef lanes[64];
+  for (unsigned k = 0; k < t->W && k < 64; k++) {
+    LLVMValueRef r = LLVMBuildAtomicRMW(t->b, LLVMGetAtomicRMWBinOp(i), shadow_addr(t, p, k, 1),
+                                        tang(t, v, (int)k), LLVMGetOrdering(i), 0);
+    LLVMSetAlignment(r, LLVMGetAlignment(i));
+    lanes[k] = r;
+  }
+  lt_map_put(&t->tan, i, lt_tg_join(t, lanes, LLVMTypeOf(i)));
   return 0;
 }
 
@@ -336,6 +353,8 @@ static int fwd_store(LtTg *t, LLVMValueRef i) {
     LLVMValueRef x = ptr ? shadow_lane(t, v, k) : tang(t, v, (int)k);
     LLVMValueRef s = LLVMBuildStore(t->b, x, shadow_addr(t, p, k, 1));
     LLVMSetAlignment(s, LLVMGetAlignment(i));
+    if (LLVMGetOrdering(i) != LLVMAtomicOrderingNotAtomic)
+      LLVMSetOrdering(s, LLVMGetOrdering(i));
   }
   return 0;
 }
@@ -422,6 +441,26 @@ static int fwd_free(LtTg *t, LLVMValueRef i) {
 static int fwd_kept(LtTg *t, LLVMValueRef i, const LtDeriv *d) {
   LLVMValueRef ti = lt_tg_val(t, i);
   LLVMPositionBuilderBefore(t->b, ti);
+  if (lt_call_is_parallel(i)) {
+    /* a parallel region: the team runs the outlined function's tangent
+     * function, which takes the runtime's thread ids first */
+    unsigned np = LLVMGetNumArgOperands(i), n = 0;
+    LLVMValueRef args[np * (t->W + 1) + 1];
+    for (unsigned p = 2; p < np; p++)
+      args[n++] = LLVMGetOperand(ti, p);
+    for (unsigned p = 2; p < np; p++) {
+      if (!lt_is_dup(d->act[p]))
+        continue;
+      LLVMValueRef op = LLVMGetOperand(i, p);
+      for (unsigned k = 0; k < t->W; k++)
+        args[n++] = lt_is_ptr_ty(LLVMTypeOf(op)) ? shadow_lane(t, op, k) : tang(t, op, (int)k);
+    }
+    LLVMValueRef nc = lt_omp_fork(t->c, t->b, lt_omp_loc(t->c, i), d->aug, args, n);
+    LLVMInstructionSetDebugLoc(nc, LLVMInstructionGetDebugLoc(ti));
+    LLVMInstructionEraseFromParent(ti);
+    lt_map_put(&t->vm, i, nc);
+    return 0;
+  }
   unsigned np = LLVMGetNumArgOperands(i), n = 0;
   LLVMValueRef args[np * (t->W + 1) + 1];
   for (unsigned p = 0; p < np; p++)
@@ -638,6 +677,9 @@ int lt_fwdinst(LtTg *t, LLVMValueRef i) {
   case LLVMAlloca:
     return shadowed(t, i) ? fwd_alloc(t, i) : 0;
   case LLVMAtomicRMW:
+    if (shadowed(t, LLVMGetOperand(i, 0)) && lt_atomic_differentiable(i))
+      return fwd_atomicrmw(t, i);
+    /* fall through */
   case LLVMAtomicCmpXchg:
     if (shadowed(t, LLVMGetOperand(i, 0)) && (varied(t, i) || varied(t, LLVMGetOperand(i, 1)))) {
       lt_error(t->c, i, "an atomic operation on active memory is not supported "

@@ -53,6 +53,7 @@ typedef struct LtDeriv {
   int want_primal;     /* A returns the primal result */
   int ret_shadow;      /* ... and the shadow of its pointer result */
   int building;        /* bodies being generated (recursion reaches it) */
+  int parallel;        /* a parallel region's function: run on a team */
   LLVMValueRef size_gv;/* i64 global holding tape_size, for callers that
                           were built while it was not known yet */
 } LtDeriv;
@@ -98,6 +99,8 @@ struct LtGen {
   int keep_header;     /* R leaves the tape header (caller storage) */
   int nofree;          /* R frees nothing (enzyme_nofree) */
   int lifo;            /* under __enzyme_autodiff: sub-tapes on the arena */
+  int parallel;        /* runs on every thread of an OpenMP team: adjoints
+                          into shared memory are atomic (omp.c) */
   LLVMValueRef P, A, R;
   LtCfg g;
   LtLoops loops;
@@ -203,6 +206,24 @@ LLVMValueRef lt_callee_heap_tape(LtGen *g, LLVMBuilderRef b, LLVMValueRef call);
 int lt_callee_in_place(LtGen *g, LLVMValueRef call);
 /* The derivative is complete: its tape size is final. */
 void lt_callee_done(LtCtx *c, LtDeriv *d);
+
+/* omp.c: OpenMP parallel regions */
+/* A: the region tape for a parallel call (one tape header per thread),
+ * allocated at b before the fork. */
+LLVMValueRef lt_omp_region_tape(LtGen *g, LLVMBuilderRef b, LLVMValueRef call);
+/* A: fork the team running A_f in place of the parallel call. */
+LLVMValueRef lt_omp_forward(LtGen *g, LLVMBuilderRef b, LLVMValueRef call,
+                            LLVMValueRef (*shadow)(LtGen *, LLVMValueRef));
+/* R: fork the team running R_f, on the same team size. */
+int lt_omp_reverse(LtGen *g, LLVMValueRef call);
+/* __kmpc_fork_call(loc, n, w, args[0..n)): w runs on a team. */
+LLVMValueRef lt_omp_fork(LtCtx *c, LLVMBuilderRef b, LLVMValueRef loc, LLVMValueRef w,
+                         LLVMValueRef *args, unsigned n);
+/* R: the reverse of a barrier or of a critical section's entry or exit. */
+int lt_omp_reverse_sync(LtGen *g, LLVMValueRef call);
+/* R, at g->b: *p += d; atomic when shared (another thread may add). */
+void lt_omp_accumulate(LtGen *g, LLVMValueRef p, LLVMValueRef d, unsigned align,
+                       int shared);
 
 /* custom.c: registered custom derivatives (Enzyme's ABI) */
 int lt_custom_check(LtCtx *c, const LtReg *r, LLVMValueRef at);

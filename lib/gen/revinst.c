@@ -212,6 +212,8 @@ static int rev_call(LtGen *g, LLVMValueRef i) {
     return rev_memcall(g, i, k);
   case LT_CALL_MALLOC:
     return rev_alloc(g, i);
+  case LT_CALL_SYNC:
+    return lt_omp_reverse_sync(g, i);
   default:
     return 0; /* inactive, zero-derivative, free (the shadow is freed at
                  the reverse of its allocation) */
@@ -252,6 +254,12 @@ static int const_int_store(LLVMValueRef v) {
   return w == 16 || w == 32 || w == 64 || w == 128;
 }
 
+/* In a parallel region: may another thread add into the shadow of the
+ * memory inst accesses at p, at the same time? */
+static int shared(LtGen *g, LLVMValueRef inst, LLVMValueRef p) {
+  return g->parallel && !lt_omp_private(&g->fx, inst, p);
+}
+
 static void rev_store(LtGen *g, LLVMValueRef i) {
   LLVMValueRef v = LLVMGetOperand(i, 0), p = LLVMGetOperand(i, 1), rd, wr;
   LLVMTypeRef t = lt_adj_type(&g->act_of, v);
@@ -268,6 +276,14 @@ static void rev_store(LtGen *g, LLVMValueRef i) {
     lt_rev_agg_memory(g, i, rd, wr, 1);
     return;
   }
+  if (LLVMGetOrdering(i) != LLVMAtomicOrderingNotAtomic && shared(g, i, p)) {
+    /* an atomic write other threads may write too: one takes the adjoint */
+    LLVMValueRef d = LLVMBuildAtomicRMW(g->b, LLVMAtomicRMWBinOpXchg, wr,
+                                        LLVMConstNull(t), LLVMAtomicOrderingMonotonic, 0);
+    LLVMSetAlignment(d, LLVMGetAlignment(i));
+    lt_adj_add(g, v, d);
+    return;
+  }
   if (lt_is_varied(&g->act_of, v)) {
     LLVMValueRef d = LLVMBuildLoad2(g->b, t, rd, "");
     LLVMSetAlignment(d, LLVMGetAlignment(i));
@@ -277,21 +293,64 @@ static void rev_store(LtGen *g, LLVMValueRef i) {
   LLVMSetAlignment(z, LLVMGetAlignment(i));
 }
 
-static void rev_load(LtGen *g, LLVMValueRef i) {
-  LLVMValueRef rd, wr;
-  if (!shadow_rw(g, LLVMGetOperand(i, 0), &rd, &wr))
-    return;
+static int rev_load(LtGen *g, LLVMValueRef i) {
+  LLVMValueRef rd, wr, p = LLVMGetOperand(i, 0);
+  if (!shadow_rw(g, p, &rd, &wr))
+    return 0;
   if (lt_is_aggregate_ty(LLVMTypeOf(i))) {
+    if (shared(g, i, p)) {
+      lt_error(g->c, i, "a load of a whole struct or array from memory that "
+                        "several threads of a parallel region share is not "
+                        "supported; load its members one by one");
+      return -1;
+    }
     lt_rev_agg_memory(g, i, rd, wr, 0);
-    return;
+    return 0;
   }
   LLVMValueRef d = lt_adj_read(g, i);
-  LLVMTypeRef t = lt_adj_type(&g->act_of, i);
   /* Through the sink when the shadow is null: the sum is discarded. */
-  LLVMValueRef old = LLVMBuildLoad2(g->b, t, wr, "");
-  LLVMSetAlignment(old, LLVMGetAlignment(i));
-  LLVMValueRef s = LLVMBuildStore(g->b, lt_build_accum(g->b, old, d), wr);
-  LLVMSetAlignment(s, LLVMGetAlignment(i));
+  lt_omp_accumulate(g, wr, d, LLVMGetAlignment(i), shared(g, i, p));
+  return 0;
+}
+
+/* r = atomicrmw op p, v (fadd, fsub, xchg): a read of *p then a write
+ * of r op v. The write's reverse gives v the shadow's adjoint (add and
+ * subtract keep it in the shadow, exchange takes it out); the read's adds
+ * r's adjoint back into the shadow. Atomic where other threads may share
+ * the shadow. */
+static int rev_atomicrmw(LtGen *g, LLVMValueRef i) {
+  LLVMValueRef p = LLVMGetOperand(i, 0), v = LLVMGetOperand(i, 1), rd, wr;
+  if (!shadow_rw(g, p, &rd, &wr))
+    return 0;
+  LLVMTypeRef t = LLVMTypeOf(i);
+  unsigned align = LLVMGetAlignment(i);
+  int sh = shared(g, i, p);
+  LLVMValueRef dr = lt_is_varied(&g->act_of, i) ? lt_adj_read(g, i) : NULL;
+  LLVMValueRef d;
+  if (LLVMGetAtomicRMWBinOp(i) == LLVMAtomicRMWBinOpXchg) {
+    LLVMValueRef back = dr ? dr : LLVMConstNull(t);
+    if (sh) {
+      d = LLVMBuildAtomicRMW(g->b, LLVMAtomicRMWBinOpXchg, wr, back,
+                             LLVMAtomicOrderingMonotonic, 0);
+      LLVMSetAlignment(d, align);
+    } else {
+      d = LLVMBuildLoad2(g->b, t, rd, "");
+      LLVMSetAlignment(d, align);
+      LLVMSetAlignment(LLVMBuildStore(g->b, back, wr), align);
+    }
+    lt_adj_add(g, v, d);
+    return 0;
+  }
+  d = LLVMBuildLoad2(g->b, t, rd, "");
+  LLVMSetAlignment(d, align);
+  if (sh)
+    LLVMSetOrdering(d, LLVMAtomicOrderingMonotonic);
+  lt_adj_add(g, v, LLVMGetAtomicRMWBinOp(i) == LLVMAtomicRMWBinOpFSub
+                       ? LLVMBuildFNeg(g->b, d, "")
+                       : d);
+  if (dr)
+    lt_omp_accumulate(g, wr, dr, align, sh);
+  return 0;
 }
 
 int lt_revinst(LtGen *g, LLVMValueRef i) {
@@ -309,12 +368,13 @@ int lt_revinst(LtGen *g, LLVMValueRef i) {
   }
   if (op == LLVMCall)
     return rev_call(g, i);
+  if (op == LLVMAtomicRMW)
+    return lt_atomic_differentiable(i) ? rev_atomicrmw(g, i) : 0;
   if (!lt_is_varied(&g->act_of, i))
     return 0;
   switch (op) {
   case LLVMLoad:
-    rev_load(g, i);
-    return 0;
+    return rev_load(g, i);
   case LLVMFAdd:
   case LLVMFSub:
   case LLVMFMul:

@@ -95,8 +95,8 @@ static char *make_key(const LtRequest *r, unsigned W, int want_primal, int ret_t
   k[len] = '/';
   for (unsigned p = 0; p < r->nparams; p++)
     k[len + 1 + p] = "cdnom"[r->act[p]];
-  snprintf(k + len + 1 + r->nparams, 31, "/fwd%u%c%c", W, want_primal ? 'p' : '-',
-           ret_tan ? 't' : '-');
+  snprintf(k + len + 1 + r->nparams, 31, "/fwd%u%c%c%c", W, want_primal ? 'p' : '-',
+           ret_tan ? 't' : '-', r->parallel ? 'P' : '-');
   return k;
 }
 
@@ -131,6 +131,7 @@ static int plan_calls(LtTg *t) {
       r.mode = LT_FWDSUB;
       r.nparams = np;
       r.width = t->W;
+      r.parallel = lt_call_is_parallel(i) || g->parallel;
       r.act = lt_xcalloc(np + 1, sizeof *r.act);
       for (unsigned p = 0; p < np; p++) {
         LLVMValueRef op = LLVMGetOperand(i, p);

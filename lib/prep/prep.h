@@ -17,6 +17,16 @@ LLVMValueRef lt_preprocess(LtCtx *c, LLVMValueRef fn, LLVMValueRef at);
 int lt_loopform(LtCtx *c, LLVMValueRef fn, const LtCfg *cfg, LtLoops *loops,
                 LLVMValueRef **loop_iv, LtMap *ivx_loop);
 
+/* omp.c: OpenMP in the clone */
+/* Replace a __kmpc_fork_call by the direct call of its outlined function
+ * with (null, null, captures...), marked "parallel". 0 on success. */
+int lt_omp_lower_fork(LtCtx *c, LLVMValueRef fork);
+/* The ident_t location a parallel call's fork had. */
+LLVMValueRef lt_omp_loc(LtCtx *c, LLVMValueRef call);
+/* Critical sections and reductions of fn get tickets (lt.omp.critical,
+ * lt.omp.end_critical); an unsupported construct is reported (-1). */
+int lt_omp_lower_sync(LtCtx *c, LLVMValueRef fn);
+
 /* libm.c: sincos, sincosf and llvm.sincos become llvm.sin and llvm.cos */
 void lt_split_sincos(LtCtx *c, LLVMValueRef fn);
 

@@ -190,6 +190,13 @@ static int inline_all(LtCtx *c, Graph *gr, LLVMValueRef f) {
            i = LLVMGetNextInstruction(i)) {
         if (!LLVMIsACallInst(i) || lt_call_marked(i))
           continue;
+        if (lt_omp_kind(i, NULL) == LT_OMP_FORK) {
+          /* a parallel region: its outlined function stays a call */
+          if (lt_omp_lower_fork(c, i))
+            return -1;
+          changed = 1;
+          break;
+        }
         char buf[80], words[200], msg[400];
         const char *mark = keep_reason(c, gr, i, size, buf, sizeof buf,
                                        words, sizeof words);
@@ -272,6 +279,10 @@ LLVMValueRef lt_preprocess(LtCtx *c, LLVMValueRef fn, LLVMValueRef at) {
   lt_map_free(&gr.rec);
   lt_map_free(&gr.onstack);
   if (rc) {
+    lt_bury(c, p);
+    return NULL;
+  }
+  if (lt_omp_lower_sync(c, p)) {
     lt_bury(c, p);
     return NULL;
   }

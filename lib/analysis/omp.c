@@ -1,0 +1,246 @@
+/* omp.c: what an OpenMP runtime call is (libomp's __kmpc_* entry points
+ * and the omp_* library, as clang -fopenmp emits them).
+ *
+ * A parallel region is __kmpc_fork_call(loc, n, outlined, captures...):
+ * the outlined function runs on every thread of a team with (gtid*, btid*,
+ * captures...). Inside, worksharing loops get their bounds from
+ * __kmpc_for_static_init / __kmpc_dispatch_next, single and master from
+ * the return value of their entry call; these move integers only. Barriers,
+ * critical sections and reductions synchronise threads, so the reverse
+ * pass must synchronise too (gen/omp.c). Constructs Leantape does not
+ * differentiate (tasks, ordered, target, teams, cancellation, copyprivate,
+ * threadprivate) are named, so that using them is an error that says which.
+ */
+#include "lt.h"
+
+#include <string.h>
+
+typedef struct {
+  const char *name; /* a prefix when it ends with '_' */
+  LtOmpKind kind;
+  const char *construct; /* for LT_OMP_UNSUPPORTED */
+} Entry;
+
+static const Entry entries[] = {
+    {"__kmpc_fork_call", LT_OMP_FORK, NULL},
+    {"__kmpc_barrier", LT_OMP_BARRIER, NULL},
+    {"__kmpc_critical_with_hint", LT_OMP_CRITICAL, NULL},
+    {"__kmpc_critical", LT_OMP_CRITICAL, NULL},
+    {"__kmpc_end_critical", LT_OMP_END_CRITICAL, NULL},
+    {"__kmpc_reduce_nowait", LT_OMP_REDUCE, NULL},
+    {"__kmpc_reduce", LT_OMP_REDUCE_BARRIER, NULL},
+    {"__kmpc_end_reduce_nowait", LT_OMP_END_REDUCE, NULL},
+    {"__kmpc_end_reduce", LT_OMP_END_REDUCE_BARRIER, NULL},
+    {"lt.omp.critical", LT_OMP_TICKET, NULL},
+    {"lt.omp.end_critical", LT_OMP_TICKET_END, NULL},
+    {"__kmpc_for_static_init_", LT_OMP_INERT, NULL},
+    {"__kmpc_for_static_fini", LT_OMP_INERT, NULL},
+    {"__kmpc_dispatch_init_", LT_OMP_INERT, NULL},
+    {"__kmpc_dispatch_next_", LT_OMP_INERT, NULL},
+    {"__kmpc_dispatch_fini_", LT_OMP_INERT, NULL},
+    {"__kmpc_dispatch_deinit", LT_OMP_INERT, NULL},
+    {"__kmpc_single", LT_OMP_INERT, NULL},
+    {"__kmpc_end_single", LT_OMP_INERT, NULL},
+    {"__kmpc_master", LT_OMP_INERT, NULL},
+    {"__kmpc_end_master", LT_OMP_INERT, NULL},
+    {"__kmpc_masked", LT_OMP_INERT, NULL},
+    {"__kmpc_end_masked", LT_OMP_INERT, NULL},
+    {"__kmpc_push_num_threads", LT_OMP_INERT, NULL},
+    {"__kmpc_push_proc_bind", LT_OMP_INERT, NULL},
+    {"__kmpc_global_thread_num", LT_OMP_INERT, NULL},
+    {"__kmpc_flush", LT_OMP_INERT, NULL},
+    {"__kmpc_serialized_parallel", LT_OMP_INERT, NULL},
+    {"__kmpc_end_serialized_parallel", LT_OMP_INERT, NULL},
+    {"__kmpc_ok_to_fork", LT_OMP_INERT, NULL},
+    {"omp_get_", LT_OMP_INERT, NULL},
+    {"omp_set_num_threads", LT_OMP_INERT, NULL},
+    {"omp_in_parallel", LT_OMP_INERT, NULL},
+    {"__kmpc_omp_task_alloc", LT_OMP_UNSUPPORTED, "task"},
+    {"__kmpc_omp_target_task_alloc", LT_OMP_UNSUPPORTED, "target task"},
+    {"__kmpc_omp_task_with_deps", LT_OMP_UNSUPPORTED, "task depend"},
+    {"__kmpc_omp_task", LT_OMP_UNSUPPORTED, "task"},
+    {"__kmpc_omp_taskwait", LT_OMP_UNSUPPORTED, "taskwait"},
+    {"__kmpc_omp_taskyield", LT_OMP_UNSUPPORTED, "taskyield"},
+    {"__kmpc_taskgroup", LT_OMP_UNSUPPORTED, "taskgroup"},
+    {"__kmpc_end_taskgroup", LT_OMP_UNSUPPORTED, "taskgroup"},
+    {"__kmpc_taskloop", LT_OMP_UNSUPPORTED, "taskloop"},
+    {"__kmpc_ordered", LT_OMP_UNSUPPORTED, "ordered"},
+    {"__kmpc_end_ordered", LT_OMP_UNSUPPORTED, "ordered"},
+    {"__kmpc_doacross_", LT_OMP_UNSUPPORTED, "ordered(n) (doacross loops)"},
+    {"__kmpc_fork_teams", LT_OMP_UNSUPPORTED, "teams"},
+    {"__kmpc_push_num_teams", LT_OMP_UNSUPPORTED, "teams"},
+    {"__kmpc_dist_", LT_OMP_UNSUPPORTED, "distribute"},
+    {"__tgt_", LT_OMP_UNSUPPORTED, "target"},
+    {"__kmpc_cancel", LT_OMP_UNSUPPORTED, "cancel"},
+    {"__kmpc_copyprivate", LT_OMP_UNSUPPORTED, "single copyprivate"},
+    {"__kmpc_threadprivate_", LT_OMP_UNSUPPORTED, "threadprivate"},
+    {"__kmpc_atomic_", LT_OMP_UNSUPPORTED,
+     "atomic on a type without a native atomic instruction"},
+    {"__kmpc_omp_reg_task_with_affinity", LT_OMP_UNSUPPORTED, "task affinity"},
+    {"__kmpc_scope", LT_OMP_UNSUPPORTED, "scope"},
+};
+
+LtOmpKind lt_omp_kind(LLVMValueRef call, const char **construct) {
+  size_t len;
+  const char *n = lt_callee_name(call, &len);
+  if (construct)
+    *construct = NULL;
+  if (len < 5)
+    return LT_OMP_NONE;
+  for (size_t k = 0; k < sizeof entries / sizeof *entries; k++) {
+    size_t el = strlen(entries[k].name);
+    int prefix = entries[k].name[el - 1] == '_';
+    if (prefix ? len >= el && !strncmp(n, entries[k].name, el)
+               : len == el && !strncmp(n, entries[k].name, el)) {
+      if (construct)
+        *construct = entries[k].construct;
+      return entries[k].kind;
+    }
+  }
+  return LT_OMP_NONE;
+}
+
+/* A worksharing loop's lower bound: a load of the memory that
+ * __kmpc_for_static_init (operand 4) or __kmpc_dispatch_next (operand 3)
+ * writes the thread's first iteration to. */
+static int lower_bound_slot(LLVMValueRef slot) {
+  for (LLVMUseRef u = LLVMGetFirstUse(slot); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef c = LLVMGetUser(u);
+    size_t len;
+    const char *n = LLVMIsACallInst(c) ? lt_callee_name(c, &len) : "";
+    if (!LLVMIsACallInst(c))
+      continue;
+    unsigned at = !strncmp(n, "__kmpc_for_static_init_", 23)  ? 4
+                  : !strncmp(n, "__kmpc_dispatch_next_", 21) ? 3
+                                                              : 0;
+    if (at && LLVMGetNumArgOperands(c) > at && LLVMGetOperand(c, at) == slot)
+      return 1;
+  }
+  return 0;
+}
+
+int lt_omp_worksharing_start(LLVMValueRef v) {
+  for (int depth = 0; v && depth < 8; depth++) {
+    if (LLVMIsALoadInst(v))
+      return lower_bound_slot(LLVMGetOperand(v, 0));
+    if (LLVMIsASExtInst(v) || LLVMIsAZExtInst(v) || LLVMIsATruncInst(v) ||
+        LLVMIsAFreezeInst(v))
+      v = LLVMGetOperand(v, 0);
+    else
+      return 0;
+  }
+  return 0;
+}
+
+/* A value every thread of the team sees the same: a constant, a
+ * parameter (a captured variable or its address), or a load through one
+ * (the captured variable's value), two levels deep. */
+static int team_invariant(LLVMValueRef v, int depth) {
+  if (LLVMIsAConstant(v) || LLVMIsAArgument(v))
+    return 1;
+  if (depth < 2 && LLVMIsALoadInst(v) && !LLVMGetVolatile(v))
+    return team_invariant(LLVMGetOperand(v, 0), depth + 1);
+  return 0;
+}
+
+/* addr as an affine form inside the loop of inst: 0 on success. */
+static int form_of(const LtFacts *f, LLVMValueRef inst, LLVMValueRef addr, LtAffine *a) {
+  int b = lt_cfg_id(f->g, LLVMGetInstructionParent(inst));
+  int l = b >= 0 ? lt_loop_of(f->loops, (unsigned)b) : -1;
+  return l < 0 ? -1 : lt_affine_of(f->ind, f->c->td, addr, l, a);
+}
+
+static int same_form(const LtAffine *x, const LtAffine *y) {
+  if (x->off != y->off || x->nterm != y->nterm || x->ninv != y->ninv)
+    return 0;
+  for (unsigned k = 0; k < x->nterm; k++) {
+    unsigned m = 0;
+    while (m < y->nterm && (y->loop[m] != x->loop[k] || y->coef[m] != x->coef[k]))
+      m++;
+    if (m == y->nterm)
+      return 0;
+  }
+  for (unsigned k = 0; k < x->ninv; k++) {
+    unsigned m = 0;
+    while (m < y->ninv && (y->inv[m] != x->inv[k] || y->icoef[m] != x->icoef[k]))
+      m++;
+    if (m == y->ninv)
+      return 0;
+  }
+  return 1;
+}
+
+/* A thread's own iteration of worksharing loop l: the form is c * (start
+ * + step * k) + the same on every thread. */
+static int iteration_form(const LtFacts *f, const LtAffine *a) {
+  if (a->nterm != 1 || !a->coef[0])
+    return 0;
+  unsigned l = a->loop[0];
+  int starts = 0;
+  for (unsigned k = 0; k < a->ninv; k++) {
+    if (lt_omp_worksharing_start(a->inv[k])) {
+      int fits = 0;
+      for (unsigned m = 0; m < f->ind->nctr[l]; m++)
+        fits |= f->ind->ctr[l][m].step &&
+                a->icoef[k] * f->ind->ctr[l][m].step == a->coef[0];
+      if (!fits)
+        return 0;
+      starts++;
+    } else if (!team_invariant(a->inv[k], 0)) {
+      return 0;
+    }
+  }
+  return starts == 1;
+}
+
+static LLVMValueRef access_addr(LLVMValueRef i) {
+  if (LLVMIsALoadInst(i) || LLVMIsAAtomicRMWInst(i) || LLVMIsAAtomicCmpXchgInst(i))
+    return LLVMGetOperand(i, 0);
+  if (LLVMIsAStoreInst(i))
+    return LLVMGetOperand(i, 1);
+  return NULL;
+}
+
+int lt_omp_private(const LtFacts *f, LLVMValueRef inst, LLVMValueRef addr) {
+  LtPoints *pt = &f->act->pts;
+  if (lt_points_all_own(pt, addr))
+    return 1;
+  LtAffine a;
+  if (form_of(f, inst, addr, &a))
+    return 0;
+  int ok = iteration_form(f, &a);
+  for (unsigned b = 0; ok && b < f->g->nblocks; b++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(f->g->block[b]); ok && i;
+         i = LLVMGetNextInstruction(i)) {
+      LLVMValueRef p = access_addr(i);
+      if (!p) {
+        /* a call that may touch the same memory: give up */
+        for (unsigned k = 0, n = LLVMIsACallInst(i) ? LLVMGetNumArgOperands(i) : 0;
+             ok && k < n; k++) {
+          LLVMValueRef op = LLVMGetOperand(i, k);
+          const LtRule *rule;
+          ok = !lt_is_ptr_ty(LLVMTypeOf(op)) || lt_call_kind(i, &rule) == LT_CALL_SYNC ||
+               lt_call_kind(i, &rule) == LT_CALL_INACTIVE ||
+               !lt_points_may_alias(pt, op, addr);
+        }
+        continue;
+      }
+      /* a store of another thread to the same memory would be a data race
+       * of the primal: only other reads (and atomics) can meet this
+       * adjoint in the reverse pass */
+      if (i == inst || LLVMIsAStoreInst(i) || !lt_points_may_alias(pt, p, addr))
+        continue;
+      /* a read without an adjoint adds nothing back */
+      if (LLVMIsALoadInst(i) && !lt_is_varied(f->act, i))
+        continue;
+      LtAffine b2;
+      if (form_of(f, i, p, &b2)) {
+        ok = 0;
+        break;
+      }
+      ok = same_form(&a, &b2);
+      lt_affine_free(&b2);
+    }
+  lt_affine_free(&a);
+  return ok;
+}

@@ -1,0 +1,251 @@
+/* omp.c: OpenMP constructs in the canonical clone.
+ *
+ * A parallel region __kmpc_fork_call(loc, n, outlined, captures...)
+ * becomes a direct call outlined(null, null, captures...) marked
+ * "parallel" (the location in !leantape.omp.loc): for the analyses a call
+ * like any other kept call, whose derivatives gen/omp.c runs on a team.
+ * Critical sections get tickets: lt.omp.critical(loc, gtid, lock, turn)
+ * enters and returns how many entries of that lock came before (turn is a
+ * counter beside the lock), lt.omp.end_critical(..., ticket) leaves; the
+ * reverse pass then re-enters them in the opposite order, which the
+ * adjoint of a non-commutative update needs. Reductions become such
+ * critical sections: __kmpc_reduce(_nowait) enters and returns 1 (combine
+ * here), its end leaves (and, blocking, waits at a barrier); so the
+ * runtime never combines privates behind the derivative's back (its tree
+ * method calls the reduction function itself). Constructs Leantape does
+ * not differentiate are errors naming them.
+ */
+#include "lt.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static unsigned loc_kind(LtCtx *c) {
+  return LLVMGetMDKindIDInContext(c->llctx, "leantape.omp.loc", 16);
+}
+
+LLVMValueRef lt_omp_loc(LtCtx *c, LLVMValueRef call) {
+  LLVMValueRef md = LLVMGetMetadata(call, loc_kind(c));
+  if (!md || LLVMGetMDNodeNumOperands(md) != 1)
+    return NULL;
+  LLVMValueRef op;
+  LLVMGetMDNodeOperands(md, &op);
+  return op;
+}
+
+int lt_omp_lower_fork(LtCtx *c, LLVMValueRef fork) {
+  unsigned n = LLVMGetNumArgOperands(fork);
+  LLVMValueRef f = n >= 3 ? LLVMGetOperand(fork, 2) : NULL;
+  while (f && LLVMIsAConstantExpr(f) && LLVMGetConstOpcode(f) == LLVMBitCast)
+    f = LLVMGetOperand(f, 0);
+  if (!f || !LLVMIsAFunction(f) || LLVMIsDeclaration(f) ||
+      LLVMCountParams(f) != n - 1) {
+    lt_error(c, fork, "this parallel region's outlined function is not a "
+                      "function defined in this module with one parameter "
+                      "per captured variable; compile the region and the "
+                      "differentiated function into one module");
+    return -1;
+  }
+  LLVMValueRef *args = lt_xcalloc(n, sizeof *args);
+  args[0] = args[1] = LLVMConstNull(c->ptr);
+  for (unsigned k = 3; k < n; k++)
+    args[k - 1] = LLVMGetOperand(fork, k);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
+  LLVMPositionBuilderBefore(b, fork);
+  LLVMValueRef call = LLVMBuildCall2(b, LLVMGlobalGetValueType(f), f, args, n - 1, "");
+  LLVMDisposeBuilder(b);
+  free(args);
+  LLVMInstructionSetDebugLoc(call, LLVMInstructionGetDebugLoc(fork));
+  LLVMMetadataRef loc = LLVMValueAsMetadata(LLVMGetOperand(fork, 0));
+  LLVMSetMetadata(call, loc_kind(c),
+                  LLVMMetadataAsValue(c->llctx, LLVMMDNodeInContext2(c->llctx, &loc, 1)));
+  lt_mark_call(call, "parallel");
+  LLVMInstructionEraseFromParent(fork);
+  return 0;
+}
+
+/* The counter of a lock's entries: a common global beside it. */
+static LLVMValueRef turn_of(LtCtx *c, LLVMValueRef lock) {
+  char name[300];
+  size_t len;
+  const char *ln = LLVMGetValueName2(lock, &len);
+  snprintf(name, sizeof name, "%.*s.lt.turn", (int)len, len ? ln : "lt.omp.lock");
+  LLVMValueRef g = LLVMGetNamedGlobal(c->mod, name);
+  if (!g) {
+    g = LLVMAddGlobal(c->mod, c->i64, name);
+    LLVMSetLinkage(g, LLVMCommonLinkage);
+    LLVMSetInitializer(g, LLVMConstInt(c->i64, 0, 0));
+    LLVMSetAlignment(g, 8);
+  }
+  return g;
+}
+
+static LLVMValueRef decl(LtCtx *c, const char *name, LLVMTypeRef ret,
+                         LLVMTypeRef *params, unsigned n) {
+  return lt_decl_fn(c->mod, name, LLVMFunctionType(ret, params, n, 0));
+}
+
+/* lt.omp.critical(loc, gtid, lock, turn): enter, return the ticket. */
+static LLVMValueRef critical_fn(LtCtx *c) {
+  LLVMValueRef f = LLVMGetNamedFunction(c->mod, "lt.omp.critical");
+  if (f)
+    return f;
+  LLVMTypeRef pt[4] = {c->ptr, c->i32, c->ptr, c->ptr};
+  f = LLVMAddFunction(c->mod, "lt.omp.critical", LLVMFunctionType(c->i64, pt, 4, 0));
+  LLVMSetLinkage(f, LLVMInternalLinkage);
+  LLVMValueRef kc = decl(c, "__kmpc_critical", c->vd, pt, 3);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
+  LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(c->llctx, f, "entry"));
+  LLVMValueRef a[3] = {LLVMGetParam(f, 0), LLVMGetParam(f, 1), LLVMGetParam(f, 2)};
+  LLVMBuildCall2(b, LLVMGlobalGetValueType(kc), kc, a, 3, "");
+  LLVMValueRef t = LLVMBuildLoad2(b, c->i64, LLVMGetParam(f, 3), "t");
+  LLVMBuildStore(b, LLVMBuildAdd(b, t, LLVMConstInt(c->i64, 1, 0), ""), LLVMGetParam(f, 3));
+  LLVMBuildRet(b, t);
+  LLVMDisposeBuilder(b);
+  return f;
+}
+
+/* lt.omp.end_critical(loc, gtid, lock, turn, ticket): leave. */
+static LLVMValueRef end_critical_fn(LtCtx *c) {
+  LLVMValueRef f = LLVMGetNamedFunction(c->mod, "lt.omp.end_critical");
+  if (f)
+    return f;
+  LLVMTypeRef pt[5] = {c->ptr, c->i32, c->ptr, c->ptr, c->i64};
+  f = LLVMAddFunction(c->mod, "lt.omp.end_critical", LLVMFunctionType(c->vd, pt, 5, 0));
+  LLVMSetLinkage(f, LLVMInternalLinkage);
+  LLVMValueRef kc = decl(c, "__kmpc_end_critical", c->vd, pt, 3);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
+  LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(c->llctx, f, "entry"));
+  LLVMValueRef a[3] = {LLVMGetParam(f, 0), LLVMGetParam(f, 1), LLVMGetParam(f, 2)};
+  LLVMBuildCall2(b, LLVMGlobalGetValueType(kc), kc, a, 3, "");
+  LLVMBuildRetVoid(b);
+  LLVMDisposeBuilder(b);
+  return f;
+}
+
+/* Does entry e (in block be) come before x (in block bx) on every path? */
+static int before(const LtCfg *g, LLVMValueRef e, LLVMValueRef x) {
+  LLVMBasicBlockRef be = LLVMGetInstructionParent(e), bx = LLVMGetInstructionParent(x);
+  if (be == bx) {
+    for (LLVMValueRef i = e; i; i = LLVMGetNextInstruction(i))
+      if (i == x)
+        return 1;
+    return 0;
+  }
+  int ie = lt_cfg_id(g, be), ix = lt_cfg_id(g, bx);
+  return ie >= 0 && ix >= 0 && lt_cfg_dominates(g, (unsigned)ie, (unsigned)ix);
+}
+
+/* The entry (an lt.omp.critical of the same lock) a leave belongs to: the
+ * latest one that comes before it on every path. */
+static LLVMValueRef entry_of(const LtCfg *g, LtVec *entries, LLVMValueRef leave,
+                             LLVMValueRef lock) {
+  LLVMValueRef best = NULL;
+  for (size_t k = 0; k < entries->n; k++) {
+    LLVMValueRef e = entries->v[k];
+    if (LLVMGetOperand(e, 2) != lock || !before(g, e, leave))
+      continue;
+    if (!best || before(g, best, e))
+      best = e;
+  }
+  return best;
+}
+
+static void replace(LLVMValueRef old, LLVMValueRef new) {
+  if (LLVMGetTypeKind(LLVMTypeOf(old)) != LLVMVoidTypeKind)
+    LLVMReplaceAllUsesWith(old, new ? new : LLVMGetPoison(LLVMTypeOf(old)));
+  LLVMInstructionEraseFromParent(old);
+}
+
+/* Entries first: critical sections and reductions. */
+static void lower_entries(LtCtx *c, LLVMValueRef fn, LtVec *entries) {
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
+      next = LLVMGetNextInstruction(i);
+      if (!LLVMIsACallInst(i))
+        continue;
+      LtOmpKind k = lt_omp_kind(i, NULL);
+      if (k != LT_OMP_CRITICAL && k != LT_OMP_REDUCE && k != LT_OMP_REDUCE_BARRIER)
+        continue;
+      LLVMValueRef lock = LLVMGetOperand(i, k == LT_OMP_CRITICAL ? 2 : 6);
+      LLVMValueRef f = critical_fn(c);
+      LLVMValueRef a[4] = {LLVMGetOperand(i, 0), LLVMGetOperand(i, 1), lock,
+                           turn_of(c, lock)};
+      LLVMPositionBuilderBefore(b, i);
+      LLVMValueRef e = LLVMBuildCall2(b, LLVMGlobalGetValueType(f), f, a, 4, "lt.ticket");
+      LLVMInstructionSetDebugLoc(e, LLVMInstructionGetDebugLoc(i));
+      lt_vec_push(entries, e);
+      /* a reduction combines here, under the lock: case 1 of clang's switch */
+      replace(i, k == LT_OMP_CRITICAL ? NULL : LLVMConstInt(c->i32, 1, 0));
+    }
+  LLVMDisposeBuilder(b);
+}
+
+static int lower_leaves(LtCtx *c, LLVMValueRef fn, LtVec *entries) {
+  LtCfg g;
+  lt_cfg_build(&g, fn);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
+  int rc = 0;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb && !rc;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
+      next = LLVMGetNextInstruction(i);
+      if (!LLVMIsACallInst(i))
+        continue;
+      LtOmpKind k = lt_omp_kind(i, NULL);
+      if (k != LT_OMP_END_CRITICAL && k != LT_OMP_END_REDUCE &&
+          k != LT_OMP_END_REDUCE_BARRIER)
+        continue;
+      LLVMValueRef lock = LLVMGetOperand(i, 2);
+      LLVMValueRef e = entry_of(&g, entries, i, lock);
+      if (!e) {
+        lt_error(c, i, "the end of this critical section (or reduction) has "
+                       "no matching start that runs before it on every path");
+        rc = -1;
+        break;
+      }
+      LLVMValueRef f = end_critical_fn(c);
+      LLVMValueRef a[5] = {LLVMGetOperand(i, 0), LLVMGetOperand(i, 1), lock,
+                           LLVMGetOperand(e, 3), e};
+      LLVMPositionBuilderBefore(b, i);
+      LLVMValueRef l = LLVMBuildCall2(b, LLVMGlobalGetValueType(f), f, a, 5, "");
+      LLVMInstructionSetDebugLoc(l, LLVMInstructionGetDebugLoc(i));
+      if (k == LT_OMP_END_REDUCE_BARRIER) {
+        LLVMTypeRef pt[2] = {c->ptr, c->i32};
+        LLVMValueRef bar = decl(c, "__kmpc_barrier", c->vd, pt, 2);
+        LLVMBuildCall2(b, LLVMGlobalGetValueType(bar), bar, a, 2, "");
+      }
+      replace(i, NULL);
+    }
+  LLVMDisposeBuilder(b);
+  lt_cfg_free(&g);
+  return rc;
+}
+
+static int unsupported(LtCtx *c, LLVMValueRef fn) {
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      const char *what;
+      if ((LLVMIsACallInst(i) || LLVMIsAInvokeInst(i)) &&
+          lt_omp_kind(i, &what) == LT_OMP_UNSUPPORTED) {
+        lt_error(c, i, "the OpenMP construct '%s' is not supported in "
+                       "differentiated code (parallel regions, worksharing "
+                       "loops, reductions, critical, atomic, single, "
+                       "master/masked and barriers are)", what);
+        return -1;
+      }
+    }
+  return 0;
+}
+
+int lt_omp_lower_sync(LtCtx *c, LLVMValueRef fn) {
+  if (unsupported(c, fn))
+    return -1;
+  LtVec entries = {0};
+  lower_entries(c, fn, &entries);
+  int rc = entries.n ? lower_leaves(c, fn, &entries) : 0;
+  lt_vec_free(&entries);
+  return rc;
+}
