@@ -309,9 +309,9 @@ static int activate(LtActivity *a, LLVMValueRef i) {
 }
 
 int lt_activity_run(LtCtx *c, LtActivity *a, LLVMValueRef fn, const LtCfg *g,
-                    const LtAct *act) {
+                    const LtAct *act, const unsigned char *distinct) {
   lt_map_init(&a->varied, 64);
-  lt_points_init(&a->pts, c, fn, g, act);
+  lt_points_init(&a->pts, c, fn, g, act, distinct);
   for (unsigned p = 0, n = LLVMCountParams(fn); p < n; p++)
     if (act[p] == LT_OUT)
       lt_map_put(&a->varied, LLVMGetParam(fn, p), (void *)1);

@@ -57,6 +57,7 @@ typedef struct LtPoints {
   unsigned nobj, capobj, words, unknown, null;
   int *argobj;              /* parameter -> its object, or -1 */
   int *argnull;             /* parameter -> its inactive twin (LT_DUPNULL) */
+  unsigned char *distinct;  /* object -> an O_ARG no other parameter reaches */
   LtMap callobj;            /* kept call -> its summary object + 1 */
   unsigned char *active;    /* object -> has a shadow */
   unsigned char *tainted;   /* inactive object given active data, or NULL */
@@ -67,8 +68,10 @@ typedef struct LtPoints {
   LtVec owned;              /* allocated sets */
 } LtPoints;
 
+/* distinct (NULL, or per parameter): the parameter points to an object
+ * that no other parameter reaches (LtRequest.distinct) */
 void lt_points_init(LtPoints *pt, LtCtx *c, LLVMValueRef fn, const LtCfg *g,
-                    const LtAct *act);
+                    const LtAct *act, const unsigned char *distinct);
 void lt_points_free(LtPoints *pt);
 const uint64_t *lt_points_of(LtPoints *pt, LLVMValueRef v);
 /* Transfer function of one instruction; 1 when a set grew. */
@@ -116,7 +119,7 @@ typedef struct LtActivity {
 } LtActivity;
 
 int lt_activity_run(LtCtx *c, LtActivity *a, LLVMValueRef fn, const LtCfg *g,
-                    const LtAct *act);
+                    const LtAct *act, const unsigned char *distinct);
 void lt_activity_free(LtActivity *a);
 int lt_is_varied(const LtActivity *a, LLVMValueRef v);
 /* An atomicrmw with a derivative rule: fadd, fsub, xchg of a float. */

@@ -97,7 +97,7 @@ static const uint64_t *singleton(LtPoints *pt, LLVMValueRef key, unsigned o) {
 }
 
 void lt_points_init(LtPoints *pt, LtCtx *c, LLVMValueRef fn, const LtCfg *g,
-                    const LtAct *act) {
+                    const LtAct *act, const unsigned char *distinct) {
   memset(pt, 0, sizeof *pt);
   pt->c = c;
   lt_map_init(&pt->sets, 256);
@@ -131,6 +131,10 @@ void lt_points_init(LtPoints *pt, LtCtx *c, LLVMValueRef fn, const LtCfg *g,
   pt->null = new_obj(pt, O_NULL, NULL, -1);
   pt->words = (pt->nobj + 63) / 64;
   pt->active = lt_xcalloc(pt->nobj, 1);
+  pt->distinct = lt_xcalloc(pt->nobj, 1);
+  for (unsigned p = 0; distinct && p < np; p++)
+    if (distinct[p] && pt->argobj[p] >= 0)
+      pt->distinct[pt->argobj[p]] = 1;
   pt->contents = lt_xcalloc((size_t)pt->nobj * pt->words, sizeof *pt->contents);
   pt->empty = new_set(pt);
   for (unsigned o = 0; o < pt->nobj; o++) {
@@ -175,6 +179,7 @@ void lt_points_free(LtPoints *pt) {
   free(pt->obj);
   free(pt->argobj);
   free(pt->argnull);
+  free(pt->distinct);
   free(pt->active);
   free(pt->contents);
   memset(pt, 0, sizeof *pt);
@@ -475,7 +480,9 @@ int lt_points_may_alias(LtPoints *pt, LLVMValueRef a, LLVMValueRef b) {
       return 1;
     na += ha;
     nb += hb;
-    int outside = k == O_ARG || k == O_ARGMEM || k == O_CALLMEM;
+    /* memory from outside the function, except a distinct parameter's
+     * object, which aliases only itself (LtRequest.distinct) */
+    int outside = (k == O_ARG && !pt->distinct[o]) || k == O_ARGMEM || k == O_CALLMEM;
     xa |= ha && outside;
     xb |= hb && outside;
     ga |= ha && k == O_GLOBAL;

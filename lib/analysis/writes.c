@@ -35,10 +35,43 @@ static int own_memory(LLVMValueRef p) {
 
 static int visit(LtCtx *c, LLVMValueRef f, LtVec *seen);
 
+/* An OpenMP runtime call writes what its pointer arguments address (a
+ * worksharing loop's bounds), never the program's other memory: up to 4
+ * of them into out, or -1 for other calls. Synchronisation (barriers,
+ * critical sections and their tickets) writes only the runtime's locks
+ * and Leantape's turn counters, which the program never reads: nothing. */
+static int omp_writes(LLVMValueRef i, LLVMValueRef *out) {
+  LtOmpKind k = lt_omp_kind(i, NULL);
+  if (k == LT_OMP_BARRIER || k == LT_OMP_CRITICAL || k == LT_OMP_END_CRITICAL ||
+      k == LT_OMP_TICKET || k == LT_OMP_TICKET_END)
+    return 0;
+  if (k != LT_OMP_INERT)
+    return -1;
+  int n = 0;
+  /* operand 0 of __kmpc_* is the source location, read only */
+  size_t len;
+  const char *name = lt_callee_name(i, &len);
+  for (unsigned a = strncmp(name, "omp_", 4) ? 1 : 0, na = LLVMGetNumArgOperands(i); a < na; a++)
+    if (lt_is_ptr_ty(LLVMTypeOf(LLVMGetOperand(i, a)))) {
+      if (n == 4)
+        return -1;
+      out[n++] = LLVMGetOperand(i, a);
+    }
+  return n;
+}
+
 static int call_writes(LtCtx *c, LLVMValueRef i, LtVec *seen) {
   const LtRule *rule;
   size_t len;
   const char *n = lt_callee_name(i, &len);
+  LLVMValueRef ow[4];
+  int now = omp_writes(i, ow);
+  if (now >= 0) {
+    for (int a = 0; a < now; a++)
+      if (!own_memory(ow[a]))
+        return 1;
+    return 0;
+  }
   switch (lt_call_kind(i, &rule)) {
   case LT_CALL_RULE:
     for (unsigned a = 0, na = LLVMGetNumArgOperands(i); rule->writes_arg && a < na; a++)
@@ -143,6 +176,11 @@ static LLVMValueRef call_write(LtCtx *c, LLVMValueRef i, unsigned *nextra,
   size_t len;
   const char *n = lt_callee_name(i, &len);
   *nextra = 0;
+  int now = omp_writes(i, extra);
+  if (now >= 0) {
+    *nextra = (unsigned)now;
+    return NULL;
+  }
   switch (lt_call_kind(i, &rule)) {
   case LT_CALL_RULE:
     for (unsigned a = 0, na = LLVMGetNumArgOperands(i); rule->writes_arg && a < na; a++)

@@ -34,6 +34,45 @@ static int kept_base(LtGen *g, LLVMValueRef v) {
   return g->split ? lt_plan_kept_param(&g->fx, v) : !LLVMIsAAllocaInst(lt_base_of(v));
 }
 
+/* Is v's address used only as the address of loads and stores, through
+ * GEPs and casts, and as an argument of call? */
+static int only_accessed(LLVMValueRef v, LLVMValueRef call, int depth) {
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef i = LLVMGetUser(u);
+    if (i == call || LLVMIsALoadInst(i) ||
+        (LLVMIsAStoreInst(i) && LLVMGetOperand(i, 0) != v))
+      continue;
+    size_t len;
+    if (LLVMIsACallInst(i) && !strncmp(lt_callee_name(i, &len), "llvm.lifetime.", 14))
+      continue;
+    if ((LLVMIsAGetElementPtrInst(i) || LLVMIsABitCastInst(i)) && depth < 4 &&
+        only_accessed(i, call, depth + 1))
+      continue;
+    return 0;
+  }
+  return 1;
+}
+
+/* A parallel region's captured variables (gen/omp.c): parameter p points
+ * to a stack object of the caller whose address goes nowhere but to this
+ * call, once, so inside the region it aliases no other parameter's
+ * memory (a reduction's shared result does not overwrite the arrays the
+ * region reads). */
+static unsigned char *distinct_params(LLVMValueRef call, unsigned np) {
+  unsigned char *d = lt_xcalloc(np + 1, 1);
+  for (unsigned p = 0; p < np; p++) {
+    LLVMValueRef op = LLVMGetOperand(call, p), base = lt_base_of(op);
+    if (!lt_is_ptr_ty(LLVMTypeOf(op)) || !LLVMIsAAllocaInst(base) ||
+        !only_accessed(base, call, 0))
+      continue;
+    d[p] = 1;
+    for (unsigned q = 0; q < np; q++)
+      if (q != p && lt_base_of(LLVMGetOperand(call, q)) == base)
+        d[p] = 0;
+  }
+  return d;
+}
+
 static int plan_call(LtGen *g, LLVMValueRef call) {
   LtCtx *c = g->c;
   LLVMValueRef f = lt_called_fn(call);
@@ -80,6 +119,8 @@ static int plan_call(LtGen *g, LLVMValueRef call) {
   r.ret_shadow = lt_is_ptr_ty(rt) && lt_is_shadowed(&g->act_of, call);
   r.lifo = g->lifo;
   r.parallel = lt_call_is_parallel(call) || g->parallel;
+  if (lt_call_is_parallel(call))
+    r.distinct = distinct_params(call, np);
   for (unsigned p = 0; p < np; p++)
     if (r.act[p] == LT_CONST && lt_is_varied(&g->act_of, LLVMGetOperand(call, p))) {
       /* float bits in an integer parameter (firstprivate scalars of
@@ -91,11 +132,13 @@ static int plan_call(LtGen *g, LLVMValueRef call) {
                LLVMGetValueName2(f, &(size_t){0}), p + 1);
       free(r.act);
       free(r.keep);
+      free(r.distinct);
       return -1;
     }
   LtDeriv *d = lt_derive(c, &r);
   free(r.act);
   free(r.keep);
+  free(r.distinct);
   if (!d)
     return -1;
   lt_map_put(&g->callee, call, d);

@@ -25,7 +25,7 @@ static const char *cleanup =
 static char *make_key(const LtRequest *r, int split) {
   size_t len;
   const char *name = LLVMGetValueName2(r->fn, &len);
-  char *k = lt_xcalloc(len + r->nparams + 10, 1);
+  char *k = lt_xcalloc(len + 2 * r->nparams + 10, 1);
   memcpy(k, name, len);
   k[len] = '/';
   /* one letter per parameter's activity (LtAct order), upper case when
@@ -38,6 +38,8 @@ static char *make_key(const LtRequest *r, int split) {
   k[len + 3 + r->nparams] = r->nofree ? 'n' : r->mode == LT_REVERSE && r->tape_ptr && r->allocated ? 'k' : '-';
   k[len + 4 + r->nparams] = r->mode == LT_SUBCALL && r->lifo ? 'l' : '-';
   k[len + 5 + r->nparams] = r->parallel ? 'P' : '-';
+  for (unsigned p = 0; r->distinct && p < r->nparams; p++)
+    k[len + 6 + r->nparams + p] = r->distinct[p] ? 'x' : '-';
   return k;
 }
 
@@ -164,7 +166,7 @@ static int analyse(LtGen *g, const LtRequest *r) {
     return -1;
   lt_induction_build(&g->ind, &g->loops);
   g->act_of.ret_shadow = r->ret_shadow;
-  if (lt_activity_run(g->c, &g->act_of, g->P, &g->g, r->act))
+  if (lt_activity_run(g->c, &g->act_of, g->P, &g->g, r->act, r->distinct))
     return -1;
   g->fx = (LtFacts){g->c,     g->P,         g->nparams, g->split, g->keep,
                     &g->g,     &g->loops,    &g->ind,    &g->act_of, &g->ow,

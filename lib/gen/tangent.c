@@ -337,7 +337,7 @@ LtDeriv *lt_tangent_derive(LtCtx *c, const LtRequest *r) {
   if (g.P) {
     /* no loop analysis: forward mode needs none (irreducible flow is fine) */
     lt_cfg_build(&g.g, g.P);
-    if (!lt_activity_run(c, &g.act_of, g.P, &g.g, aact))
+    if (!lt_activity_run(c, &g.act_of, g.P, &g.g, aact, NULL))
       ok = !build(&t, r, want_primal, ret_tan);
   }
   if (!ok && c->nerrors == nerr)

@@ -34,6 +34,98 @@ LLVMValueRef lt_omp_loc(LtCtx *c, LLVMValueRef call) {
   return op;
 }
 
+/* The type T when every use of the parameter p is a plain load of T, a
+ * pointer or an integer: the region only reads that captured variable. */
+static LLVMTypeRef read_only_scalar(LLVMValueRef p) {
+  LLVMTypeRef t = NULL;
+  for (LLVMUseRef u = LLVMGetFirstUse(p); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef l = LLVMGetUser(u);
+    if (!LLVMIsALoadInst(l) || LLVMGetVolatile(l) ||
+        LLVMGetOrdering(l) != LLVMAtomicOrderingNotAtomic || (t && LLVMTypeOf(l) != t))
+      return NULL;
+    t = LLVMTypeOf(l);
+  }
+  if (!t || !(lt_is_ptr_ty(t) || LLVMGetTypeKind(t) == LLVMIntegerTypeKind))
+    return NULL;
+  return t;
+}
+
+static void drop_param_attrs(LLVMValueRef f, unsigned idx) {
+  unsigned n = LLVMGetAttributeCountAtIndex(f, idx);
+  if (!n)
+    return;
+  LLVMAttributeRef *a = lt_xcalloc(n, sizeof *a);
+  LLVMGetAttributesAtIndex(f, idx, a);
+  for (unsigned k = 0; k < n; k++)
+    if (LLVMIsEnumAttribute(a[k]) || LLVMIsTypeAttribute(a[k]))
+      LLVMRemoveEnumAttributeAtIndex(f, idx, LLVMGetEnumAttributeKind(a[k]));
+  free(a);
+}
+
+/* The outlined function as the derivative's region: a clone of f in SSA
+ * form where each captured variable that the region only reads, holding
+ * a pointer or an integer, is a parameter of its value (ty[k] non-NULL),
+ * as if it were firstprivate. OpenMP passes shared variables by address;
+ * a variable no thread writes during the region has one value, so this
+ * is exact, and it lets the derivative see the arrays themselves (their
+ * activity, from the caller's) rather than slots whose shadows would
+ * have to say which pointers have none. */
+static LLVMValueRef region_fn(LtCtx *c, LLVMValueRef f, LLVMTypeRef **ty_out) {
+  size_t len;
+  const char *fname = LLVMGetValueName2(f, &len);
+  char name[300];
+  snprintf(name, sizeof name, "%.*s.lt.region", (int)len, fname);
+  unsigned np = LLVMCountParams(f);
+  LLVMValueRef g0 = lt_clone_decl(f, "lt.omp.ssa", LLVMGlobalGetValueType(f));
+  LtMap vm;
+  lt_map_init(&vm, 256);
+  for (unsigned k = 0; k < np; k++)
+    lt_map_put(&vm, LLVMGetParam(f, k), LLVMGetParam(g0, k));
+  lt_clone_body(&vm, f, g0, NULL, 1);
+  lt_map_free(&vm);
+  LLVMTypeRef *ty = lt_xcalloc(np, sizeof *ty);
+  *ty_out = ty;
+  if (lt_run_pipeline(c, g0, "mem2reg,sroa,early-cse")) {
+    LLVMSetValueName2(g0, name, strlen(name));
+    return g0;
+  }
+  LLVMTypeRef *pt = lt_xcalloc(np, sizeof *pt);
+  LLVMGetParamTypes(LLVMGlobalGetValueType(f), pt);
+  int any = 0;
+  for (unsigned k = 2; k < np; k++)
+    if ((ty[k] = read_only_scalar(LLVMGetParam(g0, k))))
+      pt[k] = ty[k], any = 1;
+  if (!any) {
+    free(pt);
+    LLVMSetValueName2(g0, name, strlen(name));
+    return g0;
+  }
+  LLVMValueRef g1 = lt_clone_decl(g0, name, LLVMFunctionType(c->vd, pt, np, 0));
+  free(pt);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
+  LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(c->llctx, g1, "lt.captures");
+  LLVMPositionBuilderAtEnd(b, entry);
+  lt_map_init(&vm, 256);
+  for (unsigned k = 0; k < np; k++) {
+    LLVMValueRef p = LLVMGetParam(g1, k);
+    if (ty[k]) {
+      drop_param_attrs(g1, k + 1);
+      LLVMValueRef slot = LLVMBuildAlloca(b, ty[k], "");
+      LLVMBuildStore(b, p, slot);
+      p = slot;
+    }
+    lt_map_put(&vm, LLVMGetParam(g0, k), p);
+  }
+  LLVMBasicBlockRef body = lt_clone_body(&vm, g0, g1, NULL, 1);
+  lt_map_free(&vm);
+  LLVMPositionBuilderAtEnd(b, entry);
+  LLVMBuildBr(b, body);
+  LLVMDisposeBuilder(b);
+  lt_erase_fn(c, g0);
+  lt_run_pipeline(c, g1, "mem2reg");
+  return g1;
+}
+
 int lt_omp_lower_fork(LtCtx *c, LLVMValueRef fork) {
   unsigned n = LLVMGetNumArgOperands(fork);
   LLVMValueRef f = n >= 3 ? LLVMGetOperand(fork, 2) : NULL;
@@ -47,13 +139,18 @@ int lt_omp_lower_fork(LtCtx *c, LLVMValueRef fork) {
                       "differentiated function into one module");
     return -1;
   }
-  LLVMValueRef *args = lt_xcalloc(n, sizeof *args);
-  args[0] = args[1] = LLVMConstNull(c->ptr);
-  for (unsigned k = 3; k < n; k++)
-    args[k - 1] = LLVMGetOperand(fork, k);
+  LLVMTypeRef *ty;
+  LLVMValueRef g = region_fn(c, f, &ty);
   LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
   LLVMPositionBuilderBefore(b, fork);
-  LLVMValueRef call = LLVMBuildCall2(b, LLVMGlobalGetValueType(f), f, args, n - 1, "");
+  LLVMValueRef *args = lt_xcalloc(n, sizeof *args);
+  args[0] = args[1] = LLVMConstNull(c->ptr);
+  for (unsigned k = 3; k < n; k++) {
+    LLVMValueRef op = LLVMGetOperand(fork, k);
+    args[k - 1] = ty[k - 1] ? LLVMBuildLoad2(b, ty[k - 1], op, "lt.capture") : op;
+  }
+  free(ty);
+  LLVMValueRef call = LLVMBuildCall2(b, LLVMGlobalGetValueType(g), g, args, n - 1, "");
   LLVMDisposeBuilder(b);
   free(args);
   LLVMInstructionSetDebugLoc(call, LLVMInstructionGetDebugLoc(fork));
