@@ -106,3 +106,31 @@ config.substitutions.append(
     )
 )
 config.substitutions.append(("%eigenflags", "-I/usr/include/eigen3"))
+
+# OpenMP (test/Integration/omp-*.c, REQUIRES: openmp): clang's -fopenmp
+# needs omp.h, which comes with the libomp-NN-dev of an LLVM. Only one
+# libomp-NN-dev can be installed (they conflict), so tools/setup.sh installs
+# libomp-22-dev and copies its omp.h into <build dir>/omp-include/ for an
+# LLVM whose own omp.h is missing (LLVM 19); the runtime every clang links,
+# /usr/lib/x86_64-linux-gnu/libomp.so, serves both. %openmp is -fopenmp
+# plus that include directory when it is needed.
+omp_own = "/usr/lib/llvm-%d/lib/clang/%d/include/omp.h" % (llvm_major, llvm_major)
+omp_copy_dir = os.path.join(build, "omp-include")
+omp_flags = None
+if os.path.isfile(omp_own):
+    omp_flags = "-fopenmp"
+elif os.path.isfile(os.path.join(omp_copy_dir, "omp.h")):
+    omp_flags = "-fopenmp -isystem %s" % omp_copy_dir
+if omp_flags:
+    config.available_features.add("openmp")
+    config.substitutions.append(("%openmp", omp_flags))
+    # the programs run with OMP_NUM_THREADS=1 and =2 set on their RUN
+    # lines; a team must not shrink under them (the reverse pass of a
+    # parallel region needs the forward pass's team size)
+    config.environment["OMP_DYNAMIC"] = "false"
+else:
+    lit_config.note(
+        "no omp.h for LLVM %d (%s or %s/omp.h): OpenMP tests unsupported "
+        "(bash tools/setup.sh installs libomp-22-dev and copies it)"
+        % (llvm_major, omp_own, omp_copy_dir)
+    )

@@ -94,6 +94,15 @@ step "build tools ok"
 pkgs=()
 [ -f /usr/include/boost/numeric/odeint.hpp ] || pkgs+=(libboost-dev)
 [ -f /usr/include/eigen3/Eigen/Dense ] || pkgs+=(libeigen3-dev)
+# OpenMP (the omp-* tests): libomp-22-dev, whatever LLVM is requested. Only
+# one libomp-NN-dev can be installed (they conflict); LLVM 22's brings omp.h
+# for clang-22 and the runtime (/usr/lib/x86_64-linux-gnu/libomp.so) that
+# every clang's -fopenmp links, clang-19's too. Step 3 copies its omp.h for
+# an LLVM that has none of its own.
+OMP_H=/usr/lib/llvm-22/lib/clang/22/include/omp.h
+if [ ! -f "$OMP_H" ] || [ ! -e /usr/lib/x86_64-linux-gnu/libomp.so ]; then
+  pkgs+=(libomp-22-dev)
+fi
 if [ ${#pkgs[@]} -gt 0 ]; then
   apt_install "${pkgs[@]}"
 fi
@@ -130,4 +139,14 @@ for v in $LT_VERSIONS; do
   fi
   step "build $build/lib/LLVMLeantape.so (LLVM $v)"
   run cmake --build "$build" -j2
+  # omp.h for an LLVM without its own (test/lit.cfg.py: %openmp adds
+  # -isystem $build/omp-include): libomp-22-dev's, which declares the same
+  # omp_* library the runtime has.
+  if [ ! -f "/usr/lib/llvm-$v/lib/clang/$v/include/omp.h" ]; then
+    mkdir -p "$build/omp-include"
+    cp "$OMP_H" "$build/omp-include/omp.h"
+    step "omp.h for LLVM $v: $build/omp-include/omp.h (from libomp-22-dev)"
+  else
+    rm -rf "$build/omp-include"
+  fi
 done

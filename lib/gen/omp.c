@@ -19,9 +19,12 @@
 #include "lt.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#define HEADER 32 /* region tape: capacity, team size, stride, unused */
+/* region tape: capacity, team size, stride, header size; then the turn
+ * counters' values at the end of the forward region, one per counter */
+#define HEADER 32
 
 static LLVMValueRef fn(LtCtx *c, const char *name, LLVMTypeRef ret,
                        LLVMTypeRef *pt, unsigned n, int va) {
@@ -110,8 +113,8 @@ static LLVMValueRef team_wrapper(LtCtx *c, const LtDeriv *d, int rev) {
     LLVMBuildBr(b, go);
     LLVMPositionBuilderAtEnd(b, go);
   }
-  LLVMValueRef hdr = at(c, b, rt, LLVMBuildAdd(b, i64c(c, HEADER),
-                                               LLVMBuildMul(b, t, stride, ""), ""));
+  LLVMValueRef hsize = LLVMBuildLoad2(b, c->i64, at(c, b, rt, i64c(c, 24)), "lt.hsize");
+  LLVMValueRef hdr = at(c, b, rt, LLVMBuildAdd(b, hsize, LLVMBuildMul(b, t, stride, ""), ""));
   LLVMValueRef a[np + 1];
   for (unsigned k = 0; k + 1 < np; k++)
     a[k] = LLVMGetParam(w, k);
@@ -159,12 +162,17 @@ LLVMValueRef lt_omp_region_tape(LtGen *g, LLVMBuilderRef b, LLVMValueRef call) {
       break;
     }
   }
-  LLVMValueRef size = LLVMBuildAdd(b, i64c(c, HEADER),
+  LtVec turns = {0};
+  lt_omp_turns(c, lt_called_fn(call), &turns);
+  unsigned long long hsize = HEADER + 8 * turns.n;
+  lt_vec_free(&turns);
+  LLVMValueRef size = LLVMBuildAdd(b, i64c(c, hsize),
                                    LLVMBuildMul(b, cap, i64c(c, stride_of(d)), ""), "");
   LLVMValueRef rt = g->lifo ? lt_arena_push(c, b, size) : lt_build_malloc(b, c->mod, size);
   LLVMBuildStore(b, cap, rt);
   LLVMBuildStore(b, i64c(c, 0), at(c, b, rt, i64c(c, 8)));
   LLVMBuildStore(b, i64c(c, stride_of(d)), at(c, b, rt, i64c(c, 16)));
+  LLVMBuildStore(b, i64c(c, hsize), at(c, b, rt, i64c(c, 24)));
   return rt;
 }
 
@@ -187,6 +195,14 @@ LLVMValueRef lt_omp_forward(LtGen *g, LLVMBuilderRef b, LLVMValueRef call,
   lt_omp_fork(c, b, lt_omp_loc(c, call), team_wrapper(c, d, 0), args, n);
   LLVMValueRef f = LLVMGetLastInstruction(LLVMGetInsertBlock(b));
   LLVMInstructionSetDebugLoc(f, LLVMInstructionGetDebugLoc(ac));
+  /* the turn counters as the region left them: its reverse starts there,
+   * whatever ran in between (tickets, prep/omp.c) */
+  LtVec turns = {0};
+  lt_omp_turns(c, lt_called_fn(call), &turns);
+  for (size_t k = 0; k < turns.n; k++)
+    LLVMBuildStore(b, LLVMBuildLoad2(b, c->i64, turns.v[k], ""),
+                   at(c, b, ph, i64c(c, HEADER + 8 * k)));
+  lt_vec_free(&turns);
   LLVMInstructionEraseFromParent(ac);
   lt_map_put(&g->fmap, call, NULL);
   return f;
@@ -221,7 +237,22 @@ int lt_omp_reverse(LtGen *g, LLVMValueRef call) {
       args[n++] = s ? s : LLVMConstNull(LLVMTypeOf(LLVMGetOperand(call, p)));
     }
   args[n++] = rt;
+  /* the turn counters as the forward region left them, for the reverse;
+   * afterwards as they were, for whatever comes next (other forward
+   * passes may have moved them: split mode, forward mode in between) */
+  LtVec turns = {0};
+  lt_omp_turns(c, lt_called_fn(call), &turns);
+  LLVMValueRef *cur = lt_xcalloc(turns.n + 1, sizeof *cur);
+  for (size_t k = 0; k < turns.n; k++) {
+    cur[k] = LLVMBuildLoad2(g->b, c->i64, turns.v[k], "");
+    LLVMBuildStore(g->b, LLVMBuildLoad2(g->b, c->i64, at(c, g->b, rt, i64c(c, HEADER + 8 * k)), ""),
+                   turns.v[k]);
+  }
   lt_omp_fork(c, g->b, loc, team_wrapper(c, d, 1), args, n);
+  for (size_t k = 0; k < turns.n; k++)
+    LLVMBuildStore(g->b, cur[k], turns.v[k]);
+  free(cur);
+  lt_vec_free(&turns);
   if (g->lifo)
     lt_arena_pop(c, g->b, rt);
   else

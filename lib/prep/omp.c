@@ -183,6 +183,21 @@ static LLVMValueRef decl(LtCtx *c, const char *name, LLVMTypeRef ret,
   return lt_decl_fn(c->mod, name, LLVMFunctionType(ret, params, n, 0));
 }
 
+void lt_omp_turns(LtCtx *c, LLVMValueRef fn, LtVec *turns) {
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      LtOmpKind k = LLVMIsACallInst(i) ? lt_omp_kind(i, NULL) : LT_OMP_NONE;
+      if (k != LT_OMP_CRITICAL && k != LT_OMP_REDUCE && k != LT_OMP_REDUCE_BARRIER)
+        continue;
+      LLVMValueRef t = turn_of(c, LLVMGetOperand(i, k == LT_OMP_CRITICAL ? 2 : 6));
+      size_t m = 0;
+      while (m < turns->n && turns->v[m] != t)
+        m++;
+      if (m == turns->n)
+        lt_vec_push(turns, t);
+    }
+}
+
 /* lt.omp.critical(loc, gtid, lock, turn): enter, return the ticket. */
 static LLVMValueRef critical_fn(LtCtx *c) {
   LLVMValueRef f = LLVMGetNamedFunction(c->mod, "lt.omp.critical");
@@ -322,19 +337,27 @@ static int lower_leaves(LtCtx *c, LLVMValueRef fn, LtVec *entries) {
 }
 
 static int unsupported(LtCtx *c, LLVMValueRef fn) {
+  LLVMValueRef first = NULL;
+  const char *first_what = NULL;
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
       const char *what;
       if ((LLVMIsACallInst(i) || LLVMIsAInvokeInst(i)) &&
           lt_omp_kind(i, &what) == LT_OMP_UNSUPPORTED) {
-        lt_error(c, i, "the OpenMP construct '%s' is not supported in "
-                       "differentiated code (parallel regions, worksharing "
-                       "loops, reductions, critical, atomic, single, "
-                       "master/masked and barriers are)", what);
-        return -1;
+        /* clang wraps a taskloop in a taskgroup: name what was written */
+        if (!first || (!strcmp(first_what, "taskgroup") && !strcmp(what, "taskloop"))) {
+          first = i;
+          first_what = what;
+        }
       }
     }
-  return 0;
+  if (!first)
+    return 0;
+  lt_error(c, first, "the OpenMP construct '%s' is not supported in "
+                     "differentiated code (parallel regions, worksharing "
+                     "loops, reductions, critical, atomic, single, "
+                     "master/masked and barriers are)", first_what);
+  return -1;
 }
 
 int lt_omp_lower_sync(LtCtx *c, LLVMValueRef fn) {
