@@ -415,6 +415,10 @@ int lt_range_ok(const LtFacts *f, LLVMValueRef inst, LLVMValueRef addr);
  * range is not computable. */
 LLVMValueRef lt_range_overlap(const LtFacts *f, LLVMValueRef fn, LLVMBuilderRef b,
                               LLVMValueRef *w, size_t nw, LLVMValueRef *r, size_t nr);
+/* At b in fn's entry: the hull [*lo, *hi) (i64 addresses) of accesses v
+ * (inst, addr pairs); 0 when not computable. */
+int lt_range_hull(const LtFacts *f, LLVMValueRef fn, LLVMBuilderRef b, LLVMValueRef *v,
+                  size_t n, LLVMValueRef *lo, LLVMValueRef *hi);
 /* At b in fn's entry: i64, at least the executions of inst (the product of
  * its loops' trip counts), or NULL when not computable there. */
 LLVMValueRef lt_range_count(const LtFacts *f, LLVMValueRef fn, LLVMBuilderRef b,

@@ -317,6 +317,15 @@ LLVMValueRef lt_range_count(const LtFacts *g, LLVMValueRef fn, LLVMBuilderRef b,
   return n;
 }
 
+int lt_range_hull(const LtFacts *g, LLVMValueRef fn, LLVMBuilderRef b, LLVMValueRef *v,
+                  size_t n, LLVMValueRef *lo, LLVMValueRef *hi) {
+  Em e;
+  em_init(&e, g, fn, b);
+  int ok = hull(&e, v, n, lo, hi);
+  em_free(&e);
+  return ok;
+}
+
 LLVMValueRef lt_range_overlap(const LtFacts *g, LLVMValueRef fn, LLVMBuilderRef b,
                               LLVMValueRef *w, size_t nw, LLVMValueRef *r, size_t nr) {
   Em e;

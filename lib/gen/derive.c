@@ -135,6 +135,9 @@ static void gen_free(LtGen *g) {
   free(g->r_rs);
   free(g->r_enter);
   free(g->r_free);
+  free(g->priv);
+  if (g->priv)
+    lt_map_free(&g->priv_of);
   free(g->a_n);
   free(g->a_cur);
   free(g->a_buf);

@@ -101,6 +101,10 @@ struct LtGen {
   int lifo;            /* under __enzyme_autodiff: sub-tapes on the arena */
   int parallel;        /* runs on every thread of an OpenMP team: adjoints
                           into shared memory are atomic (omp.c) */
+  struct LtOmpPriv *priv; /* R of a parallel region: per-thread adjoint
+                          buffers of read-only parameters (omp.c) */
+  unsigned npriv;
+  LtMap priv_of;       /* a shared read of P -> its buffer's index + 1 */
   LLVMValueRef P, A, R;
   LtCfg g;
   LtLoops loops;
@@ -221,6 +225,14 @@ LLVMValueRef lt_omp_fork(LtCtx *c, LLVMBuilderRef b, LLVMValueRef loc, LLVMValue
                          LLVMValueRef *args, unsigned n);
 /* R: the reverse of a barrier or of a critical section's entry or exit. */
 int lt_omp_reverse_sync(LtGen *g, LLVMValueRef call);
+/* R's entry: a thread-private adjoint buffer for each read-only pointer
+ * parameter whose shared reads all lie in a range known at entry. */
+void lt_omp_privatize(LtGen *g);
+/* R: where the adjoint of the shared read ld (shadow address wr) goes in
+ * this thread's buffer, or NULL (none). */
+LLVMValueRef lt_omp_private_shadow(LtGen *g, LLVMValueRef ld, LLVMValueRef wr);
+/* R's exit, at g->b: add the buffers into the shadows, free them. */
+void lt_omp_flush(LtGen *g);
 /* R, at g->b: *p += d; atomic when shared (another thread may add). */
 void lt_omp_accumulate(LtGen *g, LLVMValueRef p, LLVMValueRef d, unsigned align,
                        int shared);

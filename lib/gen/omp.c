@@ -345,3 +345,162 @@ void lt_omp_accumulate(LtGen *g, LLVMValueRef p, LLVMValueRef d, unsigned align,
   unsigned nat = (unsigned)LLVMABIAlignmentOfType(g->c->td, t);
   LLVMSetAlignment(r, align > nat ? align : nat);
 }
+
+/* Thread-private adjoint buffers. A pointer parameter of a parallel
+ * region that the region only reads (an array every thread reads, such as
+ * the weights of a data-parallel loss or the vector of a matrix-vector
+ * product) gets adjoints from every thread: atomic additions, one per
+ * read. When the bytes those reads touch form a range known at R's entry
+ * (the addresses do not depend on the thread's worksharing bounds), each
+ * thread adds into a zeroed buffer of that range instead, plainly, and
+ * adds the buffer into the shadow at R's exit, atomically, once per
+ * element it touched: a reduction of the adjoint, as OpenMP reduces a
+ * reduction variable. Shared reads whose range is not known stay atomic
+ * (both kinds of addition commute), and reads proven thread-private stay
+ * plain: no other thread's buffer has an element they touch. */
+struct LtOmpPriv {
+  LLVMValueRef shadow; /* R's parameter: its shadow */
+  LLVMValueRef buf;    /* the thread's buffer (R's entry) */
+  LLVMValueRef bias;   /* param - lo, i64: buf + (wr - shadow) + bias */
+  LLVMValueRef count;  /* elements of the buffer, i64 */
+  LLVMTypeRef ty;      /* the element: double or float */
+};
+
+/* The scalar float type of an adjoint of t (a float or a vector of one). */
+static LLVMTypeRef element_of(LLVMTypeRef t) {
+  if (LLVMGetTypeKind(t) == LLVMVectorTypeKind)
+    t = LLVMGetElementType(t);
+  return lt_is_float_ty(t) ? t : NULL;
+}
+
+/* The reads of v (a parameter, through GEPs and casts) into *reads as
+ * (load, address) pairs; 0 when v has any other use. */
+static int only_reads(LLVMValueRef v, LtVec *reads, int depth) {
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef i = LLVMGetUser(u);
+    if (LLVMIsALoadInst(i) && !LLVMGetVolatile(i) &&
+        LLVMGetOrdering(i) == LLVMAtomicOrderingNotAtomic) {
+      lt_vec_push(reads, i);
+      lt_vec_push(reads, v);
+    } else if ((LLVMIsAGetElementPtrInst(i) || LLVMIsABitCastInst(i)) && depth < 8 &&
+               LLVMGetOperand(i, 0) == v) {
+      if (!only_reads(i, reads, depth + 1))
+        return 0;
+    } else {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+void lt_omp_privatize(LtGen *g) {
+  LtCtx *c = g->c;
+  unsigned shadow_ix = g->nparams;
+  g->priv = lt_xcalloc(g->nparams + 1, sizeof *g->priv);
+  lt_map_init(&g->priv_of, 16);
+  for (unsigned p = 0; p < g->nparams; p++) {
+    if (!lt_is_dup(g->act[p]))
+      continue;
+    unsigned sx = shadow_ix++;
+    LLVMValueRef prm = LLVMGetParam(g->P, p);
+    if (g->act[p] == LT_DUPNULL || !lt_is_ptr_ty(LLVMTypeOf(prm)))
+      continue;
+    LtVec all = {0}, shared = {0};
+    LLVMTypeRef ty = NULL;
+    int ok = only_reads(prm, &all, 0);
+    for (size_t k = 0; ok && k < all.n; k += 2) {
+      LLVMValueRef ld = all.v[k], addr = LLVMGetOperand(ld, 0);
+      if (!lt_is_varied(&g->act_of, ld) || lt_omp_private(&g->fx, ld, addr))
+        continue;
+      LLVMTypeRef et = element_of(LLVMTypeOf(ld));
+      if (!et || (ty && et != ty) || !lt_range_ok(&g->fx, ld, addr))
+        continue; /* stays atomic */
+      ty = et;
+      lt_vec_push(&shared, ld);
+      lt_vec_push(&shared, addr);
+    }
+    LLVMValueRef lo, hi;
+    if (ok && shared.n &&
+        lt_range_hull(&g->fx, g->R, g->eb, (LLVMValueRef *)shared.v, shared.n, &lo, &hi)) {
+      struct LtOmpPriv *q = &g->priv[g->npriv++];
+      unsigned long long es = LLVMABISizeOfType(c->td, ty);
+      q->shadow = LLVMGetParam(g->R, sx);
+      q->ty = ty;
+      q->count = LLVMBuildUDiv(g->eb, LLVMBuildAdd(g->eb, LLVMBuildSub(g->eb, hi, lo, ""),
+                                                   i64c(c, es - 1), ""),
+                               i64c(c, es), "lt.priv.n");
+      LLVMValueRef a[2] = {q->count, i64c(c, es)};
+      LLVMTypeRef ct[2] = {c->i64, c->i64};
+      q->buf = call0(g->eb, fn(c, "calloc", c->ptr, ct, 2, 0), a, 2);
+      LLVMSetValueName2(q->buf, "lt.priv", 7);
+      q->bias = LLVMBuildSub(g->eb, LLVMBuildPtrToInt(g->eb, LLVMGetParam(g->R, p), c->i64, ""),
+                             lo, "lt.priv.bias");
+      for (size_t k = 0; k < shared.n; k += 2)
+        lt_map_put(&g->priv_of, shared.v[k], (void *)(size_t)g->npriv);
+    }
+    lt_vec_free(&all);
+    lt_vec_free(&shared);
+  }
+}
+
+LLVMValueRef lt_omp_private_shadow(LtGen *g, LLVMValueRef ld, LLVMValueRef wr) {
+  size_t k = g->priv ? (size_t)lt_map_get(&g->priv_of, ld) : 0;
+  if (!k)
+    return NULL;
+  struct LtOmpPriv *q = &g->priv[k - 1];
+  LLVMValueRef off = LLVMBuildSub(g->b, LLVMBuildPtrToInt(g->b, wr, g->c->i64, ""),
+                                  LLVMBuildPtrToInt(g->b, q->shadow, g->c->i64, ""), "");
+  return at(g->c, g->b, q->buf, LLVMBuildAdd(g->b, off, q->bias, ""));
+}
+
+/* lt.omp.flush.<ty>(buf, dst, n): dst[e] += buf[e] (atomic) for each
+ * element the thread touched (non-zero). */
+static LLVMValueRef flush_fn(LtCtx *c, LLVMTypeRef ty) {
+  char name[40];
+  snprintf(name, sizeof name, "lt.omp.flush.%s",
+           LLVMGetTypeKind(ty) == LLVMDoubleTypeKind ? "f64" : "f32");
+  LLVMValueRef f = LLVMGetNamedFunction(c->mod, name);
+  if (f)
+    return f;
+  LLVMTypeRef pt[3] = {c->ptr, c->ptr, c->i64};
+  f = LLVMAddFunction(c->mod, name, LLVMFunctionType(c->vd, pt, 3, 0));
+  LLVMSetLinkage(f, LLVMInternalLinkage);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
+  LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(c->llctx, f, "entry");
+  LLVMBasicBlockRef loop = LLVMAppendBasicBlockInContext(c->llctx, f, "loop");
+  LLVMBasicBlockRef add = LLVMAppendBasicBlockInContext(c->llctx, f, "add");
+  LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(c->llctx, f, "next");
+  LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c->llctx, f, "done");
+  LLVMPositionBuilderAtEnd(b, entry);
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSGT, LLVMGetParam(f, 2), i64c(c, 0), ""), loop, done);
+  LLVMPositionBuilderAtEnd(b, loop);
+  LLVMValueRef e = LLVMBuildPhi(b, c->i64, "e");
+  LLVMValueRef src = LLVMBuildGEP2(b, ty, LLVMGetParam(f, 0), &e, 1, "");
+  LLVMValueRef v = LLVMBuildLoad2(b, ty, src, "");
+  LLVMBuildCondBr(b, LLVMBuildFCmp(b, LLVMRealONE, v, LLVMConstNull(ty), ""), add, next);
+  LLVMPositionBuilderAtEnd(b, add);
+  LLVMValueRef dst = LLVMBuildGEP2(b, ty, LLVMGetParam(f, 1), &e, 1, "");
+  LLVMValueRef r = LLVMBuildAtomicRMW(b, LLVMAtomicRMWBinOpFAdd, dst, v, LLVMAtomicOrderingMonotonic, 0);
+  LLVMSetAlignment(r, (unsigned)LLVMABIAlignmentOfType(c->td, ty));
+  LLVMBuildBr(b, next);
+  LLVMPositionBuilderAtEnd(b, next);
+  LLVMValueRef e1 = LLVMBuildAdd(b, e, i64c(c, 1), "");
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, e1, LLVMGetParam(f, 2), ""), loop, done);
+  LLVMValueRef inc[2] = {i64c(c, 0), e1};
+  LLVMBasicBlockRef from[2] = {entry, next};
+  LLVMAddIncoming(e, inc, from, 2);
+  LLVMPositionBuilderAtEnd(b, done);
+  LLVMBuildRetVoid(b);
+  LLVMDisposeBuilder(b);
+  return f;
+}
+
+void lt_omp_flush(LtGen *g) {
+  for (unsigned k = 0; k < g->npriv; k++) {
+    struct LtOmpPriv *q = &g->priv[k];
+    LLVMValueRef nb = LLVMBuildNeg(g->b, q->bias, "");
+    LLVMValueRef a[3] = {q->buf, at(g->c, g->b, q->shadow, nb), q->count};
+    call0(g->b, flush_fn(g->c, q->ty), a, 3);
+    lt_build_free(g->b, g->c->mod, q->buf);
+  }
+}

@@ -293,6 +293,7 @@ static void init_loops(LtGen *g) {
 static void gen_exit(LtGen *g, LLVMBasicBlockRef exitb, LLVMTypeRef outs_ty) {
   LLVMPositionBuilderAtEnd(g->b, exitb);
   lt_undo_reverse_finish(g);
+  lt_omp_flush(g);
   /* (a cache preallocated on the arena is released instead where the
    * reverse pass leaves its nest: loopfwd.c moves it there) */
   for (unsigned l = 0; l < g->loops.nloops && !g->nofree; l++)
@@ -355,6 +356,8 @@ int lt_reverse_build(LtGen *g, const char *name, LLVMTypeRef outs_ty) {
   }
   LLVMBasicBlockRef exitb = LLVMAppendBasicBlockInContext(c->llctx, g->R, "rev.exit");
   init_loops(g);
+  if (g->parallel)
+    lt_omp_privatize(g);
   gen_start(g, start, exitb);
   for (unsigned b = g->g.nblocks; b-- > 0;)
     if (gen_block(g, b, exitb))

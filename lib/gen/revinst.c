@@ -309,7 +309,9 @@ static int rev_load(LtGen *g, LLVMValueRef i) {
   }
   LLVMValueRef d = lt_adj_read(g, i);
   /* Through the sink when the shadow is null: the sum is discarded. */
-  lt_omp_accumulate(g, wr, d, LLVMGetAlignment(i), shared(g, i, p));
+  int sh = shared(g, i, p);
+  LLVMValueRef pw = sh ? lt_omp_private_shadow(g, i, wr) : NULL;
+  lt_omp_accumulate(g, pw ? pw : wr, d, LLVMGetAlignment(i), sh && !pw);
   return 0;
 }
 
