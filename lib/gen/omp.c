@@ -426,8 +426,11 @@ void lt_omp_privatize(LtGen *g) {
       unsigned long long es = LLVMABISizeOfType(c->td, ty);
       q->shadow = LLVMGetParam(g->R, sx);
       q->ty = ty;
-      q->count = LLVMBuildUDiv(g->eb, LLVMBuildAdd(g->eb, LLVMBuildSub(g->eb, hi, lo, ""),
-                                                   i64c(c, es - 1), ""),
+      /* an empty range (loops that run no iteration): no element */
+      LLVMValueRef bytes = LLVMBuildSub(g->eb, hi, lo, "");
+      bytes = LLVMBuildSelect(g->eb, LLVMBuildICmp(g->eb, LLVMIntSLT, bytes, i64c(c, 0), ""),
+                              i64c(c, 0), bytes, "");
+      q->count = LLVMBuildUDiv(g->eb, LLVMBuildAdd(g->eb, bytes, i64c(c, es - 1), ""),
                                i64c(c, es), "lt.priv.n");
       LLVMValueRef a[2] = {q->count, i64c(c, es)};
       LLVMTypeRef ct[2] = {c->i64, c->i64};
