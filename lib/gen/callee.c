@@ -53,17 +53,31 @@ static int only_accessed(LLVMValueRef v, LLVMValueRef call, int depth) {
   return 1;
 }
 
+/* Is a a parameter of its function marked noalias (C's restrict)? */
+static int noalias_param(LLVMValueRef a) {
+  if (!LLVMIsAArgument(a))
+    return 0;
+  LLVMValueRef f = LLVMGetParamParent(a);
+  unsigned k = 0;
+  while (k < LLVMCountParams(f) && LLVMGetParam(f, k) != a)
+    k++;
+  return LLVMGetEnumAttributeAtIndex(f, k + 1, LLVMGetEnumAttributeKindForName("noalias", 7)) !=
+         NULL;
+}
+
 /* A parallel region's captured variables (gen/omp.c): parameter p points
  * to a stack object of the caller whose address goes nowhere but to this
- * call, once, so inside the region it aliases no other parameter's
- * memory (a reduction's shared result does not overwrite the arrays the
- * region reads). */
+ * call, once, or into the memory of a restrict parameter of the caller
+ * that no other argument is based on; so inside the region it aliases no
+ * other parameter's memory (a reduction's shared result does not
+ * overwrite the arrays the region reads; y[i] = ... does not overwrite a
+ * restrict A and x). */
 static unsigned char *distinct_params(LLVMValueRef call, unsigned np) {
   unsigned char *d = lt_xcalloc(np + 1, 1);
   for (unsigned p = 0; p < np; p++) {
     LLVMValueRef op = LLVMGetOperand(call, p), base = lt_base_of(op);
-    if (!lt_is_ptr_ty(LLVMTypeOf(op)) || !LLVMIsAAllocaInst(base) ||
-        !only_accessed(base, call, 0))
+    if (!lt_is_ptr_ty(LLVMTypeOf(op)) ||
+        !((LLVMIsAAllocaInst(base) && only_accessed(base, call, 0)) || noalias_param(base)))
       continue;
     d[p] = 1;
     for (unsigned q = 0; q < np; q++)
