@@ -134,6 +134,21 @@ clang-22 -O2 -fpass-plugin="$PLUGIN" -Iinclude -Itools/bench -Wno-unused-functio
   tools/bench/fwd.c "$OUT/measure.o" -o "$OUT/fwdbench" -lm
 echo
 "$OUT/fwdbench" "$@" || status=1
+
+# ---- OpenMP (omp.c: parallel kernels at 1 and 2 threads, wall clock) -------
+if [ $# -eq 0 ]; then
+  omp_flags=(-fopenmp)
+  [ -f "/usr/lib/llvm-22/lib/clang/22/include/omp.h" ] || omp_flags=()
+  if [ ${#omp_flags[@]} -gt 0 ]; then
+    clang-22 -O2 "${omp_flags[@]}" -fpass-plugin="$PLUGIN" -Iinclude -Itools/bench \
+      tools/bench/omp.c "$OUT/measure.o" -o "$OUT/ompbench" -lm
+    echo
+    "$OUT/ompbench" || status=1
+  else
+    echo
+    echo "OpenMP: not measured (no omp.h for LLVM 22: apt-get install libomp-22-dev)"
+  fi
+fi
 [ $# -eq 0 ] && [ "${BENCH_COMPILE:-1}" != 0 ] || exit $status
 
 # ---- compile time of whole sources and call graphs ------------------------
