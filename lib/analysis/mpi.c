@@ -53,6 +53,11 @@ static int is_mpi_name(const char *n, size_t len) {
 LtMpiKind lt_mpi_call(LLVMValueRef call, LtMpiCall *out) {
   size_t len;
   const char *n = lt_callee_name(call, &len);
+  if (out) {
+    static const LtMpiCall none = {"", LT_MPI_UNSUPPORTED, NO, NO, NO, NO, NO, NO,
+                                   NO, NO, NO, NO, NO};
+    *out = none;
+  }
   if (!is_mpi_name(n, len))
     return LT_MPI_NONE;
   if (n[0] == 'P') { /* the profiling interface: the same calls */
@@ -64,7 +69,8 @@ LtMpiKind lt_mpi_call(LLVMValueRef call, LtMpiCall *out) {
       return LT_MPI_INERT;
   for (size_t k = 0; k < sizeof table / sizeof *table; k++)
     if (strlen(table[k].name) == len && !strncmp(n, table[k].name, len) &&
-        LLVMGetNumArgOperands(call) > (unsigned)table[k].comm) {
+        (int)LLVMGetNumArgOperands(call) > table[k].comm &&
+        (int)LLVMGetNumArgOperands(call) > table[k].req) {
       if (out)
         *out = table[k];
       return table[k].kind;

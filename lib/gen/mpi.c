@@ -71,16 +71,22 @@ static LLVMValueRef r_shadow(LtGen *g, LLVMValueRef call, int k) {
   return s ? s : LLVMConstNull(g->c->ptr);
 }
 
+/* The address of a request as A saw it (the key of its record): taped,
+ * since R may have its own copy of the stack. */
+static LLVMValueRef req_addr(LtGen *g, LLVMValueRef call) {
+  return lt_tape_load_at(g, LT_SLOT_CUSTOMTAPE, call, g->c->ptr, g->b);
+}
+
 int lt_mpi_reverse(LtGen *g, LLVMValueRef call) {
   LtMpiCall m;
   LtMpiKind k = lt_mpi_call(call, &m);
   if (k == LT_MPI_WAIT || k == LT_MPI_WAITALL) {
     int ih = int_handles(g->c);
     if (k == LT_MPI_WAIT) {
-      LLVMValueRef a[1] = {r_op(g, call, m.req)};
+      LLVMValueRef a[1] = {req_addr(g, call)};
       return call_helper(g->c, g->b, ih, "rwait", a, 1) ? 0 : -1;
     }
-    LLVMValueRef a[2] = {r_op(g, call, m.count), r_op(g, call, m.req)};
+    LLVMValueRef a[2] = {r_op(g, call, m.count), req_addr(g, call)};
     return call_helper(g->c, g->b, ih, "rwaitall", a, 2) ? 0 : -1;
   }
   if (!lt_mpi_float(&m, call))
@@ -98,7 +104,7 @@ int lt_mpi_reverse(LtGen *g, LLVMValueRef call) {
   }
   case LT_MPI_ISEND:
   case LT_MPI_IRECV: {
-    LLVMValueRef a[1] = {r_op(g, call, m.req)};
+    LLVMValueRef a[1] = {req_addr(g, call)};
     return call_helper(g->c, g->b, ih, "rstart", a, 1) ? 0 : -1;
   }
   case LT_MPI_ALLREDUCE: {
@@ -126,7 +132,14 @@ int lt_mpi_forward(LtGen *g, LLVMBuilderRef b, LLVMValueRef call, LLVMValueRef a
                    LLVMValueRef (*shadow)(LtGen *, LLVMValueRef)) {
   LtMpiCall m;
   LtMpiKind k = lt_mpi_call(call, &m);
-  if ((k != LT_MPI_ISEND && k != LT_MPI_IRECV) || !lt_mpi_float(&m, call))
+  if (k != LT_MPI_WAIT && k != LT_MPI_WAITALL &&
+      ((k != LT_MPI_ISEND && k != LT_MPI_IRECV) || !lt_mpi_float(&m, call)))
+    return 0;
+  /* the tape slot's value is defined here, in the call's iteration */
+  LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(acall));
+  lt_map_put(&g->custom_tape, call,
+             LLVMBuildFreeze(b, LLVMGetOperand(acall, (unsigned)m.req), "lt.mpi.req"));
+  if (k == LT_MPI_WAIT || k == LT_MPI_WAITALL)
     return 0;
   LLVMValueRef buf = LLVMGetOperand(call, (unsigned)(k == LT_MPI_ISEND ? m.sbuf : m.rbuf));
   LLVMValueRef sh = lt_is_shadowed(&g->act_of, buf) ? shadow(g, buf) : LLVMConstNull(g->c->ptr);
