@@ -205,6 +205,12 @@ const char *lt_mpi_check(const LtMpiCall *m, LLVMValueRef call, int active) {
                  "at compile time (derived datatypes are not differentiated; "
                  "use MPI_DOUBLE or MPI_FLOAT)"
                : NULL;
+  if (m->sbuf >= 0 && m->rbuf >= 0 && m->sbuf != m->rbuf) {
+    LLVMValueRef sb = LLVMGetOperand(call, (unsigned)m->sbuf);
+    if (LLVMIsAConstant(sb) && !LLVMIsAGlobalValue(sb))
+      return "uses MPI_IN_PLACE, which Leantape does not differentiate yet; "
+             "pass a separate send buffer";
+  }
   if (m->op >= 0) {
     LtMpiOp op = lt_mpi_op(LLVMGetOperand(call, (unsigned)m->op));
     if (op != LT_MPI_OP_SUM)
