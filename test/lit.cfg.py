@@ -134,3 +134,24 @@ else:
         "(bash tools/setup.sh installs libomp-22-dev and copies it)"
         % (llvm_major, omp_own, omp_copy_dir)
     )
+
+# MPI (tools/setup.sh installs OpenMPI): the plugin's clang with mpicc's
+# flags, and the runner (CI runs as root).
+import shutil
+import subprocess
+
+mpicc = shutil.which("mpicc")
+mpirun = shutil.which("mpirun")
+if mpicc and mpirun:
+    try:
+        mpi_compile = subprocess.check_output([mpicc, "-showme:compile"], text=True).strip()
+        mpi_link = subprocess.check_output([mpicc, "-showme:link"], text=True).strip()
+    except (OSError, subprocess.CalledProcessError):
+        mpi_compile = mpi_link = None
+    if mpi_compile is not None:
+        config.available_features.add("mpi")
+        config.substitutions.append(("%mpiflags", mpi_compile))
+        config.substitutions.append(("%mpilibs", mpi_link))
+        config.substitutions.append(
+            ("%mpirun", "%s --allow-run-as-root --oversubscribe -np" % mpirun)
+        )

@@ -106,6 +106,13 @@ fi
 if [ ${#pkgs[@]} -gt 0 ]; then
   apt_install "${pkgs[@]}"
 fi
+# MPI for the mpi-* tests (OpenMPI: mpicc, mpirun).
+pkgs=()
+command -v mpicc >/dev/null 2>&1 || pkgs+=(libopenmpi-dev)
+command -v mpirun >/dev/null 2>&1 || pkgs+=(openmpi-bin)
+if [ ${#pkgs[@]} -gt 0 ]; then
+  apt_install "${pkgs[@]}"
+fi
 step "test libraries ok"
 
 # 3. Configure (once; later runs reuse the cache) and build, per major.

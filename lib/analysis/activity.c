@@ -226,6 +226,13 @@ static int check_inst(LtCtx *c, LtActivity *a, LLVMValueRef i) {
              (int)len, n);
     return -1;
   }
+  LtMpiCall m;
+  if (lt_call_kind(i, &rule) == LT_CALL_MPI && lt_mpi_call(i, &m) != LT_MPI_NONE) {
+    const char *why = lt_mpi_check(&m, i, active);
+    if (why)
+      lt_error(c, i, "'%.*s' %s", (int)len, n, why);
+    return why ? -1 : 0;
+  }
   if (lt_call_kind(i, &rule) != LT_CALL_UNKNOWN || !active)
     return 0;
   if (!len)
@@ -267,6 +274,14 @@ static int activate(LtActivity *a, LLVMValueRef i) {
   }
   if (lt_points_any_active(pt, i))
     changed |= lt_points_activate(pt, i);
+  /* What an MPI call receives may be active on the sending rank: the
+   * receive buffers of floating-point data get shadows whatever this
+   * rank stores there (every rank then takes part in the adjoint
+   * communication). */
+  LtMpiCall m;
+  if (LLVMIsACallInst(i) && lt_mpi_call(i, &m) > LT_MPI_INERT && lt_mpi_float(&m, i) &&
+      m.rbuf >= 0)
+    changed |= lt_points_activate(pt, LLVMGetOperand(i, (unsigned)m.rbuf));
   const LtAllocFn *af = LLVMIsACallInst(i) && lt_call_kind(i, &rule) == LT_CALL_MALLOC
                             ? lt_alloc_fn(i)
                             : NULL;

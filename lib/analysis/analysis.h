@@ -186,6 +186,8 @@ typedef enum {
   LT_CALL_FREE,
   LT_CALL_SYNC,       /* an OpenMP barrier or (ticketed) critical section:
                          no derivative, kept in A, mirrored in R (omp.c) */
+  LT_CALL_MPI,        /* an MPI communication with a derivative, or one
+                         without that activity.c reports (mpi.c) */
   LT_CALL_UNKNOWN     /* external, no rule */
 } LtCallKind;
 
@@ -242,6 +244,43 @@ LtOmpKind lt_omp_kind(LLVMValueRef call, const char **construct);
  * as __kmpc_for_static_init / __kmpc_dispatch_next wrote it: iterations of
  * loops starting there are disjoint across the team's threads. */
 int lt_omp_worksharing_start(LLVMValueRef v);
+
+/* mpi.c: MPI calls (the standard's names: OpenMPI and MPICH) */
+typedef enum {
+  LT_MPI_NONE,
+  LT_MPI_INERT,       /* ranks, communicators, timers, barriers: no data */
+  LT_MPI_SEND,        /* MPI_Send, Ssend, Rsend, Bsend */
+  LT_MPI_RECV,
+  LT_MPI_ISEND,
+  LT_MPI_IRECV,
+  LT_MPI_WAIT,
+  LT_MPI_WAITALL,
+  LT_MPI_BCAST,
+  LT_MPI_REDUCE,
+  LT_MPI_ALLREDUCE,
+  LT_MPI_UNSUPPORTED  /* an MPI call without a derivative rule */
+} LtMpiKind;
+/* The operand index of each role of a call, or -1. */
+typedef struct {
+  const char *name;
+  LtMpiKind kind;
+  int sbuf, rbuf, count, type, peer, tag, comm, status, req, op, root;
+} LtMpiCall;
+typedef enum { LT_MPI_T_DOUBLE, LT_MPI_T_FLOAT, LT_MPI_T_INT, LT_MPI_T_UNKNOWN } LtMpiType;
+typedef enum { LT_MPI_OP_SUM, LT_MPI_OP_MAX, LT_MPI_OP_MIN, LT_MPI_OP_OTHER,
+               LT_MPI_OP_UNKNOWN } LtMpiOp;
+/* What an MPI call is (LT_MPI_NONE: not MPI); *out gets its operands. */
+LtMpiKind lt_mpi_call(LLVMValueRef call, LtMpiCall *out);
+/* A predefined datatype / reduction handle, in either ABI. */
+LtMpiType lt_mpi_type(LLVMValueRef dt);
+LtMpiOp lt_mpi_op(LLVMValueRef op);
+/* The call moves MPI_DOUBLE or MPI_FLOAT data: it has a derivative. */
+int lt_mpi_float(const LtMpiCall *m, LLVMValueRef call);
+/* Why the call cannot be differentiated (active: it touches active data),
+ * or NULL. */
+const char *lt_mpi_check(const LtMpiCall *m, LLVMValueRef call, int active);
+long long lt_mpi_any_source(const LtMpiCall *m, LLVMValueRef call);
+unsigned lt_mpi_status_source_offset(const LtMpiCall *m, LLVMValueRef call);
 
 /* loops.c: natural loops, nesting, preheader/latch/exits (on LtCfg ids) */
 

@@ -242,6 +242,14 @@ LtCallKind lt_call_kind(LLVMValueRef call, const LtRule **rule) {
   default:
     return LT_CALL_UNKNOWN; /* lowered by prep/omp.c, or unsupported */
   }
+  switch (lt_mpi_call(call, NULL)) {
+  case LT_MPI_NONE:
+    break;
+  case LT_MPI_INERT:
+    return LT_CALL_INACTIVE;
+  default:
+    return LT_CALL_MPI;
+  }
   if (lt_alloc_fn(call))
     return LT_CALL_MALLOC;
   if (is_free_fn(n, len))

@@ -340,6 +340,9 @@ int lt_forward_build(LtGen *g, const char *name) {
       else if (LLVMIsACallInst(i) && lt_call_kind(i, &rule) == LT_CALL_MALLOC &&
                lt_alloc_fn(i)->out_arg >= 0 && lt_points_any_active(&g->act_of.pts, i))
         out_shadow(g, b, i);
+      else if (LLVMIsACallInst(i) && lt_call_kind(i, &rule) == LT_CALL_MPI &&
+               lt_mpi_forward(g, b, i, amap(g, i), need_shadow_at))
+        g->failed = 1;
     }
   fill_phis(g);
   mark_math_pure(g);

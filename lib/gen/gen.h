@@ -237,6 +237,15 @@ void lt_omp_flush(LtGen *g);
 void lt_omp_accumulate(LtGen *g, LLVMValueRef p, LLVMValueRef d, unsigned align,
                        int shared);
 
+/* mpi.c, mpirt.c: MPI calls (analysis/mpi.c says what they are) */
+/* R, at g->b: the adjoint communication of an MPI call. */
+int lt_mpi_reverse(LtGen *g, LLVMValueRef call);
+/* A: after acall (call's clone), what R needs of a nonblocking call. */
+int lt_mpi_forward(LtGen *g, LLVMBuilderRef b, LLVMValueRef call, LLVMValueRef acall,
+                   LLVMValueRef (*shadow)(LtGen *, LLVMValueRef));
+/* The helper lt.mpi.<name> for the module's handle ABI, linked in once. */
+LLVMValueRef lt_mpi_helper(LtCtx *c, int int_handles, const char *name);
+
 /* custom.c: registered custom derivatives (Enzyme's ABI) */
 int lt_custom_check(LtCtx *c, const LtReg *r, LLVMValueRef at);
 LLVMValueRef lt_custom_forward(LtGen *g, LLVMBuilderRef b, LLVMValueRef call,

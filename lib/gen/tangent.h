@@ -40,4 +40,7 @@ LLVMValueRef lt_tg_shadow(LtTg *t, LLVMValueRef p);
  * at t->b; 0 on success. */
 int lt_fwdinst(LtTg *t, LLVMValueRef inst);
 
+/* mpi.c: the tangent communication of an MPI call, at t->b. */
+int lt_mpi_tangent(LtTg *t, LLVMValueRef call);
+
 #endif
