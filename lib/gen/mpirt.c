@@ -232,6 +232,9 @@ static const char *const rt_ir =
     "  ret ptr null\n}\n"
     ;
 
+/* The second half (C compilers limit the length of one string literal):
+ * starting a record's adjoint (or tangent) communication, and the
+ * reverses of the nonblocking calls. */
 static const char *const rt_ir2 =
     "define hidden void @lt.mpi.begin%S(ptr %nd) {\n"
     "entry:\n"
