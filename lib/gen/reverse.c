@@ -356,7 +356,9 @@ int lt_reverse_build(LtGen *g, const char *name, LLVMTypeRef outs_ty) {
   }
   LLVMBasicBlockRef exitb = LLVMAppendBasicBlockInContext(c->llctx, g->R, "rev.exit");
   init_loops(g);
-  if (g->parallel)
+  /* the region itself, not the functions it calls (a buffer per call of
+   * a helper called per iteration would cost more than it saves) */
+  if (g->parallel && g->at && LLVMIsACallInst(g->at) && lt_call_is_parallel(g->at))
     lt_omp_privatize(g);
   gen_start(g, start, exitb);
   for (unsigned b = g->g.nblocks; b-- > 0;)
