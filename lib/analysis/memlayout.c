@@ -504,14 +504,12 @@ LLVMValueRef lt_mem_helper(LtCtx *c, const LtMemLayout *L, int forward) {
     k += snprintf(name + k, sizeof name - (size_t)k, ".%u%s", L->f[f].off, tn);
     LLVMDisposeMessage(tn);
   }
-  LLVMValueRef fn = LLVMGetNamedFunction(c->mod, name);
-  if (fn)
-    return fn;
   LLVMTypeRef pt[3] = {c->ptr, c->ptr, c->i64};
-  fn = LLVMAddFunction(c->mod, name, LLVMFunctionType(c->vd, pt, 3, 0));
-  LLVMSetLinkage(fn, LLVMInternalLinkage);
+  LLVMBasicBlockRef e;
+  LLVMValueRef fn = lt_helper_fn(c, name, LLVMFunctionType(c->vd, pt, 3, 0), &e);
+  if (!e)
+    return fn;
   LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
-  LLVMBasicBlockRef e = LLVMAppendBasicBlockInContext(c->llctx, fn, "entry");
   LLVMBasicBlockRef t = LLVMAppendBasicBlockInContext(c->llctx, fn, "test");
   LLVMBasicBlockRef z = LLVMAppendBasicBlockInContext(c->llctx, fn, "zero");
   LLVMBasicBlockRef h = LLVMAppendBasicBlockInContext(c->llctx, fn, "head");

@@ -158,6 +158,18 @@ LLVMValueRef lt_decl_fn(LLVMModuleRef m, const char *name, LLVMTypeRef fty) {
   return f ? f : LLVMAddFunction(m, name, fty);
 }
 
+LLVMValueRef lt_helper_fn(LtCtx *c, const char *name, LLVMTypeRef fty,
+                          LLVMBasicBlockRef *entry) {
+  LLVMValueRef f = LLVMGetNamedFunction(c->mod, name);
+  *entry = NULL;
+  if (f)
+    return f;
+  f = LLVMAddFunction(c->mod, name, fty);
+  LLVMSetLinkage(f, LLVMInternalLinkage);
+  *entry = LLVMAppendBasicBlockInContext(c->llctx, f, "entry");
+  return f;
+}
+
 static LLVMTypeRef ptr_ty(LLVMModuleRef m) {
   return LLVMPointerTypeInContext(LLVMGetModuleContext(m), 0);
 }

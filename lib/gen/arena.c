@@ -64,17 +64,15 @@ static State state(LtCtx *c) {
 
 /* ptr lt.arena.push(i64 n) */
 static LLVMValueRef push_fn(LtCtx *c) {
-  LLVMValueRef f = LLVMGetNamedFunction(c->mod, "lt.arena.push");
-  if (f)
-    return f;
   LLVMTypeRef pt[1] = {c->i64};
-  f = LLVMAddFunction(c->mod, "lt.arena.push", LLVMFunctionType(c->ptr, pt, 1, 0));
-  LLVMSetLinkage(f, LLVMInternalLinkage);
+  LLVMBasicBlockRef e;
+  LLVMValueRef f = lt_helper_fn(c, "lt.arena.push", LLVMFunctionType(c->ptr, pt, 1, 0), &e);
+  if (!e)
+    return f;
   State st = state(c);
   LLVMValueRef cur = st.cur, top = st.top, end = st.end, total = st.total, peak = st.peak,
                emax = st.emax;
   LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
-  LLVMBasicBlockRef e = LLVMAppendBasicBlockInContext(c->llctx, f, "entry");
   LLVMBasicBlockRef grow = LLVMAppendBasicBlockInContext(c->llctx, f, "chunk");
   LLVMBasicBlockRef take = LLVMAppendBasicBlockInContext(c->llctx, f, "take");
   LLVMPositionBuilderAtEnd(b, e);
@@ -117,18 +115,15 @@ static LLVMValueRef push_fn(LtCtx *c) {
 /* void lt.arena.pop(ptr p): release p and everything pushed after it
  * (which, last in first out, is all in the current chunk by now) */
 static LLVMValueRef pop_fn(LtCtx *c) {
-  LLVMValueRef f = LLVMGetNamedFunction(c->mod, "lt.arena.pop");
-  if (f)
-    return f;
   LLVMTypeRef pt[1] = {c->ptr};
-  f = LLVMAddFunction(c->mod, "lt.arena.pop",
-                      LLVMFunctionType(LLVMVoidTypeInContext(c->llctx), pt, 1, 0));
-  LLVMSetLinkage(f, LLVMInternalLinkage);
+  LLVMBasicBlockRef e;
+  LLVMValueRef f = lt_helper_fn(c, "lt.arena.pop", LLVMFunctionType(c->vd, pt, 1, 0), &e);
+  if (!e)
+    return f;
   State st = state(c);
   LLVMValueRef cur = st.cur, top = st.top, end = st.end, total = st.total, peak = st.peak,
                emax = st.emax;
   LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
-  LLVMBasicBlockRef e = LLVMAppendBasicBlockInContext(c->llctx, f, "entry");
   LLVMBasicBlockRef drop = LLVMAppendBasicBlockInContext(c->llctx, f, "drop");
   LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c->llctx, f, "done");
   LLVMPositionBuilderAtEnd(b, e);

@@ -19,14 +19,23 @@
 
 static LLVMValueRef fn_of(LtCtx *c, const char *name, LLVMTypeRef ret,
                           LLVMTypeRef *pt, unsigned n, LLVMBasicBlockRef *entry) {
-  LLVMValueRef f = LLVMGetNamedFunction(c->mod, name);
-  *entry = NULL;
-  if (f)
-    return f;
-  f = LLVMAddFunction(c->mod, name, LLVMFunctionType(ret, pt, n, 0));
-  LLVMSetLinkage(f, LLVMInternalLinkage);
-  *entry = LLVMAppendBasicBlockInContext(c->llctx, f, "entry");
-  return f;
+  return lt_helper_fn(c, name, LLVMFunctionType(ret, pt, n, 0), entry);
+}
+
+/* A helper that does nothing to a null shadow (its parameter 0): the
+ * entry e branches to a new block go_name, where the builder returned
+ * stands, or, for null, to the new block *none (none_name). */
+static LLVMBuilderRef unless_null(LtCtx *c, LLVMValueRef f, LLVMBasicBlockRef e,
+                                  const char *go_name, const char *none_name,
+                                  LLVMBasicBlockRef *none) {
+  LLVMBasicBlockRef go = LLVMAppendBasicBlockInContext(c->llctx, f, go_name);
+  *none = LLVMAppendBasicBlockInContext(c->llctx, f, none_name);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
+  LLVMValueRef p = LLVMGetParam(f, 0);
+  LLVMPositionBuilderAtEnd(b, e);
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, p, LLVMConstNull(c->ptr), ""), *none, go);
+  LLVMPositionBuilderAtEnd(b, go);
+  return b;
 }
 
 static LLVMValueRef at(LtCtx *c, LLVMBuilderRef b, LLVMValueRef p, long long off) {
@@ -69,13 +78,9 @@ static LLVMValueRef free_fn(LtCtx *c) {
   LLVMValueRef f = fn_of(c, "lt.shadow.free", c->vd, &c->ptr, 1, &e);
   if (!e)
     return f;
-  LLVMBasicBlockRef go = LLVMAppendBasicBlockInContext(c->llctx, f, "free");
-  LLVMBasicBlockRef x = LLVMAppendBasicBlockInContext(c->llctx, f, "exit");
-  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
+  LLVMBasicBlockRef x;
+  LLVMBuilderRef b = unless_null(c, f, e, "free", "exit", &x);
   LLVMValueRef p = LLVMGetParam(f, 0);
-  LLVMPositionBuilderAtEnd(b, e);
-  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, p, LLVMConstNull(c->ptr), ""), x, go);
-  LLVMPositionBuilderAtEnd(b, go);
   LLVMValueRef hdr = LLVMBuildLoad2(b, c->i64, at(c, b, p, -16), "");
   LLVMValueRef base = LLVMBuildGEP2(b, c->i8, p, (LLVMValueRef[]){LLVMBuildNeg(b, hdr, "")},
                                     1, "");
@@ -92,14 +97,9 @@ static LLVMValueRef size_fn(LtCtx *c) {
   LLVMValueRef f = fn_of(c, "lt.shadow.size", c->i64, &c->ptr, 1, &e);
   if (!e)
     return f;
-  LLVMBasicBlockRef go = LLVMAppendBasicBlockInContext(c->llctx, f, "read");
-  LLVMBasicBlockRef x = LLVMAppendBasicBlockInContext(c->llctx, f, "none");
-  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
-  LLVMValueRef p = LLVMGetParam(f, 0);
-  LLVMPositionBuilderAtEnd(b, e);
-  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, p, LLVMConstNull(c->ptr), ""), x, go);
-  LLVMPositionBuilderAtEnd(b, go);
-  LLVMBuildRet(b, LLVMBuildLoad2(b, c->i64, at(c, b, p, -8), ""));
+  LLVMBasicBlockRef x;
+  LLVMBuilderRef b = unless_null(c, f, e, "read", "none", &x);
+  LLVMBuildRet(b, LLVMBuildLoad2(b, c->i64, at(c, b, LLVMGetParam(f, 0), -8), ""));
   LLVMPositionBuilderAtEnd(b, x);
   LLVMBuildRet(b, LLVMConstInt(c->i64, 0, 0));
   LLVMDisposeBuilder(b);
