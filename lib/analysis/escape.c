@@ -24,14 +24,10 @@
 
 static int escapes(LtCtx *c, LLVMValueRef f, unsigned p, int depth);
 
-/* Values that can hold a pointer's bits: pointers, integers as wide as
- * one, aggregates and vectors (an int is not: resize(this, int n) storing
- * n is no escape of anything). */
-static int carries(LtCtx *c, LLVMTypeRef t) {
+int lt_may_hold_ptr(LLVMTypeRef t) {
   switch (LLVMGetTypeKind(t)) {
-  case LLVMIntegerTypeKind:
-    return LLVMGetIntTypeWidth(t) >= 8 * LLVMABISizeOfType(c->td, c->ptr);
   case LLVMPointerTypeKind:
+  case LLVMIntegerTypeKind:
   case LLVMStructTypeKind:
   case LLVMArrayTypeKind:
   case LLVMVectorTypeKind:
@@ -41,8 +37,16 @@ static int carries(LtCtx *c, LLVMTypeRef t) {
   }
 }
 
-/* A load of an integer that could hold a pointer (as wide, as aligned). */
-static int ptr_sized_int(LtCtx *c, LLVMValueRef load) {
+/* Values that can hold a pointer's bits: pointers, integers as wide as
+ * one, aggregates and vectors (an int is not: resize(this, int n) storing
+ * n is no escape of anything). */
+static int carries(LtCtx *c, LLVMTypeRef t) {
+  return lt_may_hold_ptr(t) &&
+         (LLVMGetTypeKind(t) != LLVMIntegerTypeKind ||
+          LLVMGetIntTypeWidth(t) >= 8 * LLVMABISizeOfType(c->td, c->ptr));
+}
+
+int lt_ptr_sized_int(LtCtx *c, LLVMValueRef load) {
   LLVMTypeRef t = LLVMTypeOf(load);
   return LLVMGetTypeKind(t) == LLVMIntegerTypeKind && carries(c, t) &&
          LLVMGetAlignment(load) >= LLVMABISizeOfType(c->td, c->ptr);
@@ -149,7 +153,7 @@ static int value_escapes(LtCtx *c, LLVMValueRef root, int depth) {
         break;
       }
       case LLVMLoad:
-        if (lt_is_ptr_ty(LLVMTypeOf(user)) || ptr_sized_int(c, user)) {
+        if (lt_is_ptr_ty(LLVMTypeOf(user)) || lt_ptr_sized_int(c, user)) {
           derived = user; /* pointers kept in the memory it addresses */
           dlv = lv + 1;
         }
