@@ -471,33 +471,25 @@ int lt_points_may_alias(LtPoints *pt, LLVMValueRef a, LLVMValueRef b) {
   return (xa && (xb || gb)) || (ga && xb);
 }
 
-int lt_points_all_heap(LtPoints *pt, LLVMValueRef v) {
+/* v addresses some allocation and, but for null, nothing else: no stack
+ * slot either when heap_only. */
+static int all_allocs(LtPoints *pt, LLVMValueRef v, int heap_only) {
   const uint64_t *s = lt_points_of(pt, v);
   int n = 0;
   for (unsigned o = 0; o < pt->nobj; o++)
     if (set_has(s, o)) {
       if (pt->obj[o].kind == O_NULL)
         continue;
-      if (pt->obj[o].kind != O_ALLOC || LLVMIsAAllocaInst(pt->obj[o].src))
+      if (pt->obj[o].kind != O_ALLOC || (heap_only && LLVMIsAAllocaInst(pt->obj[o].src)))
         return 0;
       n++;
     }
   return n > 0;
 }
 
-int lt_points_all_own(LtPoints *pt, LLVMValueRef v) {
-  const uint64_t *s = lt_points_of(pt, v);
-  int n = 0;
-  for (unsigned o = 0; o < pt->nobj; o++)
-    if (set_has(s, o)) {
-      if (pt->obj[o].kind == O_NULL)
-        continue;
-      if (pt->obj[o].kind != O_ALLOC)
-        return 0;
-      n++;
-    }
-  return n > 0;
-}
+int lt_points_all_heap(LtPoints *pt, LLVMValueRef v) { return all_allocs(pt, v, 1); }
+
+int lt_points_all_own(LtPoints *pt, LLVMValueRef v) { return all_allocs(pt, v, 0); }
 
 int lt_points_any_stack(LtPoints *pt, LLVMValueRef v) {
   const uint64_t *s = lt_points_of(pt, v);
