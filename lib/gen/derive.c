@@ -230,18 +230,10 @@ static void declare(LtCtx *c, LtGen *g, LtDeriv *d, const LtRequest *r) {
 
 LtDeriv *lt_derive(LtCtx *c, const LtRequest *r) {
   int split = r->mode != LT_AUTODIFF;
-  char *key = make_key(r, split);
-  for (size_t i = 0; i < c->derivs.n; i++) {
-    LtDeriv *d = c->derivs.v[i];
-    if (!strcmp(d->key, key)) {
-      free(key);
-      return d;
-    }
-  }
-  LtDeriv *d = lt_xcalloc(1, sizeof *d);
-  d->fn = r->fn;
-  d->key = key;
-  d->mode = r->mode;
+  int fresh;
+  LtDeriv *d = lt_deriv_entry(c, r, make_key(r, split), &fresh);
+  if (!fresh)
+    return d;
   d->want_primal = r->want_primal;
   d->ret_shadow = r->ret_shadow;
   d->parallel = r->parallel;
@@ -312,6 +304,23 @@ LtDeriv *lt_derive(LtCtx *c, const LtRequest *r) {
     lt_callee_done(c, d);
   else
     lt_vec_push(&c->derivs, d);
+  return d;
+}
+
+LtDeriv *lt_deriv_entry(LtCtx *c, const LtRequest *r, char *key, int *fresh) {
+  for (size_t i = 0; i < c->derivs.n; i++) {
+    LtDeriv *d = c->derivs.v[i];
+    if (!strcmp(d->key, key)) {
+      free(key);
+      *fresh = 0;
+      return d;
+    }
+  }
+  LtDeriv *d = lt_xcalloc(1, sizeof *d);
+  d->fn = r->fn;
+  d->key = key;
+  d->mode = r->mode;
+  *fresh = 1;
   return d;
 }
 
