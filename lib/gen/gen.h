@@ -67,10 +67,12 @@ LLVMTypeRef lt_rev_type(LtCtx *c, LLVMValueRef fn, const LtAct *act,
                         LLVMTypeRef outs_ty);
 /* Build (or reuse) the derivative for a request; NULL after reporting. */
 LtDeriv *lt_derive(LtCtx *c, const LtRequest *r);
-/* The derivative cache (c->derivs), keyed by activity signature and mode
- * (key, which it takes): the entry built for key, or, *fresh, a new one
- * for r's function and mode that the caller fills and adds. */
-LtDeriv *lt_deriv_entry(LtCtx *c, const LtRequest *r, char *key, int *fresh);
+/* The derivative cache (c->derivs), keyed by r's function, the activity
+ * of each parameter (upper case where keep[p]: memory kept between split
+ * halves) and the mode's tail: the entry built for that key, or, *fresh,
+ * a new one for r's function and mode that the caller fills and adds. */
+LtDeriv *lt_deriv_entry(LtCtx *c, const LtRequest *r, const unsigned char *keep,
+                        const char *tail, int *fresh);
 void lt_deriv_free(LtDeriv *d);
 
 /* tangent.c: forward mode (the tangent function, per request) */

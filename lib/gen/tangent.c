@@ -87,19 +87,6 @@ static void keep_byval(LtCtx *c, LLVMValueRef fn, LLVMValueRef T, const LtAct *a
   }
 }
 
-static char *make_key(const LtRequest *r, unsigned W, int want_primal, int ret_tan) {
-  size_t len;
-  const char *name = LLVMGetValueName2(r->fn, &len);
-  char *k = lt_xcalloc(len + r->nparams + 32, 1);
-  memcpy(k, name, len);
-  k[len] = '/';
-  for (unsigned p = 0; p < r->nparams; p++)
-    k[len + 1 + p] = "cdnom"[r->act[p]];
-  snprintf(k + len + 1 + r->nparams, 31, "/fwd%u%c%c%c", W, want_primal ? 'p' : '-',
-           ret_tan ? 't' : '-', r->parallel ? 'P' : '-');
-  return k;
-}
-
 /* The kept calls of P (recursive or large callees) get the callee's own
  * tangent function. */
 static int plan_calls(LtTg *t) {
@@ -276,8 +263,11 @@ LtDeriv *lt_tangent_derive(LtCtx *c, const LtRequest *r) {
   int sub = r->mode == LT_FWDSUB;
   int want_primal = sub ? r->want_primal : r->primal_return && LLVMGetTypeKind(rt) != LLVMVoidTypeKind;
   int ret_tan = sub ? r->tan_used : lt_is_diff_ty(rt) || lt_is_ptr_ty(rt);
+  char tail[32];
+  snprintf(tail, sizeof tail, "/fwd%u%c%c%c", W, want_primal ? 'p' : '-', ret_tan ? 't' : '-',
+           r->parallel ? 'P' : '-');
   int fresh;
-  LtDeriv *d = lt_deriv_entry(c, r, make_key(r, W, want_primal, ret_tan), &fresh);
+  LtDeriv *d = lt_deriv_entry(c, r, NULL, tail, &fresh);
   if (!fresh)
     return d;
   d->want_primal = want_primal;
