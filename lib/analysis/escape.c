@@ -220,13 +220,7 @@ static LLVMValueRef ssa_form(LtCtx *c, LLVMValueRef f) {
   if (slots) {
     char name[300];
     snprintf(name, sizeof name, "%s.lt.esc", LLVMGetValueName2(f, &(size_t){0}));
-    LLVMValueRef cl = lt_clone_decl(f, name, LLVMGlobalGetValueType(f));
-    LtMap vm;
-    lt_map_init(&vm, 64);
-    for (unsigned k = 0, n = LLVMCountParams(f); k < n; k++)
-      lt_map_put(&vm, LLVMGetParam(f, k), LLVMGetParam(cl, k));
-    lt_clone_body(&vm, f, cl, NULL, 0);
-    lt_map_free(&vm);
+    LLVMValueRef cl = lt_clone_fn(f, name, 0);
     if (lt_run_pipeline(c, cl, "mem2reg")) {
       lt_erase_fn(c, cl);
     } else {

@@ -196,6 +196,8 @@ LLVMBasicBlockRef lt_clone_body(LtMap *vmap, LLVMValueRef src, LLVMValueRef dst,
 /* New internal function named name with type fty, attributes of src copied
  * for the first nparams parameters; optnone/noinline dropped. */
 LLVMValueRef lt_clone_decl(LLVMValueRef src, const char *name, LLVMTypeRef fty);
+/* A copy of src, body and all, as the new internal function name. */
+LLVMValueRef lt_clone_fn(LLVMValueRef src, const char *name, int keep_dbg);
 /* Inline the call (callee must be defined). Returns 0 on success. */
 int lt_inline_call(LtCtx *c, LLVMValueRef call, int keep_dbg);
 

@@ -265,13 +265,7 @@ LLVMValueRef lt_preprocess(LtCtx *c, LLVMValueRef fn, LLVMValueRef at) {
   size_t len;
   char name[256];
   snprintf(name, sizeof name, "%s.lt.pre", LLVMGetValueName2(fn, &len));
-  LLVMValueRef p = lt_clone_decl(fn, name, LLVMGlobalGetValueType(fn));
-  LtMap vm;
-  lt_map_init(&vm, 256);
-  for (unsigned i = 0, n = LLVMCountParams(fn); i < n; i++)
-    lt_map_put(&vm, LLVMGetParam(fn, i), LLVMGetParam(p, i));
-  lt_clone_body(&vm, fn, p, NULL, 1);
-  lt_map_free(&vm);
+  LLVMValueRef p = lt_clone_fn(fn, name, 1);
   copy_byval(c, p);
   int rc = inline_all(c, &gr, p);
   lt_map_free(&gr.size);
