@@ -1,11 +1,12 @@
-#define _POSIX_C_SOURCE 199309L /* clock_gettime */
 /* util.c: containers and small IR helpers shared by every pass.
  *
  * LtMap is an open-addressing pointer map (linear probing, power-of-two
  * capacity, never shrinks); LtVec a growable pointer array. The IR helpers
  * declare libc allocation functions with correct 64-bit signatures (the C
- * API's LLVMBuildMalloc truncates sizes to i32) and run nested pipelines.
+ * API's LLVMBuildMalloc truncates sizes to i32), define the generated
+ * code's internal lt.* helpers once per module, and run nested pipelines.
  */
+#define _POSIX_C_SOURCE 199309L /* clock_gettime */
 #include "lt.h"
 
 #include <time.h>

@@ -303,8 +303,8 @@ LtDeriv *lt_derive(LtCtx *c, const LtRequest *r) {
   return d;
 }
 
-/* function/activities tail: one letter per parameter's activity (LtAct
- * order), upper case where keep says its memory is kept. */
+/* The cache key: r's function, '/', one letter per parameter's activity
+ * (LtAct order; upper case where keep says its memory is kept), tail. */
 static char *make_key(const LtRequest *r, const unsigned char *keep, const char *tail) {
   size_t len, nt = strlen(tail);
   const char *name = LLVMGetValueName2(r->fn, &len);
