@@ -24,14 +24,10 @@
 
 static int escapes(LtCtx *c, LLVMValueRef f, unsigned p, int depth);
 
-/* Values that can hold a pointer's bits: pointers, integers as wide as
- * one, aggregates and vectors (an int is not: resize(this, int n) storing
- * n is no escape of anything). */
-static int carries(LtCtx *c, LLVMTypeRef t) {
+int lt_may_hold_ptr(LLVMTypeRef t) {
   switch (LLVMGetTypeKind(t)) {
-  case LLVMIntegerTypeKind:
-    return LLVMGetIntTypeWidth(t) >= 8 * LLVMABISizeOfType(c->td, c->ptr);
   case LLVMPointerTypeKind:
+  case LLVMIntegerTypeKind:
   case LLVMStructTypeKind:
   case LLVMArrayTypeKind:
   case LLVMVectorTypeKind:
@@ -41,8 +37,16 @@ static int carries(LtCtx *c, LLVMTypeRef t) {
   }
 }
 
-/* A load of an integer that could hold a pointer (as wide, as aligned). */
-static int ptr_sized_int(LtCtx *c, LLVMValueRef load) {
+/* Values that can hold a pointer's bits: pointers, integers as wide as
+ * one, aggregates and vectors (an int is not: resize(this, int n) storing
+ * n is no escape of anything). */
+static int carries(LtCtx *c, LLVMTypeRef t) {
+  return lt_may_hold_ptr(t) &&
+         (LLVMGetTypeKind(t) != LLVMIntegerTypeKind ||
+          LLVMGetIntTypeWidth(t) >= 8 * LLVMABISizeOfType(c->td, c->ptr));
+}
+
+int lt_ptr_sized_int(LtCtx *c, LLVMValueRef load) {
   LLVMTypeRef t = LLVMTypeOf(load);
   return LLVMGetTypeKind(t) == LLVMIntegerTypeKind && carries(c, t) &&
          LLVMGetAlignment(load) >= LLVMABISizeOfType(c->td, c->ptr);
@@ -150,7 +154,7 @@ static int value_escapes(LtCtx *c, LLVMValueRef root, int depth) {
         break;
       }
       case LLVMLoad:
-        if (lt_is_ptr_ty(LLVMTypeOf(user)) || ptr_sized_int(c, user)) {
+        if (lt_is_ptr_ty(LLVMTypeOf(user)) || lt_ptr_sized_int(c, user)) {
           derived = user; /* pointers kept in the memory it addresses */
           dlv = lv + 1;
         }
@@ -217,13 +221,7 @@ static LLVMValueRef ssa_form(LtCtx *c, LLVMValueRef f) {
   if (slots) {
     char name[300];
     snprintf(name, sizeof name, "%s.lt.esc", LLVMGetValueName2(f, &(size_t){0}));
-    LLVMValueRef cl = lt_clone_decl(f, name, LLVMGlobalGetValueType(f));
-    LtMap vm;
-    lt_map_init(&vm, 64);
-    for (unsigned k = 0, n = LLVMCountParams(f); k < n; k++)
-      lt_map_put(&vm, LLVMGetParam(f, k), LLVMGetParam(cl, k));
-    lt_clone_body(&vm, f, cl, NULL, 0);
-    lt_map_free(&vm);
+    LLVMValueRef cl = lt_clone_fn(f, name, 0);
     if (lt_run_pipeline(c, cl, "mem2reg")) {
       lt_erase_fn(c, cl);
     } else {

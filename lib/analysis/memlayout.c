@@ -20,21 +20,38 @@
 #include <stdio.h>
 #include <string.h>
 
-LLVMTypeRef lt_elem_type_of(LLVMValueRef fn, LLVMValueRef b1, LLVMValueRef b2) {
-  LLVMTypeRef fl = NULL, pt = NULL;
+/* The address a load or store accesses, and in *t the type it accesses
+ * there; NULL for other instructions. */
+static LLVMValueRef access(LLVMValueRef i, LLVMTypeRef *t) {
+  if (LLVMIsALoadInst(i)) {
+    *t = LLVMTypeOf(i);
+    return LLVMGetOperand(i, 0);
+  }
+  if (LLVMIsAStoreInst(i)) {
+    *t = LLVMTypeOf(LLVMGetOperand(i, 0));
+    return LLVMGetOperand(i, 1);
+  }
+  return NULL;
+}
+
+/* How fn accesses the objects b1 and b2: the first float type a load,
+ * store or GEP into them has, the last pointer type a load reads, and
+ * whether loads and stores move floats, pointers or both there. */
+typedef struct {
+  LLVMTypeRef fl, pt;
+  int any_fl, any_pt;
+} Uses;
+
+static Uses uses_of(LLVMValueRef fn, LLVMValueRef b1, LLVMValueRef b2) {
+  Uses u = {NULL, NULL, 0, 0};
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
        bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
          i = LLVMGetNextInstruction(i)) {
-      LLVMValueRef addr = NULL;
       LLVMTypeRef t = NULL;
-      if (LLVMIsALoadInst(i)) {
-        addr = LLVMGetOperand(i, 0);
-        t = LLVMTypeOf(i);
-      } else if (LLVMIsAStoreInst(i)) {
-        addr = LLVMGetOperand(i, 1);
-        t = LLVMTypeOf(LLVMGetOperand(i, 0));
-      } else if (LLVMIsAGetElementPtrInst(i)) {
+      LLVMValueRef addr = access(i, &t);
+      int moves = addr != NULL;
+      if (!addr && LLVMIsAGetElementPtrInst(i)) {
         addr = i;
         t = LLVMGetGEPSourceElementType(i);
       }
@@ -43,38 +60,26 @@ LLVMTypeRef lt_elem_type_of(LLVMValueRef fn, LLVMValueRef b1, LLVMValueRef b2) {
       LLVMValueRef base = lt_base_of(addr);
       if (base != b1 && base != b2)
         continue;
-      if (lt_is_float_ty(t) && !fl)
-        fl = t;
+      if (lt_is_float_ty(t) && !u.fl)
+        u.fl = t;
       if (lt_is_ptr_ty(t) && LLVMIsALoadInst(i))
-        pt = t;
+        u.pt = t;
+      u.any_fl |= moves && lt_is_float_ty(t);
+      u.any_pt |= moves && lt_is_ptr_ty(t);
     }
-  return fl ? fl : pt;
+  return u;
+}
+
+LLVMTypeRef lt_elem_type_of(LLVMValueRef fn, LLVMValueRef b1, LLVMValueRef b2) {
+  Uses u = uses_of(fn, b1, b2);
+  return u.fl ? u.fl : u.pt;
 }
 
 int lt_mem_mixed(LLVMValueRef call) {
-  LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInstructionParent(call));
-  LLVMValueRef b1 = lt_base_of(LLVMGetOperand(call, 0));
-  LLVMValueRef b2 = lt_base_of(LLVMGetOperand(call, 1));
-  int fl = 0, pt = 0;
-  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
-       bb = LLVMGetNextBasicBlock(bb))
-    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
-         i = LLVMGetNextInstruction(i)) {
-      LLVMValueRef addr = NULL;
-      LLVMTypeRef t = NULL;
-      if (LLVMIsALoadInst(i)) {
-        addr = LLVMGetOperand(i, 0);
-        t = LLVMTypeOf(i);
-      } else if (LLVMIsAStoreInst(i)) {
-        addr = LLVMGetOperand(i, 1);
-        t = LLVMTypeOf(LLVMGetOperand(i, 0));
-      }
-      if (!addr || (lt_base_of(addr) != b1 && lt_base_of(addr) != b2))
-        continue;
-      fl |= lt_is_float_ty(t);
-      pt |= lt_is_ptr_ty(t);
-    }
-  return fl && pt;
+  Uses u = uses_of(LLVMGetBasicBlockParent(LLVMGetInstructionParent(call)),
+                   lt_base_of(LLVMGetOperand(call, 0)),
+                   lt_base_of(LLVMGetOperand(call, 1)));
+  return u.any_fl && u.any_pt;
 }
 
 LLVMTypeRef lt_mem_elem_type(LLVMValueRef call) {
@@ -318,17 +323,10 @@ static int from_accesses(LtCtx *c, const LtActivity *a, LLVMValueRef call,
        bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
          i = LLVMGetNextInstruction(i)) {
-      LLVMValueRef addr;
       LLVMTypeRef t;
-      if (LLVMIsALoadInst(i)) {
-        addr = LLVMGetOperand(i, 0);
-        t = LLVMTypeOf(i);
-      } else if (LLVMIsAStoreInst(i)) {
-        addr = LLVMGetOperand(i, 1);
-        t = LLVMTypeOf(LLVMGetOperand(i, 0));
-      } else {
+      LLVMValueRef addr = access(i, &t);
+      if (!addr)
         continue;
-      }
       if (!lt_is_float_ty(t) && !lt_is_ptr_ty(t) &&
           LLVMGetTypeKind(t) != LLVMIntegerTypeKind)
         continue; /* integers occupy bytes that are not floats */
@@ -491,6 +489,19 @@ int lt_mem_layout_has(const LtMemLayout *L, int ptrs) {
   return 0;
 }
 
+/* The end of the one-block loop over elements k (0 on entry from pre):
+ * k + 1, then out to x when (k + 1) `done` n, else around again. */
+static void next_element(LLVMBuilderRef b, LLVMValueRef k, LLVMValueRef n,
+                         LLVMIntPredicate done, LLVMBasicBlockRef pre,
+                         LLVMBasicBlockRef loop, LLVMBasicBlockRef x) {
+  LLVMTypeRef i64 = LLVMTypeOf(k);
+  LLVMValueRef k1 = LLVMBuildAdd(b, k, LLVMConstInt(i64, 1, 0), "");
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, done, k1, n, ""), x, loop);
+  LLVMValueRef inc[2] = {LLVMConstInt(i64, 0, 0), k1};
+  LLVMBasicBlockRef from[2] = {pre, loop};
+  LLVMAddIncoming(k, inc, from, 2);
+}
+
 /* void <name>(ptr dst, ptr src, i64 count): for each of count elements of
  * the layout, move the pointer fields src -> dst (forward), or for the
  * float fields src += dst, dst = 0 (reverse). Null shadows take no part.
@@ -504,14 +515,12 @@ LLVMValueRef lt_mem_helper(LtCtx *c, const LtMemLayout *L, int forward) {
     k += snprintf(name + k, sizeof name - (size_t)k, ".%u%s", L->f[f].off, tn);
     LLVMDisposeMessage(tn);
   }
-  LLVMValueRef fn = LLVMGetNamedFunction(c->mod, name);
-  if (fn)
-    return fn;
   LLVMTypeRef pt[3] = {c->ptr, c->ptr, c->i64};
-  fn = LLVMAddFunction(c->mod, name, LLVMFunctionType(c->vd, pt, 3, 0));
-  LLVMSetLinkage(fn, LLVMInternalLinkage);
+  LLVMBasicBlockRef e;
+  LLVMValueRef fn = lt_helper_fn(c, name, LLVMFunctionType(c->vd, pt, 3, 0), &e);
+  if (!e)
+    return fn;
   LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
-  LLVMBasicBlockRef e = LLVMAppendBasicBlockInContext(c->llctx, fn, "entry");
   LLVMBasicBlockRef t = LLVMAppendBasicBlockInContext(c->llctx, fn, "test");
   LLVMBasicBlockRef z = LLVMAppendBasicBlockInContext(c->llctx, fn, "zero");
   LLVMBasicBlockRef h = LLVMAppendBasicBlockInContext(c->llctx, fn, "head");
@@ -540,11 +549,7 @@ LLVMValueRef lt_mem_helper(LtCtx *c, const LtMemLayout *L, int forward) {
     LLVMValueRef p = LLVMBuildGEP2(b, c->i8, dd, &at, 1, "");
     LLVMSetAlignment(LLVMBuildStore(b, LLVMConstNull(L->f[f].ty), p), 1);
   }
-  LLVMValueRef k0n = LLVMBuildAdd(b, k0, one, "");
-  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntUGE, k0n, n, ""), x, z);
-  LLVMValueRef zinc[2] = {zero, k0n};
-  LLVMBasicBlockRef zfrom[2] = {t, z};
-  LLVMAddIncoming(k0, zinc, zfrom, 2);
+  next_element(b, k0, n, LLVMIntUGE, t, z, x);
   LLVMPositionBuilderAtEnd(b, h);
   LLVMValueRef down = LLVMBuildICmp(b, LLVMIntULT, dd, ds, "");
   LLVMBuildBr(b, l);
@@ -573,11 +578,7 @@ LLVMValueRef lt_mem_helper(LtCtx *c, const LtMemLayout *L, int forward) {
       LLVMSetAlignment(LLVMBuildStore(b, lt_build_accum(b, old, v), ps), 1);
     }
   }
-  LLVMValueRef k2 = LLVMBuildAdd(b, k1, one, "");
-  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, k2, n, ""), x, l);
-  LLVMValueRef inc[2] = {zero, k2};
-  LLVMBasicBlockRef from[2] = {h, l};
-  LLVMAddIncoming(k1, inc, from, 2);
+  next_element(b, k1, n, LLVMIntEQ, h, l, x);
   LLVMPositionBuilderAtEnd(b, x);
   LLVMBuildRetVoid(b);
   LLVMDisposeBuilder(b);

@@ -269,29 +269,13 @@ static int join_stored(LtPoints *pt, LLVMValueRef addr, const uint64_t *src) {
   return changed;
 }
 
-static int may_carry(LLVMTypeRef t) {
-  switch (LLVMGetTypeKind(t)) {
-  case LLVMPointerTypeKind:
-  case LLVMIntegerTypeKind:
-  case LLVMStructTypeKind:
-  case LLVMArrayTypeKind:
-  case LLVMVectorTypeKind:
-    return 1;
-  default:
-    return 0;
-  }
-}
-
 /* An integer load that cannot hold a pointer's bits: narrower than a
  * pointer, or less aligned than one (an i64 read of two adjacent ints,
  * {nrows, ncols}, at offset 4). Otherwise loading it from memory that
  * holds pointers would give it their targets. */
 static int narrow_int(LtPoints *pt, LLVMValueRef load) {
-  LLVMTypeRef t = LLVMTypeOf(load);
-  if (LLVMGetTypeKind(t) != LLVMIntegerTypeKind)
-    return 0;
-  unsigned long long psize = LLVMABISizeOfType(pt->c->td, pt->c->ptr);
-  return LLVMGetIntTypeWidth(t) < 8 * psize || LLVMGetAlignment(load) < psize;
+  return LLVMGetTypeKind(LLVMTypeOf(load)) == LLVMIntegerTypeKind &&
+         !lt_ptr_sized_int(pt->c, load);
 }
 
 static int step_call(LtPoints *pt, LLVMValueRef i) {
@@ -368,7 +352,7 @@ static int step_call(LtPoints *pt, LLVMValueRef i) {
     for (unsigned a = 0; a < n; a++)
       if (lt_is_ptr_ty(LLVMTypeOf(LLVMGetOperand(i, a))))
         changed |= join_stored(pt, LLVMGetOperand(i, a), all);
-    if (may_carry(LLVMTypeOf(i))) {
+    if (lt_may_hold_ptr(LLVMTypeOf(i))) {
       changed |= join(pt, s, all);
       changed |= join(pt, s, ret);
     }
@@ -384,7 +368,7 @@ static int step_call(LtPoints *pt, LLVMValueRef i) {
     if (lt_is_ptr_ty(LLVMTypeOf(op)))
       changed |= join_stored(pt, op, pt->unknown_set);
   }
-  if (may_carry(LLVMTypeOf(i))) {
+  if (lt_may_hold_ptr(LLVMTypeOf(i))) {
     uint64_t *s = own(pt, i);
     if (!set_has(s, pt->unknown)) {
       set_add(s, pt->unknown);
@@ -406,7 +390,7 @@ int lt_points_step(LtPoints *pt, LLVMValueRef i) {
   case LLVMSExt:
   case LLVMExtractValue:
   case LLVMExtractElement:
-    return may_carry(LLVMTypeOf(i)) ? join_value(pt, i, LLVMGetOperand(i, 0)) : 0;
+    return lt_may_hold_ptr(LLVMTypeOf(i)) ? join_value(pt, i, LLVMGetOperand(i, 0)) : 0;
   case LLVMTrunc: { /* to fewer bits than a pointer: none left */
     LLVMTypeRef t = LLVMTypeOf(i);
     if (LLVMGetTypeKind(t) == LLVMVectorTypeKind)
@@ -442,7 +426,7 @@ int lt_points_step(LtPoints *pt, LLVMValueRef i) {
     return changed;
   }
   case LLVMLoad:
-    return may_carry(LLVMTypeOf(i)) && !narrow_int(pt, i)
+    return lt_may_hold_ptr(LLVMTypeOf(i)) && !narrow_int(pt, i)
                ? join_loaded(pt, i, LLVMGetOperand(i, 0))
                : 0;
   case LLVMStore:
@@ -494,33 +478,25 @@ int lt_points_may_alias(LtPoints *pt, LLVMValueRef a, LLVMValueRef b) {
   return (xa && (xb || gb)) || (ga && xb);
 }
 
-int lt_points_all_heap(LtPoints *pt, LLVMValueRef v) {
+/* v addresses some allocation and, but for null, nothing else: no stack
+ * slot either when heap_only. */
+static int all_allocs(LtPoints *pt, LLVMValueRef v, int heap_only) {
   const uint64_t *s = lt_points_of(pt, v);
   int n = 0;
   for (unsigned o = 0; o < pt->nobj; o++)
     if (set_has(s, o)) {
       if (pt->obj[o].kind == O_NULL)
         continue;
-      if (pt->obj[o].kind != O_ALLOC || LLVMIsAAllocaInst(pt->obj[o].src))
+      if (pt->obj[o].kind != O_ALLOC || (heap_only && LLVMIsAAllocaInst(pt->obj[o].src)))
         return 0;
       n++;
     }
   return n > 0;
 }
 
-int lt_points_all_own(LtPoints *pt, LLVMValueRef v) {
-  const uint64_t *s = lt_points_of(pt, v);
-  int n = 0;
-  for (unsigned o = 0; o < pt->nobj; o++)
-    if (set_has(s, o)) {
-      if (pt->obj[o].kind == O_NULL)
-        continue;
-      if (pt->obj[o].kind != O_ALLOC)
-        return 0;
-      n++;
-    }
-  return n > 0;
-}
+int lt_points_all_heap(LtPoints *pt, LLVMValueRef v) { return all_allocs(pt, v, 1); }
+
+int lt_points_all_own(LtPoints *pt, LLVMValueRef v) { return all_allocs(pt, v, 0); }
 
 int lt_points_any_stack(LtPoints *pt, LLVMValueRef v) {
   const uint64_t *s = lt_points_of(pt, v);
@@ -539,8 +515,8 @@ int lt_points_any_inactive(LtPoints *pt, LLVMValueRef v) {
   return 0;
 }
 
-int lt_points_activate(LtPoints *pt, LLVMValueRef v) {
-  const uint64_t *s = lt_points_of(pt, v);
+/* The allocations in set s get shadows; 1 when one had none. */
+static int activate_set(LtPoints *pt, const uint64_t *s) {
   int changed = 0;
   for (unsigned o = 0; o < pt->nobj; o++)
     if (set_has(s, o) && !pt->active[o] &&
@@ -551,22 +527,18 @@ int lt_points_activate(LtPoints *pt, LLVMValueRef v) {
   return changed;
 }
 
+int lt_points_activate(LtPoints *pt, LLVMValueRef v) {
+  return activate_set(pt, lt_points_of(pt, v));
+}
+
 /* Allocations v may address, and those whose addresses they hold (a
  * struct of buffers), get shadows. */
 int lt_points_activate_reach(LtPoints *pt, LLVMValueRef v) {
   const uint64_t *s = lt_points_of(pt, v);
-  int changed = lt_points_activate(pt, v);
-  for (unsigned o = 0; o < pt->nobj; o++) {
-    if (!set_has(s, o))
-      continue;
-    const uint64_t *c = contents(pt, o);
-    for (unsigned q = 0; q < pt->nobj; q++)
-      if (set_has(c, q) && !pt->active[q] &&
-          (pt->obj[q].kind == O_ALLOC || pt->obj[q].kind == O_CALLMEM)) {
-        pt->active[q] = 1;
-        changed = 1;
-      }
-  }
+  int changed = activate_set(pt, s);
+  for (unsigned o = 0; o < pt->nobj; o++)
+    if (set_has(s, o))
+      changed |= activate_set(pt, contents(pt, o));
   return changed;
 }
 

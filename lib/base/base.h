@@ -53,6 +53,11 @@ LLVMValueRef lt_called_fn(LLVMValueRef call); /* NULL if indirect */
 LLVMValueRef lt_first_non_phi(LLVMBasicBlockRef bb);
 /* The pointer a GEP/cast chain starts from. */
 LLVMValueRef lt_base_of(LLVMValueRef p);
+/* A helper the generated code calls (lt.*), defined once per module: the
+ * internal function name of type fty. *entry is its new, empty entry block
+ * when this call created it (the caller fills it), NULL when it existed. */
+LLVMValueRef lt_helper_fn(LtCtx *c, const char *name, LLVMTypeRef fty,
+                          LLVMBasicBlockRef *entry);
 /* ptr malloc(i64)/calloc/free declarations, typed correctly (LLVMBuildMalloc is broken). */
 LLVMValueRef lt_decl_fn(LLVMModuleRef m, const char *name, LLVMTypeRef fty);
 LLVMValueRef lt_build_malloc(LLVMBuilderRef b, LLVMModuleRef m, LLVMValueRef size);
@@ -191,6 +196,8 @@ LLVMBasicBlockRef lt_clone_body(LtMap *vmap, LLVMValueRef src, LLVMValueRef dst,
 /* New internal function named name with type fty, attributes of src copied
  * for the first nparams parameters; optnone/noinline dropped. */
 LLVMValueRef lt_clone_decl(LLVMValueRef src, const char *name, LLVMTypeRef fty);
+/* A copy of src, body and all, as the new internal function name. */
+LLVMValueRef lt_clone_fn(LLVMValueRef src, const char *name, int keep_dbg);
 /* Inline the call (callee must be defined). Returns 0 on success. */
 int lt_inline_call(LtCtx *c, LLVMValueRef call, int keep_dbg);
 

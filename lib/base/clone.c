@@ -64,6 +64,17 @@ LLVMValueRef lt_clone_decl(LLVMValueRef src, const char *name,
   return f;
 }
 
+LLVMValueRef lt_clone_fn(LLVMValueRef src, const char *name, int keep_dbg) {
+  LLVMValueRef f = lt_clone_decl(src, name, LLVMGlobalGetValueType(src));
+  LtMap vm;
+  lt_map_init(&vm, 64);
+  for (unsigned i = 0, n = LLVMCountParams(src); i < n; i++)
+    lt_map_put(&vm, LLVMGetParam(src, i), LLVMGetParam(f, i));
+  lt_clone_body(&vm, src, f, NULL, keep_dbg);
+  lt_map_free(&vm);
+  return f;
+}
+
 static LLVMValueRef map_val(LtMap *vm, LLVMValueRef v) {
   LLVMValueRef m = lt_map_get(vm, v);
   return m ? m : v;

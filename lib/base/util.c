@@ -1,11 +1,12 @@
-#define _POSIX_C_SOURCE 199309L /* clock_gettime */
 /* util.c: containers and small IR helpers shared by every pass.
  *
  * LtMap is an open-addressing pointer map (linear probing, power-of-two
  * capacity, never shrinks); LtVec a growable pointer array. The IR helpers
  * declare libc allocation functions with correct 64-bit signatures (the C
- * API's LLVMBuildMalloc truncates sizes to i32) and run nested pipelines.
+ * API's LLVMBuildMalloc truncates sizes to i32), define the generated
+ * code's internal lt.* helpers once per module, and run nested pipelines.
  */
+#define _POSIX_C_SOURCE 199309L /* clock_gettime */
 #include "lt.h"
 
 #include <time.h>
@@ -156,6 +157,18 @@ LLVMValueRef lt_first_non_phi(LLVMBasicBlockRef bb) {
 LLVMValueRef lt_decl_fn(LLVMModuleRef m, const char *name, LLVMTypeRef fty) {
   LLVMValueRef f = LLVMGetNamedFunction(m, name);
   return f ? f : LLVMAddFunction(m, name, fty);
+}
+
+LLVMValueRef lt_helper_fn(LtCtx *c, const char *name, LLVMTypeRef fty,
+                          LLVMBasicBlockRef *entry) {
+  LLVMValueRef f = LLVMGetNamedFunction(c->mod, name);
+  *entry = NULL;
+  if (f)
+    return f;
+  f = LLVMAddFunction(c->mod, name, fty);
+  LLVMSetLinkage(f, LLVMInternalLinkage);
+  *entry = LLVMAppendBasicBlockInContext(c->llctx, f, "entry");
+  return f;
 }
 
 static LLVMTypeRef ptr_ty(LLVMModuleRef m) {

@@ -108,18 +108,9 @@ static int parse_params(LtCtx *c, LLVMValueRef call, LtRequest *r,
     int m;
     if (lt_read_markers(c, call, &i, nops, &m, r))
       return -1;
-    if (i >= nops) {
-      lt_error(c, call, "too few arguments: '%s' has %u parameters and "
-                        "parameter %u has no value", fname, r->nparams, p + 1);
+    LLVMValueRef v = lt_param_operand(c, call, &i, nops, r, p);
+    if (!v)
       return -1;
-    }
-    LLVMValueRef v = LLVMGetOperand(call, i++);
-    const char *bad2 = NULL;
-    if (lt_marker_of(v, &bad2) != LT_M_NONE) {
-      lt_error(c, call, "too few arguments: a marker stands where the value "
-                        "of parameter %u of '%s' belongs", p + 1, fname);
-      return -1;
-    }
     LtAct a = m >= 0               ? (LtAct)m
               : lt_is_ptr_ty(pty)  ? LT_DUP
               : lt_is_diff_ty(pty) ? LT_OUT
@@ -166,7 +157,8 @@ static int parse_params(LtCtx *c, LLVMValueRef call, LtRequest *r,
                  (r->mode == LT_AUGFWD || r->mode == LT_REVERSE || r->mode == LT_AUGSIZE);
     r->keep_next = 0;
     if (a == LT_DUP || a == LT_DUPNONEED) {
-      if (i >= nops || lt_marker_of(LLVMGetOperand(call, i), &bad2) != LT_M_NONE) {
+      const char *bad = NULL;
+      if (i >= nops || lt_marker_of(LLVMGetOperand(call, i), &bad) != LT_M_NONE) {
         lt_error(c, call, "too few arguments: %s parameter %u of '%s' needs "
                           "a shadow pointer after its value",
                  lt_act_name(a), p + 1, fname);

@@ -108,6 +108,11 @@ int lt_marker_of(LLVMValueRef v, const char **bad);
  * *act, or LT_M_NONE; options are recorded in r. -1 after reporting. */
 int lt_read_markers(LtCtx *c, LLVMValueRef call, unsigned *pi, unsigned nops,
                     int *act, LtRequest *r);
+/* The value of parameter p of r's function: operand *pi (then *pi
+ * moves past it), which must be there and not be a marker. NULL after
+ * reporting. */
+LLVMValueRef lt_param_operand(LtCtx *c, LLVMValueRef call, unsigned *pi, unsigned nops,
+                              const LtRequest *r, unsigned p);
 
 /* target.c: the differentiated function, and what both parsers share */
 const char *lt_act_name(LtAct a);

@@ -50,18 +50,9 @@ static int parse_param(LtCtx *c, LLVMValueRef call, LtRequest *r, unsigned p,
     return -1;
   }
   unsigned W = r->width;
-  if (*pi >= nops) {
-    lt_error(c, call, "too few arguments: '%s' has %u parameters and "
-                      "parameter %u has no value", fname, r->nparams, p + 1);
+  LLVMValueRef v = lt_param_operand(c, call, pi, nops, r, p);
+  if (!v)
     return -1;
-  }
-  LLVMValueRef v = LLVMGetOperand(call, (*pi)++);
-  const char *bad = NULL;
-  if (lt_marker_of(v, &bad) != LT_M_NONE) {
-    lt_error(c, call, "too few arguments: a marker stands where the value "
-                      "of parameter %u of '%s' belongs", p + 1, fname);
-    return -1;
-  }
   LtAct a = m >= 0 ? (LtAct)m
             : lt_is_ptr_ty(pty) || lt_is_diff_ty(pty) ? LT_DUP
                                                       : LT_CONST;
@@ -98,6 +89,7 @@ static int parse_param(LtCtx *c, LLVMValueRef call, LtRequest *r, unsigned p,
     r->stride[p] = r->vstride;
   }
   unsigned n = r->vstride ? 1 : W;
+  const char *bad = NULL;
   for (unsigned k = 0; k < n; k++) {
     if (*pi >= nops || lt_marker_of(LLVMGetOperand(call, *pi), &bad) != LT_M_NONE) {
       lt_error(c, call, "too few arguments: %s parameter %u of '%s' needs "

@@ -104,6 +104,24 @@ int lt_marker_of(LLVMValueRef v, const char **bad) {
   return LT_M_UNKNOWN;
 }
 
+LLVMValueRef lt_param_operand(LtCtx *c, LLVMValueRef call, unsigned *pi, unsigned nops,
+                              const LtRequest *r, unsigned p) {
+  const char *fname = LLVMGetValueName2(r->fn, &(size_t){0});
+  if (*pi >= nops) {
+    lt_error(c, call, "too few arguments: '%s' has %u parameters and "
+                      "parameter %u has no value", fname, r->nparams, p + 1);
+    return NULL;
+  }
+  LLVMValueRef v = LLVMGetOperand(call, (*pi)++);
+  const char *bad = NULL;
+  if (lt_marker_of(v, &bad) != LT_M_NONE) {
+    lt_error(c, call, "too few arguments: a marker stands where the value "
+                      "of parameter %u of '%s' belongs", p + 1, fname);
+    return NULL;
+  }
+  return v;
+}
+
 /* Read the markers in front of operand *pi: the last activity marker, or
  * LT_M_NONE; skips modifiers and flags. -1 after reporting a bad marker. */
 int lt_read_markers(LtCtx *c, LLVMValueRef call, unsigned *pi,

@@ -62,25 +62,31 @@ static State state(LtCtx *c) {
   return s;
 }
 
-/* ptr lt.arena.push(i64 n) */
-static LLVMValueRef push_fn(LtCtx *c) {
-  LLVMValueRef f = LLVMGetNamedFunction(c->mod, "lt.arena.push");
-  if (f)
+/* The arena helper `name` (one parameter), defined once: fill builds its
+ * body from the entry block e, with the arena's state s. */
+static LLVMValueRef helper(LtCtx *c, const char *name, LLVMTypeRef ret, LLVMTypeRef param,
+                           void (*fill)(LtCtx *, const State *, LLVMValueRef,
+                                        LLVMBasicBlockRef, LLVMBuilderRef)) {
+  LLVMBasicBlockRef e;
+  LLVMValueRef f = lt_helper_fn(c, name, LLVMFunctionType(ret, &param, 1, 0), &e);
+  if (!e)
     return f;
-  LLVMTypeRef pt[1] = {c->i64};
-  f = LLVMAddFunction(c->mod, "lt.arena.push", LLVMFunctionType(c->ptr, pt, 1, 0));
-  LLVMSetLinkage(f, LLVMInternalLinkage);
   State st = state(c);
-  LLVMValueRef cur = st.cur, top = st.top, end = st.end, total = st.total, peak = st.peak,
-               emax = st.emax;
   LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
-  LLVMBasicBlockRef e = LLVMAppendBasicBlockInContext(c->llctx, f, "entry");
+  fill(c, &st, f, e, b);
+  LLVMDisposeBuilder(b);
+  return f;
+}
+
+/* ptr lt.arena.push(i64 n) */
+static void fill_push(LtCtx *c, const State *s, LLVMValueRef f, LLVMBasicBlockRef e,
+                      LLVMBuilderRef b) {
   LLVMBasicBlockRef grow = LLVMAppendBasicBlockInContext(c->llctx, f, "chunk");
   LLVMBasicBlockRef take = LLVMAppendBasicBlockInContext(c->llctx, f, "take");
   LLVMPositionBuilderAtEnd(b, e);
   LLVMValueRef n = round16(c, b, LLVMGetParam(f, 0));
-  LLVMValueRef t = LLVMBuildLoad2(b, c->i64, top, "top");
-  LLVMValueRef cap = LLVMBuildLoad2(b, c->i64, end, "cap");
+  LLVMValueRef t = LLVMBuildLoad2(b, c->i64, s->top, "top");
+  LLVMValueRef cap = LLVMBuildLoad2(b, c->i64, s->end, "cap");
   LLVMValueRef nt = LLVMBuildAdd(b, t, n, "");
   LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntUGT, nt, cap, ""), grow, take);
   /* a new chunk of max(2 cap, n, FIRST, peak) bytes */
@@ -89,91 +95,76 @@ static LLVMValueRef push_fn(LtCtx *c) {
   LLVMValueRef sz = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntUGT, n, two, ""), n, two, "");
   sz = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntULT, sz, LLVMConstInt(c->i64, FIRST, 0), ""),
                        LLVMConstInt(c->i64, FIRST, 0), sz, "");
-  LLVMValueRef pk = LLVMBuildLoad2(b, c->i64, peak, "peak");
+  LLVMValueRef pk = LLVMBuildLoad2(b, c->i64, s->peak, "peak");
   sz = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntULT, sz, pk, ""), pk, sz, "");
-  LLVMValueRef tot = LLVMBuildAdd(b, LLVMBuildLoad2(b, c->i64, total, ""), sz, "total");
-  LLVMBuildStore(b, tot, total);
-  LLVMValueRef em = LLVMBuildLoad2(b, c->i64, emax, "");
+  LLVMValueRef tot = LLVMBuildAdd(b, LLVMBuildLoad2(b, c->i64, s->total, ""), sz, "total");
+  LLVMBuildStore(b, tot, s->total);
+  LLVMValueRef em = LLVMBuildLoad2(b, c->i64, s->emax, "");
   LLVMBuildStore(b, LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntUGT, tot, em, ""), tot, em, ""),
-                 emax);
+                 s->emax);
   LLVMValueRef ch = lt_build_malloc(b, c->mod, LLVMBuildAdd(b, sz, LLVMConstInt(c->i64, HEADER, 0), ""));
-  LLVMBuildStore(b, LLVMBuildLoad2(b, c->ptr, cur, ""), ch);
+  LLVMBuildStore(b, LLVMBuildLoad2(b, c->ptr, s->cur, ""), ch);
   LLVMBuildStore(b, sz, at(c, b, ch, 8));
   LLVMBuildStore(b, t, at(c, b, ch, 16));
-  LLVMBuildStore(b, ch, cur);
-  LLVMBuildStore(b, sz, end);
-  LLVMBuildStore(b, LLVMConstInt(c->i64, 0, 0), top);
+  LLVMBuildStore(b, ch, s->cur);
+  LLVMBuildStore(b, sz, s->end);
+  LLVMBuildStore(b, LLVMConstInt(c->i64, 0, 0), s->top);
   LLVMBuildBr(b, take);
   LLVMPositionBuilderAtEnd(b, take);
-  LLVMValueRef t2 = LLVMBuildLoad2(b, c->i64, top, "");
+  LLVMValueRef t2 = LLVMBuildLoad2(b, c->i64, s->top, "");
   LLVMValueRef off = LLVMBuildAdd(b, t2, LLVMConstInt(c->i64, HEADER, 0), "");
-  LLVMValueRef p = LLVMBuildGEP2(b, c->i8, LLVMBuildLoad2(b, c->ptr, cur, ""), &off, 1, "p");
-  LLVMBuildStore(b, LLVMBuildAdd(b, t2, n, ""), top);
+  LLVMValueRef p = LLVMBuildGEP2(b, c->i8, LLVMBuildLoad2(b, c->ptr, s->cur, ""), &off, 1, "p");
+  LLVMBuildStore(b, LLVMBuildAdd(b, t2, n, ""), s->top);
   LLVMBuildRet(b, p);
-  LLVMDisposeBuilder(b);
-  return f;
 }
 
 /* void lt.arena.pop(ptr p): release p and everything pushed after it
  * (which, last in first out, is all in the current chunk by now) */
-static LLVMValueRef pop_fn(LtCtx *c) {
-  LLVMValueRef f = LLVMGetNamedFunction(c->mod, "lt.arena.pop");
-  if (f)
-    return f;
-  LLVMTypeRef pt[1] = {c->ptr};
-  f = LLVMAddFunction(c->mod, "lt.arena.pop",
-                      LLVMFunctionType(LLVMVoidTypeInContext(c->llctx), pt, 1, 0));
-  LLVMSetLinkage(f, LLVMInternalLinkage);
-  State st = state(c);
-  LLVMValueRef cur = st.cur, top = st.top, end = st.end, total = st.total, peak = st.peak,
-               emax = st.emax;
-  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
-  LLVMBasicBlockRef e = LLVMAppendBasicBlockInContext(c->llctx, f, "entry");
+static void fill_pop(LtCtx *c, const State *s, LLVMValueRef f, LLVMBasicBlockRef e,
+                     LLVMBuilderRef b) {
   LLVMBasicBlockRef drop = LLVMAppendBasicBlockInContext(c->llctx, f, "drop");
   LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c->llctx, f, "done");
   LLVMPositionBuilderAtEnd(b, e);
-  LLVMValueRef base = LLVMBuildPtrToInt(b, LLVMBuildLoad2(b, c->ptr, cur, ""), c->i64, "");
+  LLVMValueRef base = LLVMBuildPtrToInt(b, LLVMBuildLoad2(b, c->ptr, s->cur, ""), c->i64, "");
   LLVMValueRef t = LLVMBuildSub(b, LLVMBuildPtrToInt(b, LLVMGetParam(f, 0), c->i64, ""),
                                 LLVMBuildAdd(b, base, LLVMConstInt(c->i64, HEADER, 0), ""), "top");
-  LLVMBuildStore(b, t, top);
+  LLVMBuildStore(b, t, s->top);
   LLVMValueRef empty = LLVMBuildAnd(
       b, LLVMBuildICmp(b, LLVMIntEQ, t, LLVMConstInt(c->i64, 0, 0), ""),
-      LLVMBuildICmp(b, LLVMIntNE, LLVMBuildLoad2(b, c->ptr, cur, ""), LLVMConstNull(c->ptr), ""), "");
+      LLVMBuildICmp(b, LLVMIntNE, LLVMBuildLoad2(b, c->ptr, s->cur, ""), LLVMConstNull(c->ptr), ""), "");
   LLVMBuildCondBr(b, empty, drop, done);
   /* an empty chunk goes; the previous one is current again */
   LLVMPositionBuilderAtEnd(b, drop);
-  LLVMValueRef ch = LLVMBuildLoad2(b, c->ptr, cur, "chunk");
+  LLVMValueRef ch = LLVMBuildLoad2(b, c->ptr, s->cur, "chunk");
   LLVMValueRef prev = LLVMBuildLoad2(b, c->ptr, ch, "prev");
-  LLVMBuildStore(b, LLVMBuildLoad2(b, c->i64, at(c, b, ch, 16), ""), top);
-  LLVMBuildStore(b, prev, cur);
+  LLVMBuildStore(b, LLVMBuildLoad2(b, c->i64, at(c, b, ch, 16), ""), s->top);
+  LLVMBuildStore(b, prev, s->cur);
   LLVMValueRef isnull = LLVMBuildICmp(b, LLVMIntEQ, prev, LLVMConstNull(c->ptr), "");
   LLVMValueRef pcap = LLVMBuildLoad2(b, c->i64, at(c, b, LLVMBuildSelect(b, isnull, ch, prev, ""), 8), "");
-  LLVMBuildStore(b, LLVMBuildSelect(b, isnull, LLVMConstInt(c->i64, 0, 0), pcap, ""), end);
-  LLVMBuildStore(b, LLVMBuildSub(b, LLVMBuildLoad2(b, c->i64, total, ""),
+  LLVMBuildStore(b, LLVMBuildSelect(b, isnull, LLVMConstInt(c->i64, 0, 0), pcap, ""), s->end);
+  LLVMBuildStore(b, LLVMBuildSub(b, LLVMBuildLoad2(b, c->i64, s->total, ""),
                                  LLVMBuildLoad2(b, c->i64, at(c, b, ch, 8), ""), ""),
-                 total);
+                 s->total);
   /* the arena is empty: the next gradient's first chunk holds what this
    * one needed at most */
-  LLVMBuildStore(b, LLVMBuildSelect(b, isnull, LLVMBuildLoad2(b, c->i64, emax, ""),
-                                    LLVMBuildLoad2(b, c->i64, peak, ""), ""),
-                 peak);
+  LLVMBuildStore(b, LLVMBuildSelect(b, isnull, LLVMBuildLoad2(b, c->i64, s->emax, ""),
+                                    LLVMBuildLoad2(b, c->i64, s->peak, ""), ""),
+                 s->peak);
   LLVMBuildStore(b, LLVMBuildSelect(b, isnull, LLVMConstInt(c->i64, 0, 0),
-                                    LLVMBuildLoad2(b, c->i64, emax, ""), ""),
-                 emax);
+                                    LLVMBuildLoad2(b, c->i64, s->emax, ""), ""),
+                 s->emax);
   lt_build_free(b, c->mod, ch);
   LLVMBuildBr(b, done);
   LLVMPositionBuilderAtEnd(b, done);
   LLVMBuildRetVoid(b);
-  LLVMDisposeBuilder(b);
-  return f;
 }
 
 LLVMValueRef lt_arena_push(LtCtx *c, LLVMBuilderRef b, LLVMValueRef n) {
-  LLVMValueRef f = push_fn(c);
+  LLVMValueRef f = helper(c, "lt.arena.push", c->ptr, c->i64, fill_push);
   return LLVMBuildCall2(b, LLVMGlobalGetValueType(f), f, &n, 1, "lt.subtape");
 }
 
 void lt_arena_pop(LtCtx *c, LLVMBuilderRef b, LLVMValueRef p) {
-  LLVMValueRef f = pop_fn(c);
+  LLVMValueRef f = helper(c, "lt.arena.pop", c->vd, c->ptr, fill_pop);
   LLVMBuildCall2(b, LLVMGlobalGetValueType(f), f, &p, 1, "");
 }

@@ -87,23 +87,34 @@ static unsigned char *distinct_params(LLVMValueRef call, unsigned np) {
   return d;
 }
 
-static int plan_call(LtGen *g, LLVMValueRef call) {
-  LtCtx *c = g->c;
+int lt_kept_call_request(LtGen *g, LLVMValueRef call, LtMode mode, LtRequest *r) {
   LLVMValueRef f = lt_called_fn(call);
   unsigned np = LLVMCountParams(f);
   if (np != LLVMGetNumArgOperands(call)) {
-    lt_error(c, call, "a call with another number of arguments than '%s' "
-                      "has parameters cannot be differentiated",
+    lt_error(g->c, call, "a call with another number of arguments than '%s' "
+                         "has parameters cannot be differentiated",
              LLVMGetValueName2(f, &(size_t){0}));
     return -1;
   }
+  memset(r, 0, sizeof *r);
+  r->call = call;
+  r->fn = f;
+  r->mode = mode;
+  r->nparams = np;
+  r->act = lt_xcalloc(np + 1, sizeof *r->act);
+  LLVMTypeRef rt = LLVMGetReturnType(LLVMGlobalGetValueType(f));
+  r->want_primal = LLVMGetTypeKind(rt) != LLVMVoidTypeKind && LLVMGetFirstUse(call);
+  r->parallel = lt_call_is_parallel(call) || g->parallel;
+  return 0;
+}
+
+static int plan_call(LtGen *g, LLVMValueRef call) {
+  LtCtx *c = g->c;
   LtRequest r;
-  memset(&r, 0, sizeof r);
-  r.call = call;
-  r.fn = f;
-  r.mode = LT_SUBCALL;
-  r.nparams = np;
-  r.act = lt_xcalloc(np + 1, sizeof *r.act);
+  if (lt_kept_call_request(g, call, LT_SUBCALL, &r))
+    return -1;
+  LLVMValueRef f = r.fn;
+  unsigned np = r.nparams;
   unsigned byval = LLVMGetEnumAttributeKindForName("byval", 5);
   for (unsigned p = 0; p < np; p++) {
     LLVMValueRef op = LLVMGetOperand(call, p);
@@ -129,10 +140,8 @@ static int plan_call(LtGen *g, LLVMValueRef call) {
     r.keep[p] = lt_is_ptr_ty(LLVMTypeOf(LLVMGetParam(f, p))) &&
                 lt_overwrite_call_arg(&g->ow, call, p) && kept_base(g, LLVMGetOperand(call, p));
   LLVMTypeRef rt = LLVMGetReturnType(LLVMGlobalGetValueType(f));
-  r.want_primal = LLVMGetTypeKind(rt) != LLVMVoidTypeKind && LLVMGetFirstUse(call);
   r.ret_shadow = lt_is_ptr_ty(rt) && lt_is_shadowed(&g->act_of, call);
   r.lifo = g->lifo;
-  r.parallel = lt_call_is_parallel(call) || g->parallel;
   if (lt_call_is_parallel(call))
     r.distinct = distinct_params(call, np);
   for (unsigned p = 0; p < np; p++)

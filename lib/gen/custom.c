@@ -136,6 +136,34 @@ static LLVMValueRef or_primal(LtGen *g, LLVMBuilderRef b, LLVMValueRef op, LLVMV
   return LLVMBuildSelect(b, LLVMBuildIsNull(b, s, ""), prim, s, "");
 }
 
+/* The registration of call's function and the shape of its augmented
+ * return; NULL when there is none or it does not fit (reported). */
+static const LtReg *custom_of(LtGen *g, LLVMValueRef call, Shape *s) {
+  const LtReg *r = lt_annotation(g->c, call);
+  return r && r->custom && !shape_of(g->c, r, call, s) ? r : NULL;
+}
+
+/* The arguments of a call of a custom derivative: the primal and the
+ * shadow of each of np operands, and room for them interleaved and
+ * `extra` more. */
+typedef struct Args {
+  unsigned np;
+  LLVMValueRef *prim, *shad, *out;
+} Args;
+
+static Args args_for(LLVMValueRef call, unsigned extra) {
+  unsigned np = LLVMGetNumArgOperands(call);
+  Args a = {np, lt_xcalloc(np + 1, sizeof *a.prim), lt_xcalloc(np + 1, sizeof *a.shad),
+            lt_xcalloc(2 * np + extra, sizeof *a.out)};
+  return a;
+}
+
+static void args_free(Args *a) {
+  free(a->prim);
+  free(a->shad);
+  free(a->out);
+}
+
 /* Interleaved arguments: primal, then for non-floats a shadow. */
 static unsigned interleave(LLVMValueRef fn, LLVMValueRef *prim, LLVMValueRef *shad,
                            LLVMValueRef *out) {
@@ -155,30 +183,28 @@ static LLVMValueRef part(LLVMBuilderRef b, LLVMValueRef v, int idx) {
 LLVMValueRef lt_custom_forward(LtGen *g, LLVMBuilderRef b, LLVMValueRef call,
                                LLVMValueRef (*shadow)(LtGen *, LLVMValueRef),
                                LLVMValueRef *ret_shadow) {
-  const LtReg *r = lt_annotation(g->c, call);
   Shape s;
   *ret_shadow = NULL;
-  if (!r || !r->custom || shape_of(g->c, r, call, &s)) {
+  const LtReg *r = custom_of(g, call, &s);
+  if (!r) {
     g->failed = 1;
     return NULL;
   }
   LLVMValueRef ac = lt_map_get(&g->fmap, call);
-  unsigned np = LLVMGetNumArgOperands(call);
-  LLVMValueRef *prim = lt_xcalloc(np + 1, sizeof *prim), *shad = lt_xcalloc(np + 1, sizeof *shad);
-  LLVMValueRef *args = lt_xcalloc(2 * np + 1, sizeof *args);
-  for (unsigned p = 0; p < np; p++) {
+  Args a = args_for(call, 1);
+  for (unsigned p = 0; p < a.np; p++) {
     LLVMValueRef op = LLVMGetOperand(call, p);
-    prim[p] = LLVMGetOperand(ac, p);
-    shad[p] = lt_is_ptr_ty(LLVMTypeOf(op)) && lt_is_shadowed(&g->act_of, op)
-                  ? shadow(g, op)
-                  : prim[p];
+    a.prim[p] = LLVMGetOperand(ac, p);
+    a.shad[p] = lt_is_ptr_ty(LLVMTypeOf(op)) && lt_is_shadowed(&g->act_of, op)
+                    ? shadow(g, op)
+                    : a.prim[p];
   }
   LLVMPositionBuilderBefore(b, ac);
-  for (unsigned p = 0; p < np; p++)
-    shad[p] = or_primal(g, b, LLVMGetOperand(call, p), shad[p], prim[p]);
-  unsigned n = interleave(r->fn, prim, shad, args);
+  for (unsigned p = 0; p < a.np; p++)
+    a.shad[p] = or_primal(g, b, LLVMGetOperand(call, p), a.shad[p], a.prim[p]);
+  unsigned n = interleave(r->fn, a.prim, a.shad, a.out);
   LLVMValueRef nc = LLVMBuildCall2(b, LLVMGlobalGetValueType(r->aug), r->aug,
-                                   args, n, "");
+                                   a.out, n, "");
   LLVMSetInstructionCallConv(nc, LLVMGetFunctionCallConv(r->aug));
   LLVMInstructionSetDebugLoc(nc, LLVMInstructionGetDebugLoc(ac));
   if (s.parts & AUG_TAPE)
@@ -191,8 +217,8 @@ LLVMValueRef lt_custom_forward(LtGen *g, LLVMBuilderRef b, LLVMValueRef call,
   } else if (LLVMGetTypeKind(LLVMTypeOf(ac)) != LLVMVoidTypeKind && LLVMGetFirstUse(ac)) {
     /* The result is used but the augmented function does not give it:
      * the primal computes it (Enzyme requires the augmented one to). */
-    for (unsigned p = 0; p < np; p++)
-      if (lt_is_ptr_ty(LLVMTypeOf(prim[p]))) {
+    for (unsigned p = 0; p < a.np; p++)
+      if (lt_is_ptr_ty(LLVMTypeOf(a.prim[p]))) {
         lt_error(g->c, call, "'%s': the augmented function '%s' must return "
                              "the result of '%s', which is used here",
                  r->reg_name, LLVMGetValueName2(r->aug, &(size_t){0}),
@@ -200,12 +226,10 @@ LLVMValueRef lt_custom_forward(LtGen *g, LLVMBuilderRef b, LLVMValueRef call,
         g->failed = 1;
         break;
       }
-    v = LLVMBuildCall2(b, LLVMGlobalGetValueType(r->fn), r->fn, prim, np, "");
+    v = LLVMBuildCall2(b, LLVMGlobalGetValueType(r->fn), r->fn, a.prim, a.np, "");
     LLVMSetInstructionCallConv(v, LLVMGetFunctionCallConv(r->fn));
   }
-  free(prim);
-  free(shad);
-  free(args);
+  args_free(&a);
   if (LLVMGetTypeKind(LLVMTypeOf(ac)) != LLVMVoidTypeKind)
     LLVMReplaceAllUsesWith(ac, v ? v : LLVMGetPoison(LLVMTypeOf(ac)));
   LLVMInstructionEraseFromParent(ac);
@@ -214,30 +238,28 @@ LLVMValueRef lt_custom_forward(LtGen *g, LLVMBuilderRef b, LLVMValueRef call,
 }
 
 int lt_custom_reverse(LtGen *g, LLVMValueRef call) {
-  const LtReg *r = lt_annotation(g->c, call);
   Shape s;
-  if (!r || !r->custom || shape_of(g->c, r, call, &s))
+  const LtReg *r = custom_of(g, call, &s);
+  if (!r)
     return -1;
-  unsigned np = LLVMGetNumArgOperands(call);
-  LLVMValueRef *prim = lt_xcalloc(np + 1, sizeof *prim), *shad = lt_xcalloc(np + 1, sizeof *shad);
-  LLVMValueRef *args = lt_xcalloc(2 * np + 3, sizeof *args);
-  for (unsigned p = 0; p < np; p++) {
+  Args a = args_for(call, 3);
+  for (unsigned p = 0; p < a.np; p++) {
     LLVMValueRef op = LLVMGetOperand(call, p);
-    prim[p] = lt_rv(g, op);
+    a.prim[p] = lt_rv(g, op);
     LLVMValueRef sp = lt_is_ptr_ty(LLVMTypeOf(op)) ? lt_rs(g, op) : NULL;
-    shad[p] = sp ? or_primal(g, g->b, op, sp, prim[p]) : prim[p];
+    a.shad[p] = sp ? or_primal(g, g->b, op, sp, a.prim[p]) : a.prim[p];
   }
-  unsigned n = interleave(r->fn, prim, shad, args);
+  unsigned n = interleave(r->fn, a.prim, a.shad, a.out);
   LLVMTypeRef rt = LLVMGetReturnType(LLVMGlobalGetValueType(r->fn));
   if (lt_is_diff_ty(rt))
-    args[n++] = lt_is_varied(&g->act_of, call) ? lt_adj_read(g, call) : LLVMConstNull(rt);
+    a.out[n++] = lt_is_varied(&g->act_of, call) ? lt_adj_read(g, call) : LLVMConstNull(rt);
   if (s.grad_tape)
-    args[n++] = lt_tape_load(g, LT_SLOT_CUSTOMTAPE, call, s.tape_ty);
+    a.out[n++] = lt_tape_load(g, LT_SLOT_CUSTOMTAPE, call, s.tape_ty);
   LLVMValueRef outs = LLVMBuildCall2(g->b, LLVMGlobalGetValueType(r->grad), r->grad,
-                                     args, n, "");
+                                     a.out, n, "");
   LLVMSetInstructionCallConv(outs, LLVMGetFunctionCallConv(r->grad));
   LLVMTypeRef ot = LLVMTypeOf(outs);
-  for (unsigned p = 0, k = 0; p < np; p++) {
+  for (unsigned p = 0, k = 0; p < a.np; p++) {
     LLVMValueRef op = LLVMGetOperand(call, p);
     if (!is_float_param(LLVMTypeOf(op)))
       continue;
@@ -250,8 +272,6 @@ int lt_custom_reverse(LtGen *g, LLVMValueRef call) {
     if (lt_is_varied(&g->act_of, op))
       lt_adj_add(g, op, dx);
   }
-  free(prim);
-  free(shad);
-  free(args);
+  args_free(&a);
   return 0;
 }

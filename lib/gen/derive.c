@@ -22,25 +22,15 @@
 static const char *cleanup =
     "sroa,early-cse,instcombine<no-verify-fixpoint>,simplifycfg,adce";
 
-static char *make_key(const LtRequest *r, int split) {
-  size_t len;
-  const char *name = LLVMGetValueName2(r->fn, &len);
-  char *k = lt_xcalloc(len + 2 * r->nparams + 10, 1);
-  memcpy(k, name, len);
-  k[len] = '/';
-  /* one letter per parameter's activity (LtAct order), upper case when
-   * its memory is kept between the halves (enzyme_not_overwritten): the
-   * prefix that __enzyme_augmentfwd and __enzyme_reverse must share */
-  for (unsigned p = 0; p < r->nparams; p++)
-    k[len + 1 + p] = (r->keep && r->keep[p] ? "CDNOM" : "cdnom")[r->act[p]];
-  k[len + 1 + r->nparams] = r->mode == LT_SUBCALL ? 'u' : split ? 's' : 'c';
-  k[len + 2 + r->nparams] = r->ret_shadow ? 'r' : r->want_primal ? 'p' : '-';
-  k[len + 3 + r->nparams] = r->nofree ? 'n' : r->mode == LT_REVERSE && r->tape_ptr && r->allocated ? 'k' : '-';
-  k[len + 4 + r->nparams] = r->mode == LT_SUBCALL && r->lifo ? 'l' : '-';
-  k[len + 5 + r->nparams] = r->parallel ? 'P' : '-';
-  for (unsigned p = 0; r->distinct && p < r->nparams; p++)
-    k[len + 6 + r->nparams + p] = r->distinct[p] ? 'x' : '-';
-  return k;
+/* The key's tail in reverse mode: the mode (called, split, combined),
+ * what A returns, who frees the tape, LIFO sub-tapes, parallel. */
+static void key_tail(const LtRequest *r, int split, char tail[6]) {
+  tail[0] = r->mode == LT_SUBCALL ? 'u' : split ? 's' : 'c';
+  tail[1] = r->ret_shadow ? 'r' : r->want_primal ? 'p' : '-';
+  tail[2] = r->nofree ? 'n' : r->mode == LT_REVERSE && r->tape_ptr && r->allocated ? 'k' : '-';
+  tail[3] = r->mode == LT_SUBCALL && r->lifo ? 'l' : '-';
+  tail[4] = r->parallel ? 'P' : '-';
+  tail[5] = 0;
 }
 
 static LLVMTypeRef outs_type(LtCtx *c, const LtRequest *r, unsigned *nouts) {
@@ -235,18 +225,14 @@ static void declare(LtCtx *c, LtGen *g, LtDeriv *d, const LtRequest *r) {
 
 LtDeriv *lt_derive(LtCtx *c, const LtRequest *r) {
   int split = r->mode != LT_AUTODIFF;
-  char *key = make_key(r, split);
-  for (size_t i = 0; i < c->derivs.n; i++) {
-    LtDeriv *d = c->derivs.v[i];
-    if (!strcmp(d->key, key)) {
-      free(key);
-      return d;
-    }
-  }
-  LtDeriv *d = lt_xcalloc(1, sizeof *d);
-  d->fn = r->fn;
-  d->key = key;
-  d->mode = r->mode;
+  char tail[6];
+  key_tail(r, split, tail);
+  /* upper case for memory kept between the halves (enzyme_not_overwritten):
+   * __enzyme_augmentfwd and __enzyme_reverse must share the prefix */
+  int fresh;
+  LtDeriv *d = lt_deriv_entry(c, r, r->keep, tail, &fresh);
+  if (!fresh)
+    return d;
   d->want_primal = r->want_primal;
   d->ret_shadow = r->ret_shadow;
   d->parallel = r->parallel;
@@ -317,6 +303,42 @@ LtDeriv *lt_derive(LtCtx *c, const LtRequest *r) {
     lt_callee_done(c, d);
   else
     lt_vec_push(&c->derivs, d);
+  return d;
+}
+
+/* The cache key: r's function, '/', one letter per parameter's activity
+ * (LtAct order; upper case where keep says its memory is kept), tail. */
+static char *make_key(const LtRequest *r, const unsigned char *keep, const char *tail) {
+  size_t len, nt = strlen(tail);
+  const char *name = LLVMGetValueName2(r->fn, &len);
+  char *k = lt_xcalloc(len + 2 * r->nparams + nt + 2, 1);
+  memcpy(k, name, len);
+  k[len] = '/';
+  for (unsigned p = 0; p < r->nparams; p++)
+    k[len + 1 + p] = (keep && keep[p] ? "CDNOM" : "cdnom")[r->act[p]];
+  memcpy(k + len + 1 + r->nparams, tail, nt);
+  /* parameters whose memory aliases no other's (LtRequest.distinct) */
+  for (unsigned p = 0; r->distinct && p < r->nparams; p++)
+    k[len + 1 + r->nparams + nt + p] = r->distinct[p] ? 'x' : '-';
+  return k;
+}
+
+LtDeriv *lt_deriv_entry(LtCtx *c, const LtRequest *r, const unsigned char *keep,
+                        const char *tail, int *fresh) {
+  char *key = make_key(r, keep, tail);
+  for (size_t i = 0; i < c->derivs.n; i++) {
+    LtDeriv *d = c->derivs.v[i];
+    if (!strcmp(d->key, key)) {
+      free(key);
+      *fresh = 0;
+      return d;
+    }
+  }
+  LtDeriv *d = lt_xcalloc(1, sizeof *d);
+  d->fn = r->fn;
+  d->key = key;
+  d->mode = r->mode;
+  *fresh = 1;
   return d;
 }
 

@@ -67,6 +67,12 @@ LLVMTypeRef lt_rev_type(LtCtx *c, LLVMValueRef fn, const LtAct *act,
                         LLVMTypeRef outs_ty);
 /* Build (or reuse) the derivative for a request; NULL after reporting. */
 LtDeriv *lt_derive(LtCtx *c, const LtRequest *r);
+/* The derivative cache (c->derivs), keyed by r's function, the activity
+ * of each parameter (upper case where keep[p]: memory kept between split
+ * halves) and the mode's tail: the entry built for that key, or, *fresh,
+ * a new one for r's function and mode that the caller fills and adds. */
+LtDeriv *lt_deriv_entry(LtCtx *c, const LtRequest *r, const unsigned char *keep,
+                        const char *tail, int *fresh);
 void lt_deriv_free(LtDeriv *d);
 
 /* tangent.c: forward mode (the tangent function, per request) */
@@ -197,6 +203,11 @@ void lt_tape_store_all(LtGen *g);
 /* callee.c: calls kept as calls get the callee's own derivative */
 /* Build (or find) the derivative of every kept call in P. */
 int lt_callees_plan(LtGen *g);
+/* The request for the derivative (mode LT_SUBCALL) or tangent function
+ * (LT_FWDSUB) of P's kept call: function, parameters, whether the result
+ * is used, whether it runs in parallel; r->act all LT_CONST, for the
+ * caller to fill (and free). -1 after an error. */
+int lt_kept_call_request(LtGen *g, LLVMValueRef call, LtMode mode, LtRequest *r);
 /* In A, replace the clone of P's kept call by a call of A_f (shadow gives
  * A's shadow of a P pointer); *ret_shadow gets the result's shadow. */
 LLVMValueRef lt_callee_forward(LtGen *g, LLVMBuilderRef b, LLVMValueRef call,

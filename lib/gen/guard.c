@@ -60,16 +60,14 @@ LLVMValueRef lt_guard_gep(LtCtx *c, LLVMBuilderRef b, LLVMValueRef base,
 }
 
 static LLVMValueRef helper(LtCtx *c, const char *name, int move) {
-  LLVMValueRef f = LLVMGetNamedFunction(c->mod, name);
-  if (f)
-    return f;
   LLVMTypeRef pt[3] = {c->ptr, c->ptr, c->i64};
   LLVMTypeRef fty = move ? LLVMFunctionType(c->vd, pt, 3, 0)
                          : LLVMFunctionType(c->vd, (LLVMTypeRef[]){c->ptr, c->i64}, 2, 0);
-  f = LLVMAddFunction(c->mod, name, fty);
-  LLVMSetLinkage(f, LLVMInternalLinkage);
+  LLVMBasicBlockRef e;
+  LLVMValueRef f = lt_helper_fn(c, name, fty, &e);
+  if (!e)
+    return f;
   LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
-  LLVMBasicBlockRef e = LLVMAppendBasicBlockInContext(c->llctx, f, "entry");
   LLVMBasicBlockRef z = LLVMAppendBasicBlockInContext(c->llctx, f, "zero");
   LLVMBasicBlockRef x = LLVMAppendBasicBlockInContext(c->llctx, f, "exit");
   LLVMValueRef dst = LLVMGetParam(f, 0), n = LLVMGetParam(f, move ? 2 : 1);

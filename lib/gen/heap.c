@@ -17,16 +17,31 @@
  */
 #include "lt.h"
 
-static LLVMValueRef fn_of(LtCtx *c, const char *name, LLVMTypeRef ret,
-                          LLVMTypeRef *pt, unsigned n, LLVMBasicBlockRef *entry) {
-  LLVMValueRef f = LLVMGetNamedFunction(c->mod, name);
-  *entry = NULL;
-  if (f)
+/* The heap helper `name` (ret (pt[0..n))), defined once: fill builds its
+ * body, the builder standing in the entry block. */
+static LLVMValueRef helper(LtCtx *c, const char *name, LLVMTypeRef ret, LLVMTypeRef *pt,
+                           unsigned n, void (*fill)(LtCtx *, LLVMValueRef, LLVMBuilderRef)) {
+  LLVMBasicBlockRef e;
+  LLVMValueRef f = lt_helper_fn(c, name, LLVMFunctionType(ret, pt, n, 0), &e);
+  if (!e)
     return f;
-  f = LLVMAddFunction(c->mod, name, LLVMFunctionType(ret, pt, n, 0));
-  LLVMSetLinkage(f, LLVMInternalLinkage);
-  *entry = LLVMAppendBasicBlockInContext(c->llctx, f, "entry");
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
+  LLVMPositionBuilderAtEnd(b, e);
+  fill(c, f, b);
+  LLVMDisposeBuilder(b);
   return f;
+}
+
+/* A helper that does nothing to a null shadow (f's parameter 0): b, in
+ * the entry, branches to a new block go_name, where it then stands, or,
+ * for null, to the new block *none (none_name). */
+static void unless_null(LtCtx *c, LLVMValueRef f, LLVMBuilderRef b, const char *go_name,
+                        const char *none_name, LLVMBasicBlockRef *none) {
+  LLVMBasicBlockRef go = LLVMAppendBasicBlockInContext(c->llctx, f, go_name);
+  *none = LLVMAppendBasicBlockInContext(c->llctx, f, none_name);
+  LLVMValueRef p = LLVMGetParam(f, 0);
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, p, LLVMConstNull(c->ptr), ""), *none, go);
+  LLVMPositionBuilderAtEnd(b, go);
 }
 
 static LLVMValueRef at(LtCtx *c, LLVMBuilderRef b, LLVMValueRef p, long long off) {
@@ -34,14 +49,7 @@ static LLVMValueRef at(LtCtx *c, LLVMBuilderRef b, LLVMValueRef p, long long off
   return LLVMBuildGEP2(b, c->i8, p, &o, 1, "");
 }
 
-static LLVMValueRef alloc_fn(LtCtx *c) {
-  LLVMBasicBlockRef e;
-  LLVMTypeRef pt[2] = {c->i64, c->i64};
-  LLVMValueRef f = fn_of(c, "lt.shadow.alloc", c->ptr, pt, 2, &e);
-  if (!e)
-    return f;
-  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
-  LLVMPositionBuilderAtEnd(b, e);
+static void fill_alloc(LtCtx *c, LLVMValueRef f, LLVMBuilderRef b) {
   LLVMValueRef n = LLVMGetParam(f, 0), al = LLVMGetParam(f, 1);
   LLVMValueRef sixteen = LLVMConstInt(c->i64, 16, 0);
   LLVMValueRef big = LLVMBuildICmp(b, LLVMIntUGT, al, sixteen, "");
@@ -60,22 +68,17 @@ static LLVMValueRef alloc_fn(LtCtx *c) {
   LLVMBuildStore(b, hdr, at(c, b, p, -16));
   LLVMBuildStore(b, n, at(c, b, p, -8));
   LLVMBuildRet(b, p);
-  LLVMDisposeBuilder(b);
-  return f;
 }
 
-static LLVMValueRef free_fn(LtCtx *c) {
-  LLVMBasicBlockRef e;
-  LLVMValueRef f = fn_of(c, "lt.shadow.free", c->vd, &c->ptr, 1, &e);
-  if (!e)
-    return f;
-  LLVMBasicBlockRef go = LLVMAppendBasicBlockInContext(c->llctx, f, "free");
-  LLVMBasicBlockRef x = LLVMAppendBasicBlockInContext(c->llctx, f, "exit");
-  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
+static LLVMValueRef alloc_fn(LtCtx *c) {
+  LLVMTypeRef pt[2] = {c->i64, c->i64};
+  return helper(c, "lt.shadow.alloc", c->ptr, pt, 2, fill_alloc);
+}
+
+static void fill_free(LtCtx *c, LLVMValueRef f, LLVMBuilderRef b) {
+  LLVMBasicBlockRef x;
+  unless_null(c, f, b, "free", "exit", &x);
   LLVMValueRef p = LLVMGetParam(f, 0);
-  LLVMPositionBuilderAtEnd(b, e);
-  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, p, LLVMConstNull(c->ptr), ""), x, go);
-  LLVMPositionBuilderAtEnd(b, go);
   LLVMValueRef hdr = LLVMBuildLoad2(b, c->i64, at(c, b, p, -16), "");
   LLVMValueRef base = LLVMBuildGEP2(b, c->i8, p, (LLVMValueRef[]){LLVMBuildNeg(b, hdr, "")},
                                     1, "");
@@ -83,37 +86,25 @@ static LLVMValueRef free_fn(LtCtx *c) {
   LLVMBuildBr(b, x);
   LLVMPositionBuilderAtEnd(b, x);
   LLVMBuildRetVoid(b);
-  LLVMDisposeBuilder(b);
-  return f;
+}
+
+static LLVMValueRef free_fn(LtCtx *c) {
+  return helper(c, "lt.shadow.free", c->vd, &c->ptr, 1, fill_free);
+}
+
+static void fill_size(LtCtx *c, LLVMValueRef f, LLVMBuilderRef b) {
+  LLVMBasicBlockRef x;
+  unless_null(c, f, b, "read", "none", &x);
+  LLVMBuildRet(b, LLVMBuildLoad2(b, c->i64, at(c, b, LLVMGetParam(f, 0), -8), ""));
+  LLVMPositionBuilderAtEnd(b, x);
+  LLVMBuildRet(b, LLVMConstInt(c->i64, 0, 0));
 }
 
 static LLVMValueRef size_fn(LtCtx *c) {
-  LLVMBasicBlockRef e;
-  LLVMValueRef f = fn_of(c, "lt.shadow.size", c->i64, &c->ptr, 1, &e);
-  if (!e)
-    return f;
-  LLVMBasicBlockRef go = LLVMAppendBasicBlockInContext(c->llctx, f, "read");
-  LLVMBasicBlockRef x = LLVMAppendBasicBlockInContext(c->llctx, f, "none");
-  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
-  LLVMValueRef p = LLVMGetParam(f, 0);
-  LLVMPositionBuilderAtEnd(b, e);
-  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, p, LLVMConstNull(c->ptr), ""), x, go);
-  LLVMPositionBuilderAtEnd(b, go);
-  LLVMBuildRet(b, LLVMBuildLoad2(b, c->i64, at(c, b, p, -8), ""));
-  LLVMPositionBuilderAtEnd(b, x);
-  LLVMBuildRet(b, LLVMConstInt(c->i64, 0, 0));
-  LLVMDisposeBuilder(b);
-  return f;
+  return helper(c, "lt.shadow.size", c->i64, &c->ptr, 1, fill_size);
 }
 
-static LLVMValueRef realloc_fn(LtCtx *c) {
-  LLVMBasicBlockRef e;
-  LLVMTypeRef pt[2] = {c->ptr, c->i64};
-  LLVMValueRef f = fn_of(c, "lt.shadow.realloc", c->ptr, pt, 2, &e);
-  if (!e)
-    return f;
-  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
-  LLVMPositionBuilderAtEnd(b, e);
+static void fill_realloc(LtCtx *c, LLVMValueRef f, LLVMBuilderRef b) {
   LLVMValueRef old = LLVMGetParam(f, 0), n = LLVMGetParam(f, 1);
   LLVMValueRef af = alloc_fn(c), sf = size_fn(c);
   LLVMValueRef args[2] = {n, LLVMConstInt(c->i64, 16, 0)};
@@ -122,8 +113,11 @@ static LLVMValueRef realloc_fn(LtCtx *c) {
   LLVMValueRef less = LLVMBuildICmp(b, LLVMIntULT, m, n, "");
   LLVMBuildMemCpy(b, p, 1, old, 1, LLVMBuildSelect(b, less, m, n, ""));
   LLVMBuildRet(b, p);
-  LLVMDisposeBuilder(b);
-  return f;
+}
+
+static LLVMValueRef realloc_fn(LtCtx *c) {
+  LLVMTypeRef pt[2] = {c->ptr, c->i64};
+  return helper(c, "lt.shadow.realloc", c->ptr, pt, 2, fill_realloc);
 }
 
 LLVMValueRef lt_shadow_alloc(LtCtx *c, LLVMBuilderRef b, LLVMValueRef size,

@@ -12,13 +12,11 @@
 #include "lt.h"
 
 static LLVMValueRef grow_fn(LtCtx *c) {
-  LLVMValueRef f = LLVMGetNamedFunction(c->mod, "lt.tape.grow");
-  if (f)
-    return f;
   LLVMTypeRef pt[3] = {c->ptr, c->i64, c->i64};
-  f = LLVMAddFunction(c->mod, "lt.tape.grow", LLVMFunctionType(c->ptr, pt, 3, 0));
-  LLVMSetLinkage(f, LLVMInternalLinkage);
-  LLVMBasicBlockRef e = LLVMAppendBasicBlockInContext(c->llctx, f, "entry");
+  LLVMBasicBlockRef e;
+  LLVMValueRef f = lt_helper_fn(c, "lt.tape.grow", LLVMFunctionType(c->ptr, pt, 3, 0), &e);
+  if (!e)
+    return f;
   LLVMBasicBlockRef g = LLVMAppendBasicBlockInContext(c->llctx, f, "grow");
   LLVMBasicBlockRef k = LLVMAppendBasicBlockInContext(c->llctx, f, "keep");
   LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);

@@ -57,20 +57,28 @@ static LLVMValueRef recompute(LtGen *g, LLVMBuilderRef at, LLVMValueRef i,
 /* Memo of values materialised in R: once in R's entry for values outside
  * loops; per reverse block for values inside loops (they change with the
  * iteration, and a value made in one block must dominate its uses). */
-static LLVMValueRef memo_get(LtGen *g, LtMap *val, LtMap *bb, LLVMValueRef v,
-                             int scope) {
-  if (scope < 0)
-    return lt_map_get(val, v);
-  if (lt_map_get(bb, v) != LLVMGetInsertBlock(g->b))
-    return NULL;
-  return lt_map_get(val, v);
+typedef struct Memo {
+  int where;          /* lt_plan_where: < 0 for R's entry */
+  LtMap *val, *bb;    /* value, and for loops the block it was made in */
+  LLVMBuilderRef at;  /* where a value not found is made */
+} Memo;
+
+/* The memo of v among entry (R's entry) or loop_val/loop_bb (per block);
+ * *m is the value made already, or NULL. */
+static Memo memo_find(LtGen *g, LLVMValueRef v, LtMap *entry, LtMap *loop_val,
+                      LtMap *loop_bb, LLVMValueRef *m) {
+  int where = lt_plan_where(&g->plan, v);
+  Memo mo = {where, where < 0 ? entry : loop_val, loop_bb, where < 0 ? g->eb : g->b};
+  *m = where >= 0 && lt_map_get(loop_bb, v) != LLVMGetInsertBlock(g->b)
+           ? NULL
+           : lt_map_get(mo.val, v);
+  return mo;
 }
 
-static void memo_put(LtGen *g, LtMap *val, LtMap *bb, LLVMValueRef v,
-                     int scope, LLVMValueRef m) {
-  lt_map_put(val, v, m);
-  if (scope >= 0)
-    lt_map_put(bb, v, LLVMGetInsertBlock(g->b));
+static void memo_put(LtGen *g, const Memo *mo, LLVMValueRef v, LLVMValueRef m) {
+  lt_map_put(mo->val, v, m);
+  if (mo->where >= 0)
+    lt_map_put(mo->bb, v, LLVMGetInsertBlock(g->b));
 }
 
 /* An integer induction value from the reverse counters: never taped. */
@@ -118,12 +126,11 @@ static LLVMValueRef rv_depth(LtGen *g, LLVMValueRef v, int depth) {
     return v;
   if (LLVMIsAArgument(v))
     return LLVMGetParam(g->R, (unsigned)param_index(g, v));
-  int where = lt_plan_where(&g->plan, v);
-  LtMap *val = where < 0 ? &g->rprimal : &g->rloop_val;
-  LLVMBuilderRef at = where < 0 ? g->eb : g->b;
-  LLVMValueRef m = memo_get(g, val, &g->rloop_bb, v, where);
+  LLVMValueRef m;
+  Memo mo = memo_find(g, v, &g->rprimal, &g->rloop_val, &g->rloop_bb, &m);
   if (m)
     return m;
+  LLVMBuilderRef at = mo.at;
   const LtPlanRec *r = lt_plan_value(&g->plan, v, depth);
   switch (r->src) {
   case LT_SRC_COUNTER:
@@ -153,7 +160,7 @@ static LLVMValueRef rv_depth(LtGen *g, LLVMValueRef v, int depth) {
     g->failed = 1;
     m = LLVMGetPoison(LLVMTypeOf(v));
   }
-  memo_put(g, val, &g->rloop_bb, v, where, m);
+  memo_put(g, &mo, v, m);
   return m;
 }
 
@@ -162,12 +169,11 @@ LLVMValueRef lt_rv(LtGen *g, LLVMValueRef v) { return rv_depth(g, v, 0); }
 LLVMValueRef lt_rs(LtGen *g, LLVMValueRef v) {
   if (LLVMIsAConstantPointerNull(v) || LLVMIsAUndefValue(v))
     return v;
-  int where = lt_plan_where(&g->plan, v);
-  LtMap *val = where < 0 ? &g->rshadow : &g->rsloop_val;
-  LLVMBuilderRef at = where < 0 ? g->eb : g->b;
-  LLVMValueRef m = memo_get(g, val, &g->rsloop_bb, v, where);
+  LLVMValueRef m;
+  Memo mo = memo_find(g, v, &g->rshadow, &g->rsloop_val, &g->rsloop_bb, &m);
   if (m)
     return m;
+  LLVMBuilderRef at = mo.at;
   const LtPlanRec *r = lt_plan_shadow(&g->plan, v);
   switch (r->sh) {
   case LT_SH_ARG: {
@@ -205,6 +211,6 @@ LLVMValueRef lt_rs(LtGen *g, LLVMValueRef v) {
   default:
     return NULL; /* no shadow: inactive memory */
   }
-  memo_put(g, val, &g->rsloop_bb, v, where, m);
+  memo_put(g, &mo, v, m);
   return m;
 }

@@ -87,19 +87,6 @@ static void keep_byval(LtCtx *c, LLVMValueRef fn, LLVMValueRef T, const LtAct *a
   }
 }
 
-static char *make_key(const LtRequest *r, unsigned W, int want_primal, int ret_tan) {
-  size_t len;
-  const char *name = LLVMGetValueName2(r->fn, &len);
-  char *k = lt_xcalloc(len + r->nparams + 32, 1);
-  memcpy(k, name, len);
-  k[len] = '/';
-  for (unsigned p = 0; p < r->nparams; p++)
-    k[len + 1 + p] = "cdnom"[r->act[p]];
-  snprintf(k + len + 1 + r->nparams, 31, "/fwd%u%c%c%c", W, want_primal ? 'p' : '-',
-           ret_tan ? 't' : '-', r->parallel ? 'P' : '-');
-  return k;
-}
-
 /* The kept calls of P (recursive or large callees) get the callee's own
  * tangent function. */
 static int plan_calls(LtTg *t) {
@@ -116,24 +103,12 @@ static int plan_calls(LtTg *t) {
         continue; /* fwdinst.c calls the registered forward derivative */
       if (k != LT_CALL_DIFF)
         continue;
-      LLVMValueRef f = lt_called_fn(i);
-      unsigned np = LLVMCountParams(f);
-      if (np != LLVMGetNumArgOperands(i)) {
-        lt_error(t->c, i, "a call with another number of arguments than '%s' "
-                          "has parameters cannot be differentiated",
-                 LLVMGetValueName2(f, &(size_t){0}));
-        return -1;
-      }
       LtRequest r;
-      memset(&r, 0, sizeof r);
-      r.call = i;
-      r.fn = f;
-      r.mode = LT_FWDSUB;
-      r.nparams = np;
+      if (lt_kept_call_request(g, i, LT_FWDSUB, &r))
+        return -1;
+      LLVMValueRef f = r.fn;
       r.width = t->W;
-      r.parallel = lt_call_is_parallel(i) || g->parallel;
-      r.act = lt_xcalloc(np + 1, sizeof *r.act);
-      for (unsigned p = 0; p < np; p++) {
+      for (unsigned p = 0; p < r.nparams; p++) {
         LLVMValueRef op = LLVMGetOperand(i, p);
         LLVMTypeRef pt = LLVMTypeOf(LLVMGetParam(f, p));
         /* a pointer that may address active or inactive memory has a
@@ -146,7 +121,6 @@ static int plan_calls(LtTg *t) {
                                                                         : LT_CONST;
       }
       LLVMTypeRef rt = LLVMGetReturnType(LLVMGlobalGetValueType(f));
-      r.want_primal = LLVMGetTypeKind(rt) != LLVMVoidTypeKind && LLVMGetFirstUse(i);
       r.tan_used = LLVMGetFirstUse(i) && (lt_is_ptr_ty(rt) ? lt_is_shadowed(&g->act_of, i)
                                                            : lt_is_varied(&g->act_of, i));
       LtDeriv *d = lt_tangent_derive(t->c, &r);
@@ -289,18 +263,13 @@ LtDeriv *lt_tangent_derive(LtCtx *c, const LtRequest *r) {
   int sub = r->mode == LT_FWDSUB;
   int want_primal = sub ? r->want_primal : r->primal_return && LLVMGetTypeKind(rt) != LLVMVoidTypeKind;
   int ret_tan = sub ? r->tan_used : lt_is_diff_ty(rt) || lt_is_ptr_ty(rt);
-  char *key = make_key(r, W, want_primal, ret_tan);
-  for (size_t i = 0; i < c->derivs.n; i++) {
-    LtDeriv *d = c->derivs.v[i];
-    if (!strcmp(d->key, key)) {
-      free(key);
-      return d;
-    }
-  }
-  LtDeriv *d = lt_xcalloc(1, sizeof *d);
-  d->fn = r->fn;
-  d->key = key;
-  d->mode = r->mode;
+  char tail[32];
+  snprintf(tail, sizeof tail, "/fwd%u%c%c%c", W, want_primal ? 'p' : '-', ret_tan ? 't' : '-',
+           r->parallel ? 'P' : '-');
+  int fresh;
+  LtDeriv *d = lt_deriv_entry(c, r, NULL, tail, &fresh);
+  if (!fresh)
+    return d;
   d->want_primal = want_primal;
   d->ret_shadow = ret_tan; /* forward mode: T returns the result's tangent */
   d->nouts = W;

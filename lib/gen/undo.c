@@ -47,18 +47,16 @@ static void copy(LtCtx *c, LLVMBuilderRef b, LLVMValueRef dst, LLVMValueRef src,
   LLVMBuildMemCpy(b, dst, 1, src, 1, n);
 }
 
-/* The function `name` (ptr %state, ...): *fresh when it was just
- * declared, with b in its "on" block (entry branches there when on != 0,
- * else returns); the caller fills that block. */
+/* The helper `name` (ptr %state, ...), defined once: its entry returns
+ * when the log is off, else branches to its block "on", which fill fills
+ * (the builder stands there). */
 static LLVMValueRef helper(LtCtx *c, const char *name, LLVMTypeRef *pt, unsigned np,
-                           LLVMBuilderRef b, int *fresh) {
-  LLVMValueRef f = LLVMGetNamedFunction(c->mod, name);
-  *fresh = !f;
-  if (f)
+                           void (*fill)(LtCtx *, LLVMBuilderRef, LLVMValueRef)) {
+  LLVMBasicBlockRef e;
+  LLVMValueRef f = lt_helper_fn(c, name, LLVMFunctionType(c->vd, pt, np, 0), &e);
+  if (!e)
     return f;
-  f = LLVMAddFunction(c->mod, name, LLVMFunctionType(LLVMVoidTypeInContext(c->llctx), pt, np, 0));
-  LLVMSetLinkage(f, LLVMInternalLinkage);
-  LLVMBasicBlockRef e = LLVMAppendBasicBlockInContext(c->llctx, f, "entry");
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
   LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(c->llctx, f, "on");
   LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c->llctx, f, "done");
   LLVMPositionBuilderAtEnd(b, e);
@@ -69,120 +67,113 @@ static LLVMValueRef helper(LtCtx *c, const char *name, LLVMTypeRef *pt, unsigned
   LLVMPositionBuilderAtEnd(b, done);
   LLVMBuildRetVoid(b);
   LLVMPositionBuilderAtEnd(b, body);
+  fill(c, b, f);
+  LLVMDisposeBuilder(b);
   return f;
 }
 
 /* lt.undo.save(state, addr, size): append {addr, size, *addr}. */
+static void fill_save(LtCtx *c, LLVMBuilderRef b, LLVMValueRef f) {
+  LLVMValueRef st = LLVMGetParam(f, 0), addr = LLVMGetParam(f, 1), n = LLVMGetParam(f, 2);
+  LLVMValueRef k = LLVMBuildLoad2(b, c->i64, field(c, b, st, 1), "k");
+  LLVMValueRef cap = LLVMBuildLoad2(b, c->i64, field(c, b, st, 4), "cap");
+  LLVMBasicBlockRef on = LLVMGetInsertBlock(b);
+  LLVMBasicBlockRef grow = LLVMAppendBasicBlockInContext(c->llctx, f, "grow");
+  LLVMBasicBlockRef put = LLVMAppendBasicBlockInContext(c->llctx, f, "put");
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntUGE, k, cap, ""), grow, put);
+  /* full (or never preallocated): double it, 16 entries at least */
+  LLVMPositionBuilderAtEnd(b, grow);
+  LLVMValueRef two = LLVMBuildShl(b, cap, LLVMConstInt(c->i64, 1, 0), "");
+  LLVMValueRef ncap = LLVMBuildSelect(
+      b, LLVMBuildICmp(b, LLVMIntULT, two, LLVMConstInt(c->i64, 16, 0), ""),
+      LLVMConstInt(c->i64, 16, 0), two, "");
+  LLVMTypeRef rt[2] = {c->ptr, c->i64};
+  LLVMTypeRef rfty = LLVMFunctionType(c->ptr, rt, 2, 0);
+  LLVMValueRef ra[2] = {LLVMBuildLoad2(b, c->ptr, field(c, b, st, 0), ""),
+                        LLVMBuildMul(b, ncap, LLVMConstInt(c->i64, ENTRY, 0), "")};
+  LLVMBuildStore(b, LLVMBuildCall2(b, rfty, lt_decl_fn(c->mod, "realloc", rfty), ra, 2, ""),
+                 field(c, b, st, 0));
+  LLVMBuildStore(b, ncap, field(c, b, st, 4));
+  LLVMBuildBr(b, put);
+  LLVMPositionBuilderAtEnd(b, put);
+  (void)on;
+  LLVMValueRef log = LLVMBuildLoad2(b, c->ptr, field(c, b, st, 0), "log");
+  LLVMValueRef off = LLVMBuildMul(b, k, LLVMConstInt(c->i64, ENTRY, 0), "");
+  LLVMValueRef e = LLVMBuildGEP2(b, c->i8, log, &off, 1, "e");
+  LLVMBuildStore(b, addr, e);
+  LLVMBuildStore(b, n, at(c, b, e, 8));
+  copy(c, b, at(c, b, e, 16), addr, n);
+  LLVMBuildStore(b, LLVMBuildAdd(b, k, LLVMConstInt(c->i64, 1, 0), ""), field(c, b, st, 1));
+  LLVMBuildRetVoid(b);
+}
+
 static LLVMValueRef save_fn(LtCtx *c) {
   LLVMTypeRef pt[3] = {c->ptr, c->ptr, c->i64};
-  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
-  int fresh;
-  LLVMValueRef f = helper(c, "lt.undo.save", pt, 3, b, &fresh);
-  if (fresh) {
-    LLVMValueRef st = LLVMGetParam(f, 0), addr = LLVMGetParam(f, 1), n = LLVMGetParam(f, 2);
-    LLVMValueRef k = LLVMBuildLoad2(b, c->i64, field(c, b, st, 1), "k");
-    LLVMValueRef cap = LLVMBuildLoad2(b, c->i64, field(c, b, st, 4), "cap");
-    LLVMBasicBlockRef on = LLVMGetInsertBlock(b);
-    LLVMBasicBlockRef grow = LLVMAppendBasicBlockInContext(c->llctx, f, "grow");
-    LLVMBasicBlockRef put = LLVMAppendBasicBlockInContext(c->llctx, f, "put");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntUGE, k, cap, ""), grow, put);
-    /* full (or never preallocated): double it, 16 entries at least */
-    LLVMPositionBuilderAtEnd(b, grow);
-    LLVMValueRef two = LLVMBuildShl(b, cap, LLVMConstInt(c->i64, 1, 0), "");
-    LLVMValueRef ncap = LLVMBuildSelect(
-        b, LLVMBuildICmp(b, LLVMIntULT, two, LLVMConstInt(c->i64, 16, 0), ""),
-        LLVMConstInt(c->i64, 16, 0), two, "");
-    LLVMTypeRef rt[2] = {c->ptr, c->i64};
-    LLVMTypeRef rfty = LLVMFunctionType(c->ptr, rt, 2, 0);
-    LLVMValueRef ra[2] = {LLVMBuildLoad2(b, c->ptr, field(c, b, st, 0), ""),
-                          LLVMBuildMul(b, ncap, LLVMConstInt(c->i64, ENTRY, 0), "")};
-    LLVMBuildStore(b, LLVMBuildCall2(b, rfty, lt_decl_fn(c->mod, "realloc", rfty), ra, 2, ""),
-                   field(c, b, st, 0));
-    LLVMBuildStore(b, ncap, field(c, b, st, 4));
-    LLVMBuildBr(b, put);
-    LLVMPositionBuilderAtEnd(b, put);
-    (void)on;
-    LLVMValueRef log = LLVMBuildLoad2(b, c->ptr, field(c, b, st, 0), "log");
-    LLVMValueRef off = LLVMBuildMul(b, k, LLVMConstInt(c->i64, ENTRY, 0), "");
-    LLVMValueRef e = LLVMBuildGEP2(b, c->i8, log, &off, 1, "e");
-    LLVMBuildStore(b, addr, e);
-    LLVMBuildStore(b, n, at(c, b, e, 8));
-    copy(c, b, at(c, b, e, 16), addr, n);
-    LLVMBuildStore(b, LLVMBuildAdd(b, k, LLVMConstInt(c->i64, 1, 0), ""), field(c, b, st, 1));
-    LLVMBuildRetVoid(b);
-  }
-  LLVMDisposeBuilder(b);
-  return f;
+  return helper(c, "lt.undo.save", pt, 3, fill_save);
 }
 
 /* lt.undo.restore(state): pop the last entry, swapping memory and entry. */
+static void fill_restore(LtCtx *c, LLVMBuilderRef b, LLVMValueRef f) {
+  LLVMValueRef st = LLVMGetParam(f, 0);
+  LLVMBasicBlockRef body = LLVMGetInsertBlock(b);
+  LLVMValueRef tmp;
+  {
+    LLVMBuilderRef eb = LLVMCreateBuilderInContext(c->llctx);
+    LLVMPositionBuilderBefore(eb, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(f)));
+    tmp = LLVMBuildAlloca(eb, c->i64, "tmp");
+    LLVMDisposeBuilder(eb);
+  }
+  LLVMPositionBuilderAtEnd(b, body);
+  LLVMValueRef k = LLVMBuildSub(b, LLVMBuildLoad2(b, c->i64, field(c, b, st, 1), ""),
+                                LLVMConstInt(c->i64, 1, 0), "k");
+  LLVMBuildStore(b, k, field(c, b, st, 1));
+  LLVMValueRef off = LLVMBuildMul(b, k, LLVMConstInt(c->i64, ENTRY, 0), "");
+  LLVMValueRef e = LLVMBuildGEP2(b, c->i8, LLVMBuildLoad2(b, c->ptr, field(c, b, st, 0), ""),
+                                 &off, 1, "e");
+  LLVMValueRef addr = LLVMBuildLoad2(b, c->ptr, e, "addr");
+  LLVMValueRef n = LLVMBuildLoad2(b, c->i64, at(c, b, e, 8), "n");
+  copy(c, b, tmp, addr, n);
+  copy(c, b, addr, at(c, b, e, 16), n);
+  copy(c, b, at(c, b, e, 16), tmp, n);
+  LLVMBuildRetVoid(b);
+}
+
 static LLVMValueRef restore_fn(LtCtx *c) {
   LLVMTypeRef pt[1] = {c->ptr};
-  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
-  int fresh;
-  LLVMValueRef f = helper(c, "lt.undo.restore", pt, 1, b, &fresh);
-  if (fresh) {
-    LLVMValueRef st = LLVMGetParam(f, 0);
-    LLVMBasicBlockRef body = LLVMGetInsertBlock(b);
-    LLVMValueRef tmp;
-    {
-      LLVMBuilderRef eb = LLVMCreateBuilderInContext(c->llctx);
-      LLVMPositionBuilderBefore(eb, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(f)));
-      tmp = LLVMBuildAlloca(eb, c->i64, "tmp");
-      LLVMDisposeBuilder(eb);
-    }
-    LLVMPositionBuilderAtEnd(b, body);
-    LLVMValueRef k = LLVMBuildSub(b, LLVMBuildLoad2(b, c->i64, field(c, b, st, 1), ""),
-                                  LLVMConstInt(c->i64, 1, 0), "k");
-    LLVMBuildStore(b, k, field(c, b, st, 1));
-    LLVMValueRef off = LLVMBuildMul(b, k, LLVMConstInt(c->i64, ENTRY, 0), "");
-    LLVMValueRef e = LLVMBuildGEP2(b, c->i8, LLVMBuildLoad2(b, c->ptr, field(c, b, st, 0), ""),
-                                   &off, 1, "e");
-    LLVMValueRef addr = LLVMBuildLoad2(b, c->ptr, e, "addr");
-    LLVMValueRef n = LLVMBuildLoad2(b, c->i64, at(c, b, e, 8), "n");
-    copy(c, b, tmp, addr, n);
-    copy(c, b, addr, at(c, b, e, 16), n);
-    copy(c, b, at(c, b, e, 16), tmp, n);
-    LLVMBuildRetVoid(b);
-  }
-  LLVMDisposeBuilder(b);
-  return f;
+  return helper(c, "lt.undo.restore", pt, 1, fill_restore);
 }
 
 /* lt.undo.finish(state): replay every entry forwards, free the log. */
+static void fill_finish(LtCtx *c, LLVMBuilderRef b, LLVMValueRef f) {
+  LLVMValueRef st = LLVMGetParam(f, 0);
+  LLVMBasicBlockRef pre = LLVMGetInsertBlock(b);
+  LLVMBasicBlockRef loop = LLVMAppendBasicBlockInContext(c->llctx, f, "replay");
+  LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(c->llctx, f, "entry.replay");
+  LLVMBasicBlockRef end = LLVMAppendBasicBlockInContext(c->llctx, f, "free");
+  LLVMValueRef log = LLVMBuildLoad2(b, c->ptr, field(c, b, st, 0), "log");
+  LLVMValueRef total = LLVMBuildLoad2(b, c->i64, field(c, b, st, 3), "total");
+  LLVMBuildBr(b, loop);
+  LLVMPositionBuilderAtEnd(b, loop);
+  LLVMValueRef j = LLVMBuildPhi(b, c->i64, "j");
+  LLVMValueRef zero = LLVMConstInt(c->i64, 0, 0);
+  LLVMAddIncoming(j, &zero, &pre, 1);
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, j, total, ""), body, end);
+  LLVMPositionBuilderAtEnd(b, body);
+  LLVMValueRef off = LLVMBuildMul(b, j, LLVMConstInt(c->i64, ENTRY, 0), "");
+  LLVMValueRef e = LLVMBuildGEP2(b, c->i8, log, &off, 1, "e");
+  copy(c, b, LLVMBuildLoad2(b, c->ptr, e, ""), at(c, b, e, 16),
+       LLVMBuildLoad2(b, c->i64, at(c, b, e, 8), ""));
+  LLVMValueRef j1 = LLVMBuildAdd(b, j, LLVMConstInt(c->i64, 1, 0), "");
+  LLVMAddIncoming(j, &j1, &body, 1);
+  LLVMBuildBr(b, loop);
+  LLVMPositionBuilderAtEnd(b, end);
+  lt_build_free(b, c->mod, log);
+  LLVMBuildRetVoid(b);
+}
+
 static LLVMValueRef finish_fn(LtCtx *c) {
   LLVMTypeRef pt[1] = {c->ptr};
-  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
-  int fresh;
-  LLVMValueRef f = helper(c, "lt.undo.finish", pt, 1, b, &fresh);
-  if (fresh) {
-    LLVMValueRef st = LLVMGetParam(f, 0);
-    LLVMBasicBlockRef pre = LLVMGetInsertBlock(b);
-    LLVMBasicBlockRef loop = LLVMAppendBasicBlockInContext(c->llctx, f, "replay");
-    LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(c->llctx, f, "entry.replay");
-    LLVMBasicBlockRef end = LLVMAppendBasicBlockInContext(c->llctx, f, "free");
-    LLVMValueRef log = LLVMBuildLoad2(b, c->ptr, field(c, b, st, 0), "log");
-    LLVMValueRef total = LLVMBuildLoad2(b, c->i64, field(c, b, st, 3), "total");
-    LLVMBuildBr(b, loop);
-    LLVMPositionBuilderAtEnd(b, loop);
-    LLVMValueRef j = LLVMBuildPhi(b, c->i64, "j");
-    LLVMValueRef zero = LLVMConstInt(c->i64, 0, 0);
-    LLVMAddIncoming(j, &zero, &pre, 1);
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, j, total, ""), body, end);
-    LLVMPositionBuilderAtEnd(b, body);
-    LLVMValueRef off = LLVMBuildMul(b, j, LLVMConstInt(c->i64, ENTRY, 0), "");
-    LLVMValueRef e = LLVMBuildGEP2(b, c->i8, log, &off, 1, "e");
-    copy(c, b, LLVMBuildLoad2(b, c->ptr, e, ""), at(c, b, e, 16),
-         LLVMBuildLoad2(b, c->i64, at(c, b, e, 8), ""));
-    LLVMValueRef j1 = LLVMBuildAdd(b, j, LLVMConstInt(c->i64, 1, 0), "");
-    LLVMAddIncoming(j, &j1, &body, 1);
-    LLVMBuildBr(b, loop);
-    LLVMPositionBuilderAtEnd(b, end);
-    lt_build_free(b, c->mod, log);
-    LLVMBuildRetVoid(b);
-  }
-  LLVMDisposeBuilder(b);
-  return f;
+  return helper(c, "lt.undo.finish", pt, 1, fill_finish);
 }
 
 static LLVMValueRef new_state(LtCtx *c, LLVMValueRef fn) {
@@ -284,20 +275,17 @@ static LLVMValueRef undo_on(LtGen *g, LLVMBuilderRef b) {
 }
 
 /* lt.undo.begin(state, n): the whole log of n entries, when on. */
+static void fill_begin(LtCtx *c, LLVMBuilderRef b, LLVMValueRef f) {
+  LLVMValueRef st = LLVMGetParam(f, 0), n = LLVMGetParam(f, 1);
+  LLVMValueRef sz = LLVMBuildMul(b, n, LLVMConstInt(c->i64, ENTRY, 0), "");
+  LLVMBuildStore(b, lt_build_malloc(b, c->mod, sz), field(c, b, st, 0));
+  LLVMBuildStore(b, n, field(c, b, st, 4));
+  LLVMBuildRetVoid(b);
+}
+
 static LLVMValueRef begin_fn(LtCtx *c) {
   LLVMTypeRef pt[2] = {c->ptr, c->i64};
-  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
-  int fresh;
-  LLVMValueRef f = helper(c, "lt.undo.begin", pt, 2, b, &fresh);
-  if (fresh) {
-    LLVMValueRef st = LLVMGetParam(f, 0), n = LLVMGetParam(f, 1);
-    LLVMValueRef sz = LLVMBuildMul(b, n, LLVMConstInt(c->i64, ENTRY, 0), "");
-    LLVMBuildStore(b, lt_build_malloc(b, c->mod, sz), field(c, b, st, 0));
-    LLVMBuildStore(b, n, field(c, b, st, 4));
-    LLVMBuildRetVoid(b);
-  }
-  LLVMDisposeBuilder(b);
-  return f;
+  return helper(c, "lt.undo.begin", pt, 2, fill_begin);
 }
 
 /* When every logged store's executions are computable at entry: the

@@ -55,8 +55,11 @@ static unsigned ninstr(LLVMValueRef f) {
   return n;
 }
 
-/* Does f reach target through defined callees? */
-static int reaches(LLVMValueRef f, LLVMValueRef target, LtMap *seen) {
+/* Walk the defined callees below f depth first, each function once
+ * (seen): site(g, arg) at every call of a defined g, before the walk
+ * enters g. Stops at, and returns, the first nonzero site. */
+static int walk_calls(LLVMValueRef f, LtMap *seen, int (*site)(LLVMValueRef, void *),
+                      void *arg) {
   if (lt_map_get(seen, f))
     return 0;
   lt_map_put(seen, f, (void *)1);
@@ -65,10 +68,20 @@ static int reaches(LLVMValueRef f, LLVMValueRef target, LtMap *seen) {
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
          i = LLVMGetNextInstruction(i)) {
       LLVMValueRef g = defined_callee(i);
-      if (g && (g == target || reaches(g, target, seen)))
-        return 1;
+      int r = g ? site(g, arg) : 0;
+      if (!r && g)
+        r = walk_calls(g, seen, site, arg);
+      if (r)
+        return r;
     }
   return 0;
+}
+
+static int is_target(LLVMValueRef g, void *target) { return g == target; }
+
+/* Does f reach target through defined callees? */
+static int reaches(LLVMValueRef f, LLVMValueRef target, LtMap *seen) {
+  return walk_calls(f, seen, is_target, target);
 }
 
 static int recursive(Graph *gr, LLVMValueRef f) {
@@ -108,20 +121,10 @@ static unsigned long long inlined_size(Graph *gr, LLVMValueRef f) {
   return n;
 }
 
-static void count_sites(Graph *gr, LLVMValueRef f, LtMap *seen) {
-  if (lt_map_get(seen, f))
-    return;
-  lt_map_put(seen, f, (void *)1);
-  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb;
-       bb = LLVMGetNextBasicBlock(bb))
-    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
-         i = LLVMGetNextInstruction(i)) {
-      LLVMValueRef g = defined_callee(i);
-      if (!g)
-        continue;
-      lt_map_put(&gr->sites, g, (void *)((size_t)lt_map_get(&gr->sites, g) + 1));
-      count_sites(gr, g, seen);
-    }
+static int count_site(LLVMValueRef g, void *arg) {
+  Graph *gr = arg;
+  lt_map_put(&gr->sites, g, (void *)((size_t)lt_map_get(&gr->sites, g) + 1));
+  return 0;
 }
 
 /* Why a call stays a call, as its mark, or NULL to inline it; why[]
@@ -260,18 +263,12 @@ LLVMValueRef lt_preprocess(LtCtx *c, LLVMValueRef fn, LLVMValueRef at) {
   lt_map_init(&gr.onstack, 32);
   LtMap seen;
   lt_map_init(&seen, 32);
-  count_sites(&gr, fn, &seen);
+  walk_calls(fn, &seen, count_site, &gr);
   lt_map_free(&seen);
   size_t len;
   char name[256];
   snprintf(name, sizeof name, "%s.lt.pre", LLVMGetValueName2(fn, &len));
-  LLVMValueRef p = lt_clone_decl(fn, name, LLVMGlobalGetValueType(fn));
-  LtMap vm;
-  lt_map_init(&vm, 256);
-  for (unsigned i = 0, n = LLVMCountParams(fn); i < n; i++)
-    lt_map_put(&vm, LLVMGetParam(fn, i), LLVMGetParam(p, i));
-  lt_clone_body(&vm, fn, p, NULL, 1);
-  lt_map_free(&vm);
+  LLVMValueRef p = lt_clone_fn(fn, name, 1);
   copy_byval(c, p);
   int rc = inline_all(c, &gr, p);
   lt_map_free(&gr.size);
