@@ -198,6 +198,8 @@ LLVMBasicBlockRef lt_clone_body(LtMap *vmap, LLVMValueRef src, LLVMValueRef dst,
 LLVMValueRef lt_clone_decl(LLVMValueRef src, const char *name, LLVMTypeRef fty);
 /* A copy of src, body and all, as the new internal function name. */
 LLVMValueRef lt_clone_fn(LLVMValueRef src, const char *name, int keep_dbg);
+/* Remove the attributes of f's parameter p (its type changed). */
+void lt_drop_param_attrs(LLVMValueRef f, unsigned p);
 /* Inline the call (callee must be defined). Returns 0 on success. */
 int lt_inline_call(LtCtx *c, LLVMValueRef call, int keep_dbg);
 

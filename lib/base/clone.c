@@ -13,15 +13,30 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The attributes of f at idx (freed by the caller), *n of them. */
+static LLVMAttributeRef *attrs_at(LLVMValueRef f, unsigned idx, unsigned *n) {
+  *n = LLVMGetAttributeCountAtIndex(f, idx);
+  LLVMAttributeRef *a = lt_xcalloc(*n + 1, sizeof *a);
+  if (*n)
+    LLVMGetAttributesAtIndex(f, idx, a);
+  return a;
+}
+
 static void copy_attrs(LLVMValueRef from, LLVMValueRef to, unsigned fidx,
                        unsigned tidx) {
-  unsigned n = LLVMGetAttributeCountAtIndex(from, fidx);
-  if (!n)
-    return;
-  LLVMAttributeRef *a = lt_xcalloc(n, sizeof *a);
-  LLVMGetAttributesAtIndex(from, fidx, a);
+  unsigned n;
+  LLVMAttributeRef *a = attrs_at(from, fidx, &n);
   for (unsigned i = 0; i < n; i++)
     LLVMAddAttributeAtIndex(to, tidx, a[i]);
+  free(a);
+}
+
+void lt_drop_param_attrs(LLVMValueRef f, unsigned p) {
+  unsigned n;
+  LLVMAttributeRef *a = attrs_at(f, p + 1, &n);
+  for (unsigned i = 0; i < n; i++)
+    if (LLVMIsEnumAttribute(a[i]) || LLVMIsTypeAttribute(a[i]))
+      LLVMRemoveEnumAttributeAtIndex(f, p + 1, LLVMGetEnumAttributeKind(a[i]));
   free(a);
 }
 

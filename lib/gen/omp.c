@@ -71,17 +71,15 @@ static LLVMValueRef team_wrapper(LtCtx *c, const LtDeriv *d, int rev) {
   LLVMValueRef target = rev ? d->rev : d->aug;
   char name[300];
   snprintf(name, sizeof name, "%s.team", LLVMGetValueName2(target, &(size_t){0}));
-  LLVMValueRef w = LLVMGetNamedFunction(c->mod, name);
-  if (w)
-    return w;
   LLVMTypeRef tt = LLVMGlobalGetValueType(target);
   unsigned np = LLVMCountParamTypes(tt);
   LLVMTypeRef pt[np + 1];
   LLVMGetParamTypes(tt, pt);
-  w = LLVMAddFunction(c->mod, name, LLVMFunctionType(c->vd, pt, np, 0));
-  LLVMSetLinkage(w, LLVMInternalLinkage);
+  LLVMBasicBlockRef entry;
+  LLVMValueRef w = lt_helper_fn(c, name, LLVMFunctionType(c->vd, pt, np, 0), &entry);
+  if (!entry)
+    return w;
   LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
-  LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(c->llctx, w, "entry");
   LLVMBasicBlockRef bad = LLVMAppendBasicBlockInContext(c->llctx, w, "bad");
   LLVMBasicBlockRef ok = LLVMAppendBasicBlockInContext(c->llctx, w, "ok");
   LLVMPositionBuilderAtEnd(b, entry);
@@ -262,14 +260,12 @@ int lt_omp_reverse(LtGen *g, LLVMValueRef call) {
 
 /* lt.omp.wait(turn, want): spin (yielding) until the counter says want. */
 static LLVMValueRef wait_fn(LtCtx *c) {
-  LLVMValueRef f = LLVMGetNamedFunction(c->mod, "lt.omp.wait");
-  if (f)
-    return f;
   LLVMTypeRef pt[2] = {c->ptr, c->i64};
-  f = LLVMAddFunction(c->mod, "lt.omp.wait", LLVMFunctionType(c->vd, pt, 2, 0));
-  LLVMSetLinkage(f, LLVMInternalLinkage);
+  LLVMBasicBlockRef entry;
+  LLVMValueRef f = lt_helper_fn(c, "lt.omp.wait", LLVMFunctionType(c->vd, pt, 2, 0), &entry);
+  if (!entry)
+    return f;
   LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
-  LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(c->llctx, f, "entry");
   LLVMBasicBlockRef spin = LLVMAppendBasicBlockInContext(c->llctx, f, "spin");
   LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c->llctx, f, "done");
   LLVMPositionBuilderAtEnd(b, entry);
@@ -462,14 +458,12 @@ static LLVMValueRef flush_fn(LtCtx *c, LLVMTypeRef ty) {
   char name[40];
   snprintf(name, sizeof name, "lt.omp.flush.%s",
            LLVMGetTypeKind(ty) == LLVMDoubleTypeKind ? "f64" : "f32");
-  LLVMValueRef f = LLVMGetNamedFunction(c->mod, name);
-  if (f)
-    return f;
   LLVMTypeRef pt[3] = {c->ptr, c->ptr, c->i64};
-  f = LLVMAddFunction(c->mod, name, LLVMFunctionType(c->vd, pt, 3, 0));
-  LLVMSetLinkage(f, LLVMInternalLinkage);
+  LLVMBasicBlockRef entry;
+  LLVMValueRef f = lt_helper_fn(c, name, LLVMFunctionType(c->vd, pt, 3, 0), &entry);
+  if (!entry)
+    return f;
   LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
-  LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(c->llctx, f, "entry");
   LLVMBasicBlockRef loop = LLVMAppendBasicBlockInContext(c->llctx, f, "loop");
   LLVMBasicBlockRef add = LLVMAppendBasicBlockInContext(c->llctx, f, "add");
   LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(c->llctx, f, "next");

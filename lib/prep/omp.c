@@ -50,18 +50,6 @@ static LLVMTypeRef read_only_scalar(LLVMValueRef p) {
   return t;
 }
 
-static void drop_param_attrs(LLVMValueRef f, unsigned idx) {
-  unsigned n = LLVMGetAttributeCountAtIndex(f, idx);
-  if (!n)
-    return;
-  LLVMAttributeRef *a = lt_xcalloc(n, sizeof *a);
-  LLVMGetAttributesAtIndex(f, idx, a);
-  for (unsigned k = 0; k < n; k++)
-    if (LLVMIsEnumAttribute(a[k]) || LLVMIsTypeAttribute(a[k]))
-      LLVMRemoveEnumAttributeAtIndex(f, idx, LLVMGetEnumAttributeKind(a[k]));
-  free(a);
-}
-
 /* The outlined function as the derivative's region: a clone of f in SSA
  * form where each captured variable that the region only reads, holding
  * a pointer or an integer, is a parameter of its value (ty[k] non-NULL),
@@ -109,7 +97,7 @@ static LLVMValueRef region_fn(LtCtx *c, LLVMValueRef f, LLVMTypeRef **ty_out) {
   for (unsigned k = 0; k < np; k++) {
     LLVMValueRef p = LLVMGetParam(g1, k);
     if (ty[k]) {
-      drop_param_attrs(g1, k + 1);
+      lt_drop_param_attrs(g1, k);
       LLVMValueRef slot = LLVMBuildAlloca(b, ty[k], "");
       LLVMBuildStore(b, p, slot);
       p = slot;
@@ -198,40 +186,29 @@ void lt_omp_turns(LtCtx *c, LLVMValueRef fn, LtVec *turns) {
     }
 }
 
-/* lt.omp.critical(loc, gtid, lock, turn): enter, return the ticket. */
-static LLVMValueRef critical_fn(LtCtx *c) {
-  LLVMValueRef f = LLVMGetNamedFunction(c->mod, "lt.omp.critical");
-  if (f)
-    return f;
-  LLVMTypeRef pt[4] = {c->ptr, c->i32, c->ptr, c->ptr};
-  f = LLVMAddFunction(c->mod, "lt.omp.critical", LLVMFunctionType(c->i64, pt, 4, 0));
-  LLVMSetLinkage(f, LLVMInternalLinkage);
-  LLVMValueRef kc = decl(c, "__kmpc_critical", c->vd, pt, 3);
-  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
-  LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(c->llctx, f, "entry"));
-  LLVMValueRef a[3] = {LLVMGetParam(f, 0), LLVMGetParam(f, 1), LLVMGetParam(f, 2)};
-  LLVMBuildCall2(b, LLVMGlobalGetValueType(kc), kc, a, 3, "");
-  LLVMValueRef t = LLVMBuildLoad2(b, c->i64, LLVMGetParam(f, 3), "t");
-  LLVMBuildStore(b, LLVMBuildAdd(b, t, LLVMConstInt(c->i64, 1, 0), ""), LLVMGetParam(f, 3));
-  LLVMBuildRet(b, t);
-  LLVMDisposeBuilder(b);
-  return f;
-}
-
-/* lt.omp.end_critical(loc, gtid, lock, turn, ticket): leave. */
-static LLVMValueRef end_critical_fn(LtCtx *c) {
-  LLVMValueRef f = LLVMGetNamedFunction(c->mod, "lt.omp.end_critical");
-  if (f)
-    return f;
+/* lt.omp.critical(loc, gtid, lock, turn): enter, return the ticket;
+ * lt.omp.end_critical(loc, gtid, lock, turn, ticket): leave. Each calls
+ * the runtime's entry or exit with (loc, gtid, lock). */
+static LLVMValueRef critical_fn(LtCtx *c, int leave) {
   LLVMTypeRef pt[5] = {c->ptr, c->i32, c->ptr, c->ptr, c->i64};
-  f = LLVMAddFunction(c->mod, "lt.omp.end_critical", LLVMFunctionType(c->vd, pt, 5, 0));
-  LLVMSetLinkage(f, LLVMInternalLinkage);
-  LLVMValueRef kc = decl(c, "__kmpc_end_critical", c->vd, pt, 3);
+  LLVMBasicBlockRef entry;
+  LLVMValueRef f = lt_helper_fn(c, leave ? "lt.omp.end_critical" : "lt.omp.critical",
+                                LLVMFunctionType(leave ? c->vd : c->i64, pt, leave ? 5 : 4, 0),
+                                &entry);
+  if (!entry)
+    return f;
+  LLVMValueRef kc = decl(c, leave ? "__kmpc_end_critical" : "__kmpc_critical", c->vd, pt, 3);
   LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
-  LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(c->llctx, f, "entry"));
+  LLVMPositionBuilderAtEnd(b, entry);
   LLVMValueRef a[3] = {LLVMGetParam(f, 0), LLVMGetParam(f, 1), LLVMGetParam(f, 2)};
   LLVMBuildCall2(b, LLVMGlobalGetValueType(kc), kc, a, 3, "");
-  LLVMBuildRetVoid(b);
+  if (leave) {
+    LLVMBuildRetVoid(b);
+  } else {
+    LLVMValueRef t = LLVMBuildLoad2(b, c->i64, LLVMGetParam(f, 3), "t");
+    LLVMBuildStore(b, LLVMBuildAdd(b, t, LLVMConstInt(c->i64, 1, 0), ""), LLVMGetParam(f, 3));
+    LLVMBuildRet(b, t);
+  }
   LLVMDisposeBuilder(b);
   return f;
 }
@@ -282,7 +259,7 @@ static void lower_entries(LtCtx *c, LLVMValueRef fn, LtVec *entries) {
       if (k != LT_OMP_CRITICAL && k != LT_OMP_REDUCE && k != LT_OMP_REDUCE_BARRIER)
         continue;
       LLVMValueRef lock = LLVMGetOperand(i, k == LT_OMP_CRITICAL ? 2 : 6);
-      LLVMValueRef f = critical_fn(c);
+      LLVMValueRef f = critical_fn(c, 0);
       LLVMValueRef a[4] = {LLVMGetOperand(i, 0), LLVMGetOperand(i, 1), lock,
                            turn_of(c, lock)};
       LLVMPositionBuilderBefore(b, i);
@@ -318,7 +295,7 @@ static int lower_leaves(LtCtx *c, LLVMValueRef fn, LtVec *entries) {
         rc = -1;
         break;
       }
-      LLVMValueRef f = end_critical_fn(c);
+      LLVMValueRef f = critical_fn(c, 1);
       LLVMValueRef a[5] = {LLVMGetOperand(i, 0), LLVMGetOperand(i, 1), lock,
                            LLVMGetOperand(e, 3), e};
       LLVMPositionBuilderBefore(b, i);

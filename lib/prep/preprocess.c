@@ -253,6 +253,30 @@ static void copy_byval(LtCtx *c, LLVMValueRef p) {
   LLVMDisposeBuilder(b);
 }
 
+/* Stack memory lives until the function returns: a variable-length
+ * array's llvm.stackrestore (at the end of its scope) would free its
+ * shadow before the reverse pass adds into it (the generated code then
+ * wrote into stack that calls reused). Without the save/restore pairs a
+ * VLA inside a loop takes new stack every iteration, as the reverse pass
+ * needs each iteration's shadow anyway. */
+static void keep_stack(LLVMValueRef fn) {
+  LtVec saves = {0};
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
+      next = LLVMGetNextInstruction(i);
+      size_t len;
+      const char *n = LLVMIsACallInst(i) ? lt_callee_name(i, &len) : "";
+      if (!strncmp(n, "llvm.stackrestore", 17))
+        LLVMInstructionEraseFromParent(i);
+      else if (!strncmp(n, "llvm.stacksave", 14))
+        lt_vec_push(&saves, i);
+    }
+  for (size_t k = 0; k < saves.n; k++)
+    if (!LLVMGetFirstUse(saves.v[k]))
+      LLVMInstructionEraseFromParent(saves.v[k]);
+  lt_vec_free(&saves);
+}
+
 LLVMValueRef lt_preprocess(LtCtx *c, LLVMValueRef fn, LLVMValueRef at) {
   Graph gr;
   memset(&gr, 0, sizeof gr);
@@ -283,6 +307,7 @@ LLVMValueRef lt_preprocess(LtCtx *c, LLVMValueRef fn, LLVMValueRef at) {
     lt_bury(c, p);
     return NULL;
   }
+  keep_stack(p);
   lt_split_sincos(c, p);
   lt_mem_note_types(c, p);
   if (lt_run_pipeline(c, p, pipeline)) {
