@@ -23,8 +23,24 @@
 #include <string.h>
 
 /* region tape: capacity, team size, stride, header size; then the turn
- * counters' values at the end of the forward region, one per counter */
+ * counters' values at the end of the forward region, one per counter;
+ * then the sums over the team of the adjoints of the region's float
+ * parameters (firstprivate), 8 bytes each */
 #define HEADER 32
+
+/* Where the region tape keeps the adjoint sums (after the turns). */
+static unsigned long long outs_at(LtCtx *c, LLVMValueRef region) {
+  LtVec turns = {0};
+  lt_omp_turns(c, region, &turns);
+  unsigned long long at = HEADER + 8 * turns.n;
+  lt_vec_free(&turns);
+  return at;
+}
+
+/* The type of out k of d (its float parameters by value, in order). */
+static LLVMTypeRef out_type(const LtDeriv *d, unsigned k) {
+  return d->nouts == 1 ? d->outs_ty : LLVMStructGetTypeAtIndex(d->outs_ty, k);
+}
 
 static LLVMValueRef fn(LtCtx *c, const char *name, LLVMTypeRef ret,
                        LLVMTypeRef *pt, unsigned n, int va) {
@@ -117,7 +133,15 @@ static LLVMValueRef team_wrapper(LtCtx *c, const LtDeriv *d, int rev) {
   for (unsigned k = 0; k + 1 < np; k++)
     a[k] = LLVMGetParam(w, k);
   a[np - 1] = hdr;
-  call0(b, target, a, np);
+  LLVMValueRef r = call0(b, target, a, np);
+  /* the thread's adjoints of the float parameters, summed over the team */
+  for (unsigned k = 0; rev && k < d->nouts; k++) {
+    LLVMValueRef v = d->nouts == 1 ? r : LLVMBuildExtractValue(b, r, k, "");
+    LLVMValueRef s = LLVMBuildAtomicRMW(b, LLVMAtomicRMWBinOpFAdd,
+                                        at(c, b, rt, i64c(c, outs_at(c, d->fn) + 8 * k)), v,
+                                        LLVMAtomicOrderingMonotonic, 0);
+    LLVMSetAlignment(s, (unsigned)LLVMABIAlignmentOfType(c->td, LLVMTypeOf(v)));
+  }
   LLVMBuildRetVoid(b);
   LLVMDisposeBuilder(b);
   return w;
@@ -128,14 +152,64 @@ static LLVMValueRef fork_fn(LtCtx *c) {
   return fn(c, "__kmpc_fork_call", c->vd, pt, 3, 1);
 }
 
+/* A value as the runtime passes a captured variable (a pointer-sized
+ * word: __kmpc_fork_call is variadic, and a double there would travel in
+ * a float register the runtime never reads), and back. Clang passes
+ * pointers and integers of at most 64 bits, and the region's clone turns
+ * some of them into doubles and floats (prep/omp.c): all fit a word. */
+static LLVMValueRef to_word(LtCtx *c, LLVMBuilderRef b, LLVMValueRef v) {
+  LLVMTypeRef t = LLVMTypeOf(v);
+  if (lt_is_ptr_ty(t))
+    return v;
+  if (LLVMGetTypeKind(t) == LLVMFloatTypeKind)
+    v = LLVMBuildBitCast(b, v, c->i32, "");
+  else if (lt_is_float_ty(t))
+    v = LLVMBuildBitCast(b, v, LLVMIntTypeInContext(c->llctx, (unsigned)LLVMSizeOfTypeInBits(c->td, t)), "");
+  return LLVMBuildZExtOrBitCast(b, v, c->i64, "");
+}
+
+static LLVMValueRef from_word(LtCtx *c, LLVMBuilderRef b, LLVMValueRef w, LLVMTypeRef t) {
+  if (lt_is_ptr_ty(t))
+    return w;
+  if (LLVMGetTypeKind(t) == LLVMIntegerTypeKind)
+    return LLVMBuildTruncOrBitCast(b, w, t, "");
+  LLVMTypeRef it = LLVMIntTypeInContext(c->llctx, (unsigned)LLVMSizeOfTypeInBits(c->td, t));
+  return LLVMBuildBitCast(b, LLVMBuildTruncOrBitCast(b, w, it, ""), t, "");
+}
+
+/* w's microtask: w with every parameter a word. */
+static LLVMValueRef microtask(LtCtx *c, LLVMValueRef w) {
+  char name[300];
+  snprintf(name, sizeof name, "%s.fork", LLVMGetValueName2(w, &(size_t){0}));
+  LLVMTypeRef wt = LLVMGlobalGetValueType(w);
+  unsigned np = LLVMCountParamTypes(wt);
+  LLVMTypeRef pt[np + 1], mt[np + 1];
+  LLVMGetParamTypes(wt, pt);
+  for (unsigned k = 0; k < np; k++)
+    mt[k] = lt_is_ptr_ty(pt[k]) ? c->ptr : c->i64;
+  LLVMBasicBlockRef entry;
+  LLVMValueRef m = lt_helper_fn(c, name, LLVMFunctionType(c->vd, mt, np, 0), &entry);
+  if (!entry)
+    return m;
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
+  LLVMPositionBuilderAtEnd(b, entry);
+  LLVMValueRef a[np + 1];
+  for (unsigned k = 0; k < np; k++)
+    a[k] = from_word(c, b, LLVMGetParam(m, k), pt[k]);
+  call0(b, w, a, np);
+  LLVMBuildRetVoid(b);
+  LLVMDisposeBuilder(b);
+  return m;
+}
+
 LLVMValueRef lt_omp_fork(LtCtx *c, LLVMBuilderRef b, LLVMValueRef loc, LLVMValueRef w,
                          LLVMValueRef *args, unsigned n) {
   LLVMValueRef a[n + 3];
   a[0] = loc;
   a[1] = LLVMConstInt(c->i32, n, 0);
-  a[2] = w;
+  a[2] = microtask(c, w);
   for (unsigned k = 0; k < n; k++)
-    a[k + 3] = args[k];
+    a[k + 3] = to_word(c, b, args[k]);
   return call0(b, fork_fn(c), a, n + 3);
 }
 
@@ -160,10 +234,7 @@ LLVMValueRef lt_omp_region_tape(LtGen *g, LLVMBuilderRef b, LLVMValueRef call) {
       break;
     }
   }
-  LtVec turns = {0};
-  lt_omp_turns(c, lt_called_fn(call), &turns);
-  unsigned long long hsize = HEADER + 8 * turns.n;
-  lt_vec_free(&turns);
+  unsigned long long hsize = outs_at(c, lt_called_fn(call)) + 8 * d->nouts;
   LLVMValueRef size = LLVMBuildAdd(b, i64c(c, hsize),
                                    LLVMBuildMul(b, cap, i64c(c, stride_of(d)), ""), "");
   LLVMValueRef rt = g->lifo ? lt_arena_push(c, b, size) : lt_build_malloc(b, c->mod, size);
@@ -211,12 +282,13 @@ int lt_omp_reverse(LtGen *g, LLVMValueRef call) {
   const LtDeriv *d = lt_map_get(&g->callee, call);
   if (!d)
     return -1;
-  if (d->nouts) {
-    lt_error(c, call, "an active value passed by value into a parallel region "
-                      "(firstprivate) is not supported; pass it by reference "
-                      "(shared)");
-    return -1;
-  }
+  for (unsigned k = 0; k < d->nouts; k++)
+    if (!lt_is_float_ty(out_type(d, k))) {
+      lt_error(c, call, "an active value other than a float or double passed by "
+                        "value into a parallel region (firstprivate) is not "
+                        "supported; pass it by reference (shared)");
+      return -1;
+    }
   LLVMValueRef rt = lt_tape_load(g, LT_SLOT_SUBPTR, call, c->ptr);
   LLVMValueRef loc = lt_omp_loc(c, call);
   LLVMValueRef team = LLVMBuildLoad2(g->b, c->i64, at(c, g->b, rt, i64c(c, 8)), "lt.team");
@@ -246,9 +318,19 @@ int lt_omp_reverse(LtGen *g, LLVMValueRef call) {
     LLVMBuildStore(g->b, LLVMBuildLoad2(g->b, c->i64, at(c, g->b, rt, i64c(c, HEADER + 8 * k)), ""),
                    turns.v[k]);
   }
+  unsigned long long oat = outs_at(c, d->fn);
+  for (unsigned k = 0; k < d->nouts; k++)
+    LLVMBuildStore(g->b, LLVMConstNull(out_type(d, k)), at(c, g->b, rt, i64c(c, oat + 8 * k)));
   lt_omp_fork(c, g->b, loc, team_wrapper(c, d, 1), args, n);
   for (size_t k = 0; k < turns.n; k++)
     LLVMBuildStore(g->b, cur[k], turns.v[k]);
+  /* the float parameters' adjoints, summed by the team */
+  for (unsigned p = 2, k = 0; p < np; p++)
+    if (d->act[p] == LT_OUT) {
+      LLVMTypeRef t = out_type(d, k);
+      lt_adj_add(g, LLVMGetOperand(call, p),
+                 LLVMBuildLoad2(g->b, t, at(c, g->b, rt, i64c(c, oat + 8 * k++)), ""));
+    }
   free(cur);
   lt_vec_free(&turns);
   if (g->lifo)

@@ -36,6 +36,47 @@ LLVMValueRef lt_omp_loc(LtCtx *c, LLVMValueRef call) {
 
 /* The type T when every use of the parameter p is a plain load of T, a
  * pointer or an integer: the region only reads that captured variable. */
+static LLVMTypeRef read_only_scalar(LLVMValueRef p);
+
+/* The float type of the loads of stack slot s, when all of them are of
+ * one float type. */
+static LLVMTypeRef slot_float(LLVMValueRef s) {
+  LLVMTypeRef t = NULL;
+  for (LLVMUseRef u = LLVMGetFirstUse(s); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef l = LLVMGetUser(u);
+    if (!LLVMIsALoadInst(l))
+      continue;
+    if (!lt_is_float_ty(LLVMTypeOf(l)) || (t && LLVMTypeOf(l) != t))
+      return NULL;
+    t = LLVMTypeOf(l);
+  }
+  return t;
+}
+
+/* The float type T when the integer parameter p only carries T's bits:
+ * every use a bitcast to T, or its store into a stack slot the function
+ * reads only as T (the slot's address escapes, e.g. to __enzyme_double,
+ * so it stayed in memory). A firstprivate double or float, which clang
+ * passes to the outlined function as an integer. */
+static LLVMTypeRef float_bits(LLVMValueRef p) {
+  LLVMTypeRef t = NULL, ty = LLVMTypeOf(p);
+  if (LLVMGetTypeKind(ty) != LLVMIntegerTypeKind)
+    return NULL;
+  for (LLVMUseRef u = LLVMGetFirstUse(p); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef b = LLVMGetUser(u), slot;
+    LLVMTypeRef bt = LLVMIsABitCastInst(b) ? LLVMTypeOf(b) : NULL;
+    if (!bt && LLVMIsAStoreInst(b) && LLVMGetOperand(b, 0) == p &&
+        LLVMIsAAllocaInst(slot = LLVMGetOperand(b, 1)))
+      bt = slot_float(slot);
+    if (!bt || !lt_is_float_ty(bt) || (t && bt != t))
+      return NULL;
+    t = bt;
+  }
+  return t && LLVMGetIntTypeWidth(ty) == LLVMSizeOfTypeInBits(LLVMGetModuleDataLayout(LLVMGetGlobalParent(LLVMGetParamParent(p))), t)
+             ? t
+             : NULL;
+}
+
 static LLVMTypeRef read_only_scalar(LLVMValueRef p) {
   LLVMTypeRef t = NULL;
   for (LLVMUseRef u = LLVMGetFirstUse(p); u; u = LLVMGetNextUse(u)) {
@@ -53,12 +94,14 @@ static LLVMTypeRef read_only_scalar(LLVMValueRef p) {
 /* The outlined function as the derivative's region: a clone of f in SSA
  * form where each captured variable that the region only reads, holding
  * a pointer or an integer, is a parameter of its value (ty[k] non-NULL),
- * as if it were firstprivate. OpenMP passes shared variables by address;
+ * as if it were firstprivate, and each firstprivate float passed as
+ * integer bits is a float parameter (ty[k] non-NULL, bits[k] set). OpenMP passes shared variables by address;
  * a variable no thread writes during the region has one value, so this
  * is exact, and it lets the derivative see the arrays themselves (their
  * activity, from the caller's) rather than slots whose shadows would
  * have to say which pointers have none. */
-static LLVMValueRef region_fn(LtCtx *c, LLVMValueRef f, LLVMTypeRef **ty_out) {
+static LLVMValueRef region_fn(LtCtx *c, LLVMValueRef f, LLVMTypeRef **ty_out,
+                              char **bits_out) {
   size_t len;
   const char *fname = LLVMGetValueName2(f, &len);
   char name[300];
@@ -72,17 +115,24 @@ static LLVMValueRef region_fn(LtCtx *c, LLVMValueRef f, LLVMTypeRef **ty_out) {
   lt_clone_body(&vm, f, g0, NULL, 1);
   lt_map_free(&vm);
   LLVMTypeRef *ty = lt_xcalloc(np, sizeof *ty);
+  char *bits = lt_xcalloc(np, 1);
   *ty_out = ty;
-  if (lt_run_pipeline(c, g0, "mem2reg,sroa,early-cse")) {
+  *bits_out = bits;
+  if (lt_run_pipeline(c, g0, "mem2reg,sroa,early-cse,instcombine<no-verify-fixpoint>")) {
     LLVMSetValueName2(g0, name, strlen(name));
     return g0;
   }
   LLVMTypeRef *pt = lt_xcalloc(np, sizeof *pt);
   LLVMGetParamTypes(LLVMGlobalGetValueType(f), pt);
   int any = 0;
-  for (unsigned k = 2; k < np; k++)
-    if ((ty[k] = read_only_scalar(LLVMGetParam(g0, k))))
+  for (unsigned k = 2; k < np; k++) {
+    if ((ty[k] = float_bits(LLVMGetParam(g0, k))))
+      bits[k] = 1;
+    else
+      ty[k] = read_only_scalar(LLVMGetParam(g0, k));
+    if (ty[k])
       pt[k] = ty[k], any = 1;
+  }
   if (!any) {
     free(pt);
     LLVMSetValueName2(g0, name, strlen(name));
@@ -96,7 +146,10 @@ static LLVMValueRef region_fn(LtCtx *c, LLVMValueRef f, LLVMTypeRef **ty_out) {
   lt_map_init(&vm, 256);
   for (unsigned k = 0; k < np; k++) {
     LLVMValueRef p = LLVMGetParam(g1, k);
-    if (ty[k]) {
+    if (ty[k] && bits[k]) {
+      lt_drop_param_attrs(g1, k);
+      p = LLVMBuildBitCast(b, p, LLVMTypeOf(LLVMGetParam(g0, k)), "");
+    } else if (ty[k]) {
       lt_drop_param_attrs(g1, k);
       LLVMValueRef slot = LLVMBuildAlloca(b, ty[k], "");
       LLVMBuildStore(b, p, slot);
@@ -110,7 +163,7 @@ static LLVMValueRef region_fn(LtCtx *c, LLVMValueRef f, LLVMTypeRef **ty_out) {
   LLVMBuildBr(b, body);
   LLVMDisposeBuilder(b);
   lt_erase_fn(c, g0);
-  lt_run_pipeline(c, g1, "mem2reg");
+  lt_run_pipeline(c, g1, "mem2reg,early-cse");
   return g1;
 }
 
@@ -128,16 +181,20 @@ int lt_omp_lower_fork(LtCtx *c, LLVMValueRef fork) {
     return -1;
   }
   LLVMTypeRef *ty;
-  LLVMValueRef g = region_fn(c, f, &ty);
+  char *bits;
+  LLVMValueRef g = region_fn(c, f, &ty, &bits);
   LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
   LLVMPositionBuilderBefore(b, fork);
   LLVMValueRef *args = lt_xcalloc(n, sizeof *args);
   args[0] = args[1] = LLVMConstNull(c->ptr);
   for (unsigned k = 3; k < n; k++) {
     LLVMValueRef op = LLVMGetOperand(fork, k);
-    args[k - 1] = ty[k - 1] ? LLVMBuildLoad2(b, ty[k - 1], op, "lt.capture") : op;
+    args[k - 1] = !ty[k - 1]   ? op
+                  : bits[k - 1] ? LLVMBuildBitCast(b, op, ty[k - 1], "lt.firstprivate")
+                                : LLVMBuildLoad2(b, ty[k - 1], op, "lt.capture");
   }
   free(ty);
+  free(bits);
   LLVMValueRef call = LLVMBuildCall2(b, LLVMGlobalGetValueType(g), g, args, n - 1, "");
   LLVMDisposeBuilder(b);
   free(args);
