@@ -440,7 +440,7 @@ int lt_overwrite_late(const LtOverwrite *o, LLVMValueRef v);
  * in its reverse (callee.c). */
 int lt_overwrite_call_arg(const LtOverwrite *o, LLVMValueRef call, unsigned k);
 
-/* omp.c (continued): may another thread of the team access the memory
+/* ompprivate.c: may another thread of the team access the memory
  * that inst (a load, store or atomic of f, run by every thread of a team)
  * accesses at addr in the same phase? 0 when proven private: memory of
  * the thread's own allocations, or an element of a worksharing loop's own
