@@ -143,6 +143,19 @@ void lt_mpi_recv_peer(LtGen *g, const LtMpiCall *m, LLVMValueRef call, LLVMValue
   *tag = LLVMBuildTrunc(g->b, v, g->c->i32, "lt.mpi.tag");
 }
 
+/* An MPI_Irecv whose source or tag is only known at run time stops there
+ * if it is a wildcard (constant ones are errors: analysis/mpi.c). */
+static int irecv_guard(LtCtx *c, LLVMBuilderRef b, const LtMpiCall *m, LLVMValueRef call,
+                       LLVMValueRef acall) {
+  if (m->kind != LT_MPI_IRECV || !lt_mpi_recv_wildcard(m, call))
+    return 0;
+  LLVMValueRef a[4] = {LLVMGetOperand(acall, (unsigned)m->peer),
+                       LLVMGetOperand(acall, (unsigned)m->tag),
+                       LLVMConstInt(c->i32, (unsigned long long)lt_mpi_any_source(m, call), 1),
+                       LLVMGetOperand(acall, (unsigned)m->comm)};
+  return lt_mpi_call_helper(c, b, lt_mpi_int_handles(c), "nowild", a, 4) ? 0 : -1;
+}
+
 int lt_mpi_reverse(LtGen *g, LLVMValueRef call) {
   LtMpiCall m;
   LtMpiKind k = lt_mpi_call(call, &m);
@@ -229,6 +242,8 @@ int lt_mpi_forward(LtGen *g, LLVMBuilderRef b, LLVMValueRef call, LLVMValueRef a
   LLVMValueRef buf = LLVMGetOperand(call, (unsigned)(k == LT_MPI_ISEND ? m.sbuf : m.rbuf));
   LLVMValueRef sh = lt_is_shadowed(&g->act_of, buf) ? shadow(g, buf) : LLVMConstNull(g->c->ptr);
   LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(acall));
+  if (irecv_guard(g->c, b, &m, call, acall))
+    return -1;
   LLVMValueRef a[10] = {LLVMGetOperand(acall, (unsigned)m.req),
                         LLVMConstInt(g->c->i32, k == LT_MPI_IRECV, 0),
                         sh,
@@ -283,6 +298,8 @@ int lt_mpi_tangent(LtTg *t, LLVMValueRef call) {
   }
   case LT_MPI_ISEND:
   case LT_MPI_IRECV: {
+    if (irecv_guard(c, t->b, &m, call, tc))
+      return -1;
     LLVMValueRef a[9] = {OP(m.req), LLVMConstInt(c->i32, k == LT_MPI_IRECV, 0),
                          SH(k == LT_MPI_ISEND ? m.sbuf : m.rbuf), OP(m.count), OP(m.type),
                          OP(m.peer), OP(m.tag), OP(m.comm), fl};
