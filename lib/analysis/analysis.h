@@ -264,6 +264,10 @@ typedef enum {
   LT_MPI_BCAST,
   LT_MPI_REDUCE,
   LT_MPI_ALLREDUCE,
+  LT_MPI_SENDRECV,
+  LT_MPI_GATHER,
+  LT_MPI_SCATTER,
+  LT_MPI_ALLGATHER,
   LT_MPI_UNSUPPORTED  /* an MPI call without a derivative rule */
 } LtMpiKind;
 /* The operand index of each role of a call, or -1. */
@@ -271,6 +275,7 @@ typedef struct {
   const char *name;
   LtMpiKind kind;
   int sbuf, rbuf, count, type, peer, tag, comm, status, req, op, root;
+  int rcount, rtype, rpeer, rtag; /* the receive side, where it differs */
 } LtMpiCall;
 typedef enum { LT_MPI_T_DOUBLE, LT_MPI_T_FLOAT, LT_MPI_T_INT, LT_MPI_T_UNKNOWN } LtMpiType;
 typedef enum { LT_MPI_OP_SUM, LT_MPI_OP_MAX, LT_MPI_OP_MIN, LT_MPI_OP_OTHER,
@@ -285,8 +290,15 @@ int lt_mpi_float(const LtMpiCall *m, LLVMValueRef call);
 /* Why the call cannot be differentiated (active: it touches active data),
  * or NULL. */
 const char *lt_mpi_check(const LtMpiCall *m, LLVMValueRef call, int active);
+/* The call's ABI's MPI_ANY_SOURCE, MPI_STATUS_IGNORE (as an integer), and
+ * where MPI_Status keeps MPI_SOURCE (MPI_TAG follows it). */
 long long lt_mpi_any_source(const LtMpiCall *m, LLVMValueRef call);
+long long lt_mpi_status_ignore(const LtMpiCall *m, LLVMValueRef call);
 unsigned lt_mpi_status_source_offset(const LtMpiCall *m, LLVMValueRef call);
+/* The receive's source or tag may be a wildcard (MPI_ANY_SOURCE,
+ * MPI_ANY_TAG, or a value only known at run time): R takes them from the
+ * status A recorded. */
+int lt_mpi_recv_wildcard(const LtMpiCall *m, LLVMValueRef call);
 
 /* loops.c: natural loops, nesting, preheader/latch/exits (on LtCfg ids) */
 

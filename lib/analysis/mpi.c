@@ -15,21 +15,29 @@
 #include <string.h>
 
 #define NO -1
+/* The receive side of calls whose two sides differ (MPI_Sendrecv; the
+ * collectives' receive count and type): RCNT etc.; others have none. */
+#define NOR NO, NO, NO, NO
 static const LtMpiCall table[] = {
-    /* name            kind          sbuf rbuf cnt typ peer tag comm st  req op  root */
-    {"MPI_Send", LT_MPI_SEND, 0, NO, 1, 2, 3, 4, 5, NO, NO, NO, NO},
-    {"MPI_Ssend", LT_MPI_SEND, 0, NO, 1, 2, 3, 4, 5, NO, NO, NO, NO},
-    {"MPI_Rsend", LT_MPI_SEND, 0, NO, 1, 2, 3, 4, 5, NO, NO, NO, NO},
-    {"MPI_Bsend", LT_MPI_SEND, 0, NO, 1, 2, 3, 4, 5, NO, NO, NO, NO},
-    {"MPI_Recv", LT_MPI_RECV, NO, 0, 1, 2, 3, 4, 5, 6, NO, NO, NO},
-    {"MPI_Isend", LT_MPI_ISEND, 0, NO, 1, 2, 3, 4, 5, NO, 6, NO, NO},
-    {"MPI_Issend", LT_MPI_ISEND, 0, NO, 1, 2, 3, 4, 5, NO, 6, NO, NO},
-    {"MPI_Irecv", LT_MPI_IRECV, NO, 0, 1, 2, 3, 4, 5, NO, 6, NO, NO},
-    {"MPI_Wait", LT_MPI_WAIT, NO, NO, NO, NO, NO, NO, NO, 1, 0, NO, NO},
-    {"MPI_Waitall", LT_MPI_WAITALL, NO, NO, 0, NO, NO, NO, NO, 2, 1, NO, NO},
-    {"MPI_Bcast", LT_MPI_BCAST, 0, 0, 1, 2, NO, NO, 4, NO, NO, NO, 3},
-    {"MPI_Reduce", LT_MPI_REDUCE, 0, 1, 2, 3, NO, NO, 6, NO, NO, 4, 5},
-    {"MPI_Allreduce", LT_MPI_ALLREDUCE, 0, 1, 2, 3, NO, NO, 5, NO, NO, 4, NO},
+    /* name            kind          sbuf rbuf cnt typ peer tag comm st  req op  root
+     *                               rcnt rtyp rpeer rtag */
+    {"MPI_Send", LT_MPI_SEND, 0, NO, 1, 2, 3, 4, 5, NO, NO, NO, NO, NOR},
+    {"MPI_Ssend", LT_MPI_SEND, 0, NO, 1, 2, 3, 4, 5, NO, NO, NO, NO, NOR},
+    {"MPI_Rsend", LT_MPI_SEND, 0, NO, 1, 2, 3, 4, 5, NO, NO, NO, NO, NOR},
+    {"MPI_Bsend", LT_MPI_SEND, 0, NO, 1, 2, 3, 4, 5, NO, NO, NO, NO, NOR},
+    {"MPI_Recv", LT_MPI_RECV, NO, 0, 1, 2, 3, 4, 5, 6, NO, NO, NO, NOR},
+    {"MPI_Isend", LT_MPI_ISEND, 0, NO, 1, 2, 3, 4, 5, NO, 6, NO, NO, NOR},
+    {"MPI_Issend", LT_MPI_ISEND, 0, NO, 1, 2, 3, 4, 5, NO, 6, NO, NO, NOR},
+    {"MPI_Irecv", LT_MPI_IRECV, NO, 0, 1, 2, 3, 4, 5, NO, 6, NO, NO, NOR},
+    {"MPI_Wait", LT_MPI_WAIT, NO, NO, NO, NO, NO, NO, NO, 1, 0, NO, NO, NOR},
+    {"MPI_Waitall", LT_MPI_WAITALL, NO, NO, 0, NO, NO, NO, NO, 2, 1, NO, NO, NOR},
+    {"MPI_Bcast", LT_MPI_BCAST, 0, 0, 1, 2, NO, NO, 4, NO, NO, NO, 3, NOR},
+    {"MPI_Reduce", LT_MPI_REDUCE, 0, 1, 2, 3, NO, NO, 6, NO, NO, 4, 5, NOR},
+    {"MPI_Allreduce", LT_MPI_ALLREDUCE, 0, 1, 2, 3, NO, NO, 5, NO, NO, 4, NO, NOR},
+    {"MPI_Sendrecv", LT_MPI_SENDRECV, 0, 5, 1, 2, 3, 4, 10, 11, NO, NO, NO, 6, 7, 8, 9},
+    {"MPI_Gather", LT_MPI_GATHER, 0, 3, 1, 2, NO, NO, 7, NO, NO, NO, 6, 4, 5, NO, NO},
+    {"MPI_Scatter", LT_MPI_SCATTER, 0, 3, 1, 2, NO, NO, 7, NO, NO, NO, 6, 4, 5, NO, NO},
+    {"MPI_Allgather", LT_MPI_ALLGATHER, 0, 3, 1, 2, NO, NO, 6, NO, NO, NO, NO, 4, 5, NO, NO},
 };
 
 /* No derivative and no effect on floating-point data: kept in A only.
@@ -55,7 +63,7 @@ LtMpiKind lt_mpi_call(LLVMValueRef call, LtMpiCall *out) {
   const char *n = lt_callee_name(call, &len);
   if (out) {
     static const LtMpiCall none = {"", LT_MPI_UNSUPPORTED, NO, NO, NO, NO, NO, NO,
-                                   NO, NO, NO, NO, NO};
+                                   NO, NO, NO, NO, NO, NOR};
     *out = none;
   }
   if (!is_mpi_name(n, len))
@@ -182,57 +190,91 @@ long long lt_mpi_any_source(const LtMpiCall *m, LLVMValueRef call) {
   return mpich_abi(m, call) ? -2 : -1;
 }
 
+long long lt_mpi_status_ignore(const LtMpiCall *m, LLVMValueRef call) {
+  return mpich_abi(m, call) ? 1 : 0;
+}
+
 unsigned lt_mpi_status_source_offset(const LtMpiCall *m, LLVMValueRef call) {
   /* MPI_Status: OpenMPI {MPI_SOURCE, MPI_TAG, MPI_ERROR, ...}; MPICH
    * {count_lo, count_hi_and_cancelled, MPI_SOURCE, MPI_TAG, MPI_ERROR} */
   return mpich_abi(m, call) ? 8 : 0;
 }
 
+/* The receive's source and tag operands (MPI_Recv, MPI_Irecv; the receive
+ * side of MPI_Sendrecv), or -1. */
+static void recv_peer_tag(const LtMpiCall *m, int *peer, int *tag) {
+  *peer = *tag = NO;
+  if (m->kind == LT_MPI_RECV || m->kind == LT_MPI_IRECV) {
+    *peer = m->peer;
+    *tag = m->tag;
+  } else if (m->kind == LT_MPI_SENDRECV) {
+    *peer = m->rpeer;
+    *tag = m->rtag;
+  }
+}
+
+int lt_mpi_recv_wildcard(const LtMpiCall *m, LLVMValueRef call) {
+  int peer, tag;
+  long long x;
+  recv_peer_tag(m, &peer, &tag);
+  if (peer < 0)
+    return 0;
+  /* a source or tag only known at run time may be a wildcard */
+  return !int_const(LLVMGetOperand(call, (unsigned)peer), &x) ||
+         x == lt_mpi_any_source(m, call) ||
+         !int_const(LLVMGetOperand(call, (unsigned)tag), &x) || x == -1;
+}
+
+/* MPI_IN_PLACE: (void *)1 or -1, a constant that is neither null nor an
+ * object. */
+static int in_place(LLVMValueRef buf) {
+  return LLVMIsAConstant(buf) && !LLVMIsAGlobalValue(buf) && !LLVMIsAConstantPointerNull(buf) &&
+         !LLVMIsAUndefValue(buf);
+}
+
 const char *lt_mpi_check(const LtMpiCall *m, LLVMValueRef call, int active) {
   if (m->kind == LT_MPI_UNSUPPORTED)
     return "has no derivative rule in Leantape (supported: point-to-point "
            "send and receive, blocking and nonblocking with MPI_Wait and "
-           "MPI_Waitall, MPI_Bcast, MPI_Reduce and MPI_Allreduce with "
-           "MPI_SUM)";
+           "MPI_Waitall, MPI_Sendrecv, MPI_Bcast, MPI_Reduce and "
+           "MPI_Allreduce with MPI_SUM, MPI_MAX or MPI_MIN, MPI_Gather, "
+           "MPI_Scatter, MPI_Allgather)";
   if (m->type < 0)
     return NULL;
   LtMpiType t = lt_mpi_type(LLVMGetOperand(call, (unsigned)m->type));
-  if (t == LT_MPI_T_INT)
+  LtMpiType rt = m->rtype >= 0 ? lt_mpi_type(LLVMGetOperand(call, (unsigned)m->rtype)) : t;
+  if (t == LT_MPI_T_INT && rt == LT_MPI_T_INT)
     return NULL; /* no derivative to carry */
-  if (t == LT_MPI_T_UNKNOWN)
+  if (t == LT_MPI_T_UNKNOWN || rt == LT_MPI_T_UNKNOWN)
     return active || m->rbuf >= 0
                ? "has a datatype that is not a predefined MPI datatype known "
                  "at compile time (derived datatypes are not differentiated; "
                  "use MPI_DOUBLE or MPI_FLOAT)"
                : NULL;
-  if (m->sbuf >= 0 && m->rbuf >= 0 && m->sbuf != m->rbuf) {
-    LLVMValueRef sb = LLVMGetOperand(call, (unsigned)m->sbuf);
-    if (LLVMIsAConstant(sb) && !LLVMIsAGlobalValue(sb))
-      return "uses MPI_IN_PLACE, which Leantape does not differentiate yet; "
-             "pass a separate send buffer";
-  }
+  if (t != rt)
+    return "sends and receives different datatypes, which Leantape does "
+           "not differentiate; use the same MPI_DOUBLE or MPI_FLOAT on "
+           "both sides";
+  if (m->sbuf >= 0 && m->rbuf >= 0 && m->sbuf != m->rbuf &&
+      (in_place(LLVMGetOperand(call, (unsigned)m->sbuf)) ||
+       in_place(LLVMGetOperand(call, (unsigned)m->rbuf))))
+    return "uses MPI_IN_PLACE, which Leantape does not differentiate yet; "
+           "pass a separate send buffer";
   if (m->op >= 0) {
     LtMpiOp op = lt_mpi_op(LLVMGetOperand(call, (unsigned)m->op));
-    if (op != LT_MPI_OP_SUM)
-      return op == LT_MPI_OP_MAX || op == LT_MPI_OP_MIN
-                 ? "reduces floating-point data with MPI_MAX or MPI_MIN, "
-                   "which Leantape does not differentiate yet (MPI_SUM is)"
-                 : "reduces floating-point data with an operation that has "
-                   "no derivative rule (only MPI_SUM has)";
+    if (op != LT_MPI_OP_SUM && op != LT_MPI_OP_MAX && op != LT_MPI_OP_MIN)
+      return "reduces floating-point data with an operation that has no "
+             "derivative rule (MPI_SUM, MPI_MAX and MPI_MIN have)";
   }
-  if (m->peer >= 0 && (m->kind == LT_MPI_RECV || m->kind == LT_MPI_IRECV)) {
-    long long src;
-    if (int_const(LLVMGetOperand(call, (unsigned)m->peer), &src) &&
-        src == lt_mpi_any_source(m, call))
-      return "receives from MPI_ANY_SOURCE, which Leantape does not "
-             "differentiate yet; name the source rank";
-  }
-  if (m->tag >= 0) {
-    long long tag;
-    if (int_const(LLVMGetOperand(call, (unsigned)m->tag), &tag) && tag == -1 &&
-        (m->kind == LT_MPI_RECV || m->kind == LT_MPI_IRECV))
-      return "receives with MPI_ANY_TAG, which Leantape does not "
-             "differentiate yet; name the tag";
-  }
+  long long x;
+  if (m->kind == LT_MPI_IRECV && int_const(LLVMGetOperand(call, (unsigned)m->peer), &x) &&
+      x == lt_mpi_any_source(m, call))
+    return "receives from MPI_ANY_SOURCE, which Leantape differentiates for "
+           "MPI_Recv and MPI_Sendrecv but not yet for MPI_Irecv; name the "
+           "source rank";
+  if (m->kind == LT_MPI_IRECV && int_const(LLVMGetOperand(call, (unsigned)m->tag), &x) &&
+      x == -1)
+    return "receives with MPI_ANY_TAG, which Leantape differentiates for "
+           "MPI_Recv and MPI_Sendrecv but not yet for MPI_Irecv; name the tag";
   return NULL;
 }

@@ -254,8 +254,35 @@ int lt_mpi_reverse(LtGen *g, LLVMValueRef call);
 /* A: after acall (call's clone), what R needs of a nonblocking call. */
 int lt_mpi_forward(LtGen *g, LLVMBuilderRef b, LLVMValueRef call, LLVMValueRef acall,
                    LLVMValueRef (*shadow)(LtGen *, LLVMValueRef));
+/* Shared with mpicoll.c: the module's handle ABI (MPICH's ints, or
+ * OpenMPI's pointers); a call of helper lt.mpi.<name> at b (arguments
+ * cast to its parameters); a predefined handle by its OpenMPI global's
+ * name or MPICH's value; the shadow in R of the call's operand k (null
+ * when none). */
+int lt_mpi_int_handles(LtCtx *c);
+LLVMValueRef lt_mpi_call_helper(LtCtx *c, LLVMBuilderRef b, int ih, const char *name,
+                                LLVMValueRef *args, unsigned n);
+LLVMValueRef lt_mpi_handle(LtCtx *c, int ih, const char *ompi, long long mpich);
+LLVMValueRef lt_mpi_rshadow(LtGen *g, LLVMValueRef call, int k);
+/* Receives with possible wildcards: whether A records the status; acall's
+ * status made ours when the user ignores it, *src and *tag read at b after
+ * it; in R, the receive's source and tag (recorded or the operands). */
+int lt_mpi_records_status(const LtMpiCall *m, LLVMValueRef call);
+void lt_mpi_status_after(LtCtx *c, LLVMBuilderRef b, const LtMpiCall *m, LLVMValueRef call,
+                         LLVMValueRef acall, LLVMValueRef *src, LLVMValueRef *tag);
+void lt_mpi_recv_peer(LtGen *g, const LtMpiCall *m, LLVMValueRef call, LLVMValueRef *src,
+                      LLVMValueRef *tag);
+/* mpicoll.c: MAX/MIN reductions, MPI_Sendrecv, the gather family: whether
+ * it handles the call (of floating-point data); A's record (the winners of
+ * MAX/MIN), R's adjoint communication, T's tangent (at t->b). */
+int lt_mpicoll_handles(const LtMpiCall *m, LLVMValueRef call);
+int lt_mpicoll_forward(LtGen *g, LLVMBuilderRef b, LLVMValueRef call, LLVMValueRef acall);
+int lt_mpicoll_reverse(LtGen *g, LLVMValueRef call);
 /* The helper lt.mpi.<name> for the module's handle ABI, linked in once. */
 LLVMValueRef lt_mpi_helper(LtCtx *c, int int_handles, const char *name);
+/* mpirtcoll.c: the helpers' text for reductions by MAX/MIN, Sendrecv and
+ * the gather family (part 0 or 1), linked with mpirt.c's */
+const char *lt_mpirt_coll_text(int part);
 
 /* custom.c: registered custom derivatives (Enzyme's ABI) */
 int lt_custom_check(LtCtx *c, const LtReg *r, LLVMValueRef at);

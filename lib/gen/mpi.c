@@ -19,7 +19,7 @@
 /* The module's MPI ABI: MPICH's int handles, unless it names one of
  * OpenMPI's predefined objects (ompi_mpi_comm_world, ompi_mpi_double...),
  * whose handles are pointers. */
-static int int_handles(LtCtx *c) {
+int lt_mpi_int_handles(LtCtx *c) {
   for (LLVMValueRef gv = LLVMGetFirstGlobal(c->mod); gv; gv = LLVMGetNextGlobal(gv)) {
     size_t len;
     const char *n = LLVMGetValueName2(gv, &len);
@@ -29,7 +29,7 @@ static int int_handles(LtCtx *c) {
   return 1;
 }
 
-static LLVMValueRef call_helper(LtCtx *c, LLVMBuilderRef b, int ih, const char *name,
+LLVMValueRef lt_mpi_call_helper(LtCtx *c, LLVMBuilderRef b, int ih, const char *name,
                                 LLVMValueRef *args, unsigned n) {
   LLVMValueRef f = lt_mpi_helper(c, ih, name);
   if (!f)
@@ -51,21 +51,25 @@ static int is_f32(LLVMValueRef call, const LtMpiCall *m) {
   return lt_mpi_type(LLVMGetOperand(call, (unsigned)m->type)) == LT_MPI_T_FLOAT;
 }
 
+LLVMValueRef lt_mpi_handle(LtCtx *c, int ih, const char *ompi, long long mpich) {
+  if (ih)
+    return LLVMConstInt(c->i32, (unsigned long long)mpich, 1);
+  LLVMValueRef g = LLVMGetNamedGlobal(c->mod, ompi);
+  if (!g)
+    g = LLVMAddGlobal(c->mod, c->i8, ompi);
+  return g;
+}
+
 /* MPI_SUM in the call's ABI (for Bcast's reverse). */
 static LLVMValueRef sum_op(LtCtx *c, int ih) {
-  if (ih)
-    return LLVMConstInt(c->i32, 0x58000003, 0);
-  LLVMValueRef g = LLVMGetNamedGlobal(c->mod, "ompi_mpi_op_sum");
-  if (!g)
-    g = LLVMAddGlobal(c->mod, c->i8, "ompi_mpi_op_sum");
-  return g;
+  return lt_mpi_handle(c, ih, "ompi_mpi_op_sum", 0x58000003);
 }
 
 static LLVMValueRef r_op(LtGen *g, LLVMValueRef call, int k) {
   return lt_rv(g, LLVMGetOperand(call, (unsigned)k));
 }
 
-static LLVMValueRef r_shadow(LtGen *g, LLVMValueRef call, int k) {
+LLVMValueRef lt_mpi_rshadow(LtGen *g, LLVMValueRef call, int k) {
   LLVMValueRef p = LLVMGetOperand(call, (unsigned)k);
   LLVMValueRef s = lt_is_shadowed(&g->act_of, p) ? lt_rs(g, p) : NULL;
   return s ? s : LLVMConstNull(g->c->ptr);
@@ -77,50 +81,132 @@ static LLVMValueRef req_addr(LtGen *g, LLVMValueRef call) {
   return lt_tape_load_at(g, LT_SLOT_CUSTOMTAPE, call, g->c->ptr, g->b);
 }
 
+/* A receive whose source or tag may be a wildcard: A (and T) read the
+ * actual ones from the status after the call, R uses those. */
+int lt_mpi_records_status(const LtMpiCall *m, LLVMValueRef call) {
+  return (m->kind == LT_MPI_RECV || m->kind == LT_MPI_SENDRECV) && lt_mpi_float(m, call) &&
+         lt_mpi_recv_wildcard(m, call);
+}
+
+/* The status acall (the clone of call in A or T) fills: the user's, or
+ * for MPI_STATUS_IGNORE (also one only known at run time) one of ours in
+ * the function's entry; *src and *tag are read from it at b, after acall. */
+void lt_mpi_status_after(LtCtx *c, LLVMBuilderRef b, const LtMpiCall *m, LLVMValueRef call,
+                         LLVMValueRef acall, LLVMValueRef *src, LLVMValueRef *tag) {
+  LLVMValueRef st = LLVMGetOperand(acall, (unsigned)m->status);
+  LLVMValueRef ign = LLVMConstIntToPtr(
+      LLVMConstInt(c->i64, (unsigned long long)lt_mpi_status_ignore(m, call), 0), c->ptr);
+  LLVMBasicBlockRef entry =
+      LLVMGetEntryBasicBlock(LLVMGetBasicBlockParent(LLVMGetInstructionParent(acall)));
+  LLVMBuilderRef eb = LLVMCreateBuilderInContext(c->llctx);
+  LLVMPositionBuilderBefore(eb, LLVMGetFirstInstruction(entry));
+  LLVMValueRef mine = LLVMBuildAlloca(eb, LLVMArrayType2(c->i8, 64), "lt.mpi.status");
+  LLVMSetAlignment(mine, 8);
+  LLVMDisposeBuilder(eb);
+  LLVMValueRef use = mine;
+  if (!LLVMIsAConstant(st)) {
+    LLVMBuilderRef at = LLVMCreateBuilderInContext(c->llctx);
+    LLVMPositionBuilderBefore(at, acall);
+    use = LLVMBuildSelect(at, LLVMBuildICmp(at, LLVMIntEQ, st, ign, ""), mine, st, "");
+    LLVMDisposeBuilder(at);
+  } else if (st != ign) {
+    use = st;
+  }
+  LLVMSetOperand(acall, (unsigned)m->status, use);
+  unsigned off = lt_mpi_status_source_offset(m, call);
+  LLVMValueRef ps = LLVMBuildGEP2(b, c->i8, use, &(LLVMValueRef){LLVMConstInt(c->i64, off, 0)},
+                                  1, "");
+  LLVMValueRef pt = LLVMBuildGEP2(b, c->i8, use,
+                                  &(LLVMValueRef){LLVMConstInt(c->i64, off + 4, 0)}, 1, "");
+  *src = LLVMBuildLoad2(b, c->i32, ps, "lt.mpi.source");
+  *tag = LLVMBuildLoad2(b, c->i32, pt, "");
+  /* a receive from MPI_PROC_NULL reports MPI_ANY_TAG, which no send may
+   * use: any tag does for MPI_PROC_NULL */
+  *tag = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, *tag, LLVMConstInt(c->i32, 0, 0), ""),
+                         LLVMConstInt(c->i32, 0, 0), *tag, "lt.mpi.tag");
+}
+
+/* In R: the source and tag of the receive (as A recorded them when they
+ * may be wildcards). */
+void lt_mpi_recv_peer(LtGen *g, const LtMpiCall *m, LLVMValueRef call, LLVMValueRef *src,
+                      LLVMValueRef *tag) {
+  int rp = m->kind == LT_MPI_SENDRECV ? m->rpeer : m->peer;
+  int rt = m->kind == LT_MPI_SENDRECV ? m->rtag : m->tag;
+  if (!lt_mpi_records_status(m, call)) {
+    *src = lt_rv(g, LLVMGetOperand(call, (unsigned)rp));
+    *tag = lt_rv(g, LLVMGetOperand(call, (unsigned)rt));
+    return;
+  }
+  LLVMValueRef v = lt_tape_load_at(g, LT_SLOT_CUSTOMTAPE, call, g->c->i64, g->b);
+  *src = LLVMBuildTrunc(g->b, LLVMBuildLShr(g->b, v, LLVMConstInt(g->c->i64, 32, 0), ""),
+                        g->c->i32, "lt.mpi.source");
+  *tag = LLVMBuildTrunc(g->b, v, g->c->i32, "lt.mpi.tag");
+}
+
+/* An MPI_Irecv whose source or tag is only known at run time stops there
+ * if it is a wildcard (constant ones are errors: analysis/mpi.c). */
+static int irecv_guard(LtCtx *c, LLVMBuilderRef b, const LtMpiCall *m, LLVMValueRef call,
+                       LLVMValueRef acall) {
+  if (m->kind != LT_MPI_IRECV || !lt_mpi_recv_wildcard(m, call))
+    return 0;
+  LLVMValueRef a[4] = {LLVMGetOperand(acall, (unsigned)m->peer),
+                       LLVMGetOperand(acall, (unsigned)m->tag),
+                       LLVMConstInt(c->i32, (unsigned long long)lt_mpi_any_source(m, call), 1),
+                       LLVMGetOperand(acall, (unsigned)m->comm)};
+  return lt_mpi_call_helper(c, b, lt_mpi_int_handles(c), "nowild", a, 4) ? 0 : -1;
+}
+
 int lt_mpi_reverse(LtGen *g, LLVMValueRef call) {
   LtMpiCall m;
   LtMpiKind k = lt_mpi_call(call, &m);
   if (k == LT_MPI_WAIT || k == LT_MPI_WAITALL) {
-    int ih = int_handles(g->c);
+    int ih = lt_mpi_int_handles(g->c);
     if (k == LT_MPI_WAIT) {
       LLVMValueRef a[1] = {req_addr(g, call)};
-      return call_helper(g->c, g->b, ih, "rwait", a, 1) ? 0 : -1;
+      return lt_mpi_call_helper(g->c, g->b, ih, "rwait", a, 1) ? 0 : -1;
     }
     LLVMValueRef a[2] = {r_op(g, call, m.count), req_addr(g, call)};
-    return call_helper(g->c, g->b, ih, "rwaitall", a, 2) ? 0 : -1;
+    return lt_mpi_call_helper(g->c, g->b, ih, "rwaitall", a, 2) ? 0 : -1;
   }
   if (!lt_mpi_float(&m, call))
     return 0;
-  int ih = int_handles(g->c);
+  if (lt_mpicoll_handles(&m, call))
+    return lt_mpicoll_reverse(g, call);
+  int ih = lt_mpi_int_handles(g->c);
   LLVMValueRef fl = LLVMConstInt(g->c->i32, (unsigned long long)is_f32(call, &m), 0);
   LLVMValueRef n = r_op(g, call, m.count), dt = r_op(g, call, m.type);
   LLVMValueRef comm = r_op(g, call, m.comm);
   switch (k) {
   case LT_MPI_SEND:
   case LT_MPI_RECV: {
-    LLVMValueRef a[7] = {r_shadow(g, call, k == LT_MPI_SEND ? m.sbuf : m.rbuf), n, dt,
-                         r_op(g, call, m.peer), r_op(g, call, m.tag), comm, fl};
-    return call_helper(g->c, g->b, ih, k == LT_MPI_SEND ? "rsend" : "rrecv", a, 7) ? 0 : -1;
+    LLVMValueRef peer, tag;
+    if (k == LT_MPI_RECV)
+      lt_mpi_recv_peer(g, &m, call, &peer, &tag);
+    else
+      peer = r_op(g, call, m.peer), tag = r_op(g, call, m.tag);
+    LLVMValueRef a[7] = {lt_mpi_rshadow(g, call, k == LT_MPI_SEND ? m.sbuf : m.rbuf), n, dt,
+                         peer, tag, comm, fl};
+    return lt_mpi_call_helper(g->c, g->b, ih, k == LT_MPI_SEND ? "rsend" : "rrecv", a, 7) ? 0 : -1;
   }
   case LT_MPI_ISEND:
   case LT_MPI_IRECV: {
     LLVMValueRef a[1] = {req_addr(g, call)};
-    return call_helper(g->c, g->b, ih, "rstart", a, 1) ? 0 : -1;
+    return lt_mpi_call_helper(g->c, g->b, ih, "rstart", a, 1) ? 0 : -1;
   }
   case LT_MPI_ALLREDUCE: {
-    LLVMValueRef a[7] = {r_shadow(g, call, m.sbuf), r_shadow(g, call, m.rbuf), n, dt,
+    LLVMValueRef a[7] = {lt_mpi_rshadow(g, call, m.sbuf), lt_mpi_rshadow(g, call, m.rbuf), n, dt,
                          r_op(g, call, m.op), comm, fl};
-    return call_helper(g->c, g->b, ih, "rallreduce", a, 7) ? 0 : -1;
+    return lt_mpi_call_helper(g->c, g->b, ih, "rallreduce", a, 7) ? 0 : -1;
   }
   case LT_MPI_REDUCE: {
-    LLVMValueRef a[7] = {r_shadow(g, call, m.sbuf), r_shadow(g, call, m.rbuf), n, dt,
+    LLVMValueRef a[7] = {lt_mpi_rshadow(g, call, m.sbuf), lt_mpi_rshadow(g, call, m.rbuf), n, dt,
                          r_op(g, call, m.root), comm, fl};
-    return call_helper(g->c, g->b, ih, "rreduce", a, 7) ? 0 : -1;
+    return lt_mpi_call_helper(g->c, g->b, ih, "rreduce", a, 7) ? 0 : -1;
   }
   case LT_MPI_BCAST: {
-    LLVMValueRef a[7] = {r_shadow(g, call, m.sbuf), n, dt, sum_op(g->c, ih),
+    LLVMValueRef a[7] = {lt_mpi_rshadow(g, call, m.sbuf), n, dt, sum_op(g->c, ih),
                          r_op(g, call, m.root), comm, fl};
-    return call_helper(g->c, g->b, ih, "rbcast", a, 7) ? 0 : -1;
+    return lt_mpi_call_helper(g->c, g->b, ih, "rbcast", a, 7) ? 0 : -1;
   }
   default:
     lt_error(g->c, call, "internal error: no reverse for this MPI call");
@@ -132,6 +218,18 @@ int lt_mpi_forward(LtGen *g, LLVMBuilderRef b, LLVMValueRef call, LLVMValueRef a
                    LLVMValueRef (*shadow)(LtGen *, LLVMValueRef)) {
   LtMpiCall m;
   LtMpiKind k = lt_mpi_call(call, &m);
+  if (lt_mpi_records_status(&m, call)) {
+    LLVMValueRef src, tag;
+    LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(acall));
+    lt_mpi_status_after(g->c, b, &m, call, acall, &src, &tag);
+    LLVMValueRef hi = LLVMBuildShl(b, LLVMBuildZExt(b, src, g->c->i64, ""),
+                                   LLVMConstInt(g->c->i64, 32, 0), "");
+    lt_map_put(&g->custom_tape, call,
+               LLVMBuildOr(b, hi, LLVMBuildZExt(b, tag, g->c->i64, ""), "lt.mpi.from"));
+    return 0;
+  }
+  if (lt_mpi_float(&m, call) && lt_mpicoll_handles(&m, call))
+    return lt_mpicoll_forward(g, b, call, acall);
   if (k != LT_MPI_WAIT && k != LT_MPI_WAITALL &&
       ((k != LT_MPI_ISEND && k != LT_MPI_IRECV) || !lt_mpi_float(&m, call)))
     return 0;
@@ -144,6 +242,8 @@ int lt_mpi_forward(LtGen *g, LLVMBuilderRef b, LLVMValueRef call, LLVMValueRef a
   LLVMValueRef buf = LLVMGetOperand(call, (unsigned)(k == LT_MPI_ISEND ? m.sbuf : m.rbuf));
   LLVMValueRef sh = lt_is_shadowed(&g->act_of, buf) ? shadow(g, buf) : LLVMConstNull(g->c->ptr);
   LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(acall));
+  if (irecv_guard(g->c, b, &m, call, acall))
+    return -1;
   LLVMValueRef a[10] = {LLVMGetOperand(acall, (unsigned)m.req),
                         LLVMConstInt(g->c->i32, k == LT_MPI_IRECV, 0),
                         sh,
@@ -154,7 +254,7 @@ int lt_mpi_forward(LtGen *g, LLVMBuilderRef b, LLVMValueRef call, LLVMValueRef a
                         LLVMGetOperand(acall, (unsigned)m.comm),
                         LLVMConstInt(g->c->i32, (unsigned long long)is_f32(call, &m), 0),
                         LLVMConstNull(g->c->ptr)};
-  return call_helper(g->c, b, int_handles(g->c), "push", a, 10) ? 0 : -1;
+  return lt_mpi_call_helper(g->c, b, lt_mpi_int_handles(g->c), "push", a, 10) ? 0 : -1;
 }
 
 int lt_mpi_tangent(LtTg *t, LLVMValueRef call) {
@@ -167,17 +267,19 @@ int lt_mpi_tangent(LtTg *t, LLVMValueRef call) {
                       "supported yet");
     return -1;
   }
-  int ih = int_handles(c);
+  int ih = lt_mpi_int_handles(c);
   if (k == LT_MPI_WAIT) {
     LLVMValueRef a[1] = {LLVMGetOperand(tc, (unsigned)m.req)};
-    return call_helper(c, t->b, ih, "fwait", a, 1) ? 0 : -1;
+    return lt_mpi_call_helper(c, t->b, ih, "fwait", a, 1) ? 0 : -1;
   }
   if (k == LT_MPI_WAITALL) {
     LLVMValueRef a[2] = {LLVMGetOperand(tc, (unsigned)m.count), LLVMGetOperand(tc, (unsigned)m.req)};
-    return call_helper(c, t->b, ih, "fwaitall", a, 2) ? 0 : -1;
+    return lt_mpi_call_helper(c, t->b, ih, "fwaitall", a, 2) ? 0 : -1;
   }
   if (!lt_mpi_float(&m, call))
     return 0;
+  if (lt_mpicoll_handles(&m, call))
+    return lt_mpicoll_tangent(t, call);
 #define OP(r) LLVMGetOperand(tc, (unsigned)(r))
 #define SH(r) (lt_is_shadowed(&t->g->act_of, LLVMGetOperand(call, (unsigned)(r)))            \
                    ? lt_tg_lane(t, lt_tg_shadow(t, LLVMGetOperand(call, (unsigned)(r))),     \
@@ -187,27 +289,32 @@ int lt_mpi_tangent(LtTg *t, LLVMValueRef call) {
   switch (k) {
   case LT_MPI_SEND:
   case LT_MPI_RECV: {
+    LLVMValueRef peer = OP(m.peer), tag = OP(m.tag);
+    if (lt_mpi_records_status(&m, call))
+      lt_mpi_status_after(c, t->b, &m, call, tc, &peer, &tag);
     LLVMValueRef a[7] = {SH(k == LT_MPI_SEND ? m.sbuf : m.rbuf), OP(m.count), OP(m.type),
-                         OP(m.peer), OP(m.tag), OP(m.comm), fl};
-    return call_helper(c, t->b, ih, k == LT_MPI_SEND ? "fsend" : "frecv", a, 7) ? 0 : -1;
+                         peer, tag, OP(m.comm), fl};
+    return lt_mpi_call_helper(c, t->b, ih, k == LT_MPI_SEND ? "fsend" : "frecv", a, 7) ? 0 : -1;
   }
   case LT_MPI_ISEND:
   case LT_MPI_IRECV: {
+    if (irecv_guard(c, t->b, &m, call, tc))
+      return -1;
     LLVMValueRef a[9] = {OP(m.req), LLVMConstInt(c->i32, k == LT_MPI_IRECV, 0),
                          SH(k == LT_MPI_ISEND ? m.sbuf : m.rbuf), OP(m.count), OP(m.type),
                          OP(m.peer), OP(m.tag), OP(m.comm), fl};
-    return call_helper(c, t->b, ih, "fstart", a, 9) ? 0 : -1;
+    return lt_mpi_call_helper(c, t->b, ih, "fstart", a, 9) ? 0 : -1;
   }
   case LT_MPI_BCAST: {
     LLVMValueRef a[6] = {SH(m.sbuf), OP(m.count), OP(m.type), OP(m.root), OP(m.comm), fl};
-    return call_helper(c, t->b, ih, "fbcast", a, 6) ? 0 : -1;
+    return lt_mpi_call_helper(c, t->b, ih, "fbcast", a, 6) ? 0 : -1;
   }
   case LT_MPI_REDUCE:
   case LT_MPI_ALLREDUCE: {
     LLVMValueRef a[8] = {SH(m.sbuf), SH(m.rbuf), OP(m.count), OP(m.type), OP(m.op),
                          k == LT_MPI_REDUCE ? OP(m.root) : LLVMConstInt(c->i32, (unsigned long long)-1, 1),
                          OP(m.comm), fl};
-    return call_helper(c, t->b, ih, "freduce", a, 8) ? 0 : -1;
+    return lt_mpi_call_helper(c, t->b, ih, "freduce", a, 8) ? 0 : -1;
   }
   default:
     lt_error(c, call, "internal error: no tangent for this MPI call");

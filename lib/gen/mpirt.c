@@ -104,11 +104,12 @@ static const char *const rt_ir =
     "  %b = call i64 @lt.mpi.bytes%S(i32 %n, i32 %fl)\n"
     "  call void @llvm.memset.p0.i64(ptr %sh, i8 0, i64 %b, i1 false)\n"
     "  ret void\n}\n"
-    /* reverse of Send: receive the adjoint, add it into the shadow */
+    /* reverse of Send: receive the adjoint, add it into the shadow (a
+     * zeroed buffer: a receive from MPI_PROC_NULL leaves it as it is) */
     "define hidden void @lt.mpi.rsend%S(ptr %sh, i32 %n, %H %dt, i32 %peer, i32 %tag, %H %comm, i32 %fl) {\n"
     "  %st = alloca [64 x i8], align 8\n"
     "  %b = call i64 @lt.mpi.bytes%S(i32 %n, i32 %fl)\n"
-    "  %t = call ptr @malloc(i64 %b)\n"
+    "  %t = call ptr @calloc(i64 %b, i64 1)\n"
     "  call i32 @MPI_Recv(ptr %t, i32 %n, %H %dt, i32 %peer, i32 %tag, %H %comm, ptr %st)\n"
     "  call void @lt.mpi.acc%S(ptr %sh, ptr %t, i32 %n, i32 %fl)\n"
     "  call void @free(ptr %t)\n"
@@ -266,7 +267,7 @@ static const char *const rt_ir2 =
     "  br i1 %isend, label %rsend, label %rrecv\n"
     "rsend:\n" /* Isend's adjoint: receive it */
     "  %b = call i64 @lt.mpi.bytes%S(i32 %n, i32 %fl)\n"
-    "  %t = call ptr @malloc(i64 %b)\n"
+    "  %t = call ptr @calloc(i64 %b, i64 1)\n"
     "  store ptr %t, ptr %f5\n"
     "  call i32 @MPI_Irecv(ptr %t, i32 %n, %H %dt, i32 %peer, i32 %tag, %H %comm, ptr %req)\n"
     "  ret void\n"
@@ -441,12 +442,14 @@ static const char *const rt_ir2 =
     "  call void @free(ptr %t)\n"
     "  ret void\n}\n";
 
-/* text with %H and %S replaced */
-static char *instantiate(const char *a, const char *b, const char *H, const char *S) {
-  size_t la = strlen(a), lb = strlen(b), cap = (la + lb) * 2 + 1, n = 0;
-  char *out = lt_xcalloc(cap, 1);
-  for (int part = 0; part < 2; part++)
-    for (const char *p = part ? b : a; *p; p++) {
+/* the parts' text, concatenated, with %H and %S replaced */
+static char *instantiate(const char *const *parts, int np, const char *H, const char *S) {
+  size_t len = 0, n = 0;
+  for (int k = 0; k < np; k++)
+    len += strlen(parts[k]);
+  char *out = lt_xcalloc(len * 2 + 1, 1);
+  for (int part = 0; part < np; part++)
+    for (const char *p = parts[part]; *p; p++) {
       const char *rep = NULL;
       if (p[0] == '%' && p[1] == 'H')
         rep = H;
@@ -472,7 +475,8 @@ LLVMValueRef lt_mpi_helper(LtCtx *c, int int_handles, const char *name) {
   LLVMValueRef f = LLVMGetNamedFunction(c->mod, full);
   if (f)
     return f;
-  char *text = instantiate(rt_ir, rt_ir2, int_handles ? "i32" : "ptr", S);
+  const char *const parts[] = {rt_ir, rt_ir2, lt_mpirt_coll_text(0), lt_mpirt_coll_text(1)};
+  char *text = instantiate(parts, 4, int_handles ? "i32" : "ptr", S);
   /* Parsed in a context of its own (the compiler's may discard value
    * names, which the text reader refuses), moved over as bitcode. */
   LLVMContextRef own = LLVMContextCreate();

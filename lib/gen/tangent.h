@@ -42,5 +42,6 @@ int lt_fwdinst(LtTg *t, LLVMValueRef inst);
 
 /* mpi.c: the tangent communication of an MPI call, at t->b. */
 int lt_mpi_tangent(LtTg *t, LLVMValueRef call);
+int lt_mpicoll_tangent(LtTg *t, LLVMValueRef call);
 
 #endif

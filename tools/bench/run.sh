@@ -149,6 +149,22 @@ if [ $# -eq 0 ]; then
     echo "OpenMP: not measured (no omp.h for LLVM 22: apt-get install libomp-22-dev)"
   fi
 fi
+
+# ---- MPI (mpi.c: the heat example at 1 and 2 ranks, wall clock) ------------
+if [ $# -eq 0 ]; then
+  if command -v mpicc >/dev/null && command -v mpirun >/dev/null; then
+    mpirun_=(mpirun --allow-run-as-root --oversubscribe -np)
+    # shellcheck disable=SC2046
+    clang-22 -O2 $(mpicc -showme:compile) -fpass-plugin="$PLUGIN" -Iinclude -Itools/bench \
+      tools/bench/mpi.c "$OUT/measure.o" -o "$OUT/mpibench" $(mpicc -showme:link) -lm
+    echo
+    "${mpirun_[@]}" 1 "$OUT/mpibench" --header || status=1
+    "${mpirun_[@]}" 2 "$OUT/mpibench" || status=1
+  else
+    echo
+    echo "MPI: not measured (no mpicc or mpirun: apt-get install libopenmpi-dev openmpi-bin)"
+  fi
+fi
 [ $# -eq 0 ] && [ "${BENCH_COMPILE:-1}" != 0 ] || exit $status
 
 # ---- compile time of whole sources and call graphs ------------------------

@@ -76,6 +76,17 @@ def summary(path):
                            ", ".join(r[pi] for r in rows), len(rows) - len(miss), len(rows),
                            "" if not miss else "; not met: " + ", ".join(
                                "%s (%s)" % m for m in miss)))
+        elif h[0] == "kernel" and col(h, "ranks") is not None:
+            ni, gi, pi = col(h, "ranks"), col(h, "grad/primal"), col(h, "primal ms")
+            ok = sum(r[2].startswith("ok") for r in rows)
+            by = {r[ni]: r for r in rows}
+            sp = ""
+            if "1" in by and "2" in by:
+                sp = "; primal speedup 1->2 ranks %.2f" % (
+                    float(by["1"][pi]) / float(by["2"][pi]))
+            out.append("- MPI: grad ok in %d of %d; grad/primal %s%s." % (
+                ok, len(rows), ", ".join("%s at %s rank%s" % (
+                    r[gi], r[ni], "" if r[ni] == "1" else "s") for r in rows), sp))
         elif h[0] == "kernel" and col(h, "grad/primal") is not None:
             ok = sum(r[1] == "ok" for r in rows)
             ti = col(h, "issue-4 targets")
