@@ -318,9 +318,9 @@ static int activate(LtActivity *a, LLVMValueRef i) {
 }
 
 int lt_activity_run(LtCtx *c, LtActivity *a, LLVMValueRef fn, const LtCfg *g,
-                    const LtAct *act, const unsigned char *distinct) {
+                    const LtAct *act, const unsigned char *pflags) {
   lt_map_init(&a->varied, 64);
-  lt_points_init(&a->pts, c, fn, g, act, distinct);
+  lt_points_init(&a->pts, c, fn, g, act, pflags);
   for (unsigned p = 0, n = LLVMCountParams(fn); p < n; p++)
     if (act[p] == LT_OUT)
       lt_map_put(&a->varied, LLVMGetParam(fn, p), (void *)1);

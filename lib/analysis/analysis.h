@@ -74,10 +74,16 @@ typedef struct LtPoints {
   LtVec owned;              /* allocated sets */
 } LtPoints;
 
-/* distinct (NULL, or per parameter): the parameter points to an object
- * that no other parameter reaches (LtRequest.distinct) */
+/* Facts of a parameter that the caller knows (pflags, NULL or one byte
+ * per parameter; LtRequest.pflags): */
+#define LT_PF_DISTINCT 1 /* it points to an object no other parameter reaches */
+#define LT_PF_NULLPTRS 2 /* the pointers in its memory may address memory
+                            without a shadow (their shadows may be null) */
 void lt_points_init(LtPoints *pt, LtCtx *c, LLVMValueRef fn, const LtCfg *g,
-                    const LtAct *act, const unsigned char *distinct);
+                    const LtAct *act, const unsigned char *pflags);
+/* Do pointers stored in the memory v addresses (or deeper) address memory
+ * without a shadow? */
+int lt_points_holds_inactive(LtPoints *pt, LLVMValueRef v);
 void lt_points_free(LtPoints *pt);
 const uint64_t *lt_points_of(LtPoints *pt, LLVMValueRef v);
 /* Transfer function of one instruction; 1 when a set grew. */
@@ -125,7 +131,7 @@ typedef struct LtActivity {
 } LtActivity;
 
 int lt_activity_run(LtCtx *c, LtActivity *a, LLVMValueRef fn, const LtCfg *g,
-                    const LtAct *act, const unsigned char *distinct);
+                    const LtAct *act, const unsigned char *pflags);
 void lt_activity_free(LtActivity *a);
 int lt_is_varied(const LtActivity *a, LLVMValueRef v);
 /* An atomicrmw with a derivative rule: fadd, fsub, xchg of a float. */

@@ -103,13 +103,16 @@ static int int_const(LLVMValueRef v, long long *x) {
   return 1;
 }
 
+/* A predefined handle: OpenMPI's global (its name after the table's
+ * prefix) or MPICH's integer constant, and what it means (an LtMpiType or
+ * an LtMpiOp). */
 typedef struct {
-  const char *ompi;   /* OpenMPI's global, after "ompi_mpi_" */
-  long long mpich;    /* MPICH's handle */
-  LtMpiType t;
+  const char *ompi;
+  long long mpich;
+  int what;
 } Handle;
 
-static const Handle types[] = {
+static const Handle types[] = { /* after "ompi_mpi_" */
     {"double", 0x4c00080b, LT_MPI_T_DOUBLE},
     {"float", 0x4c00040a, LT_MPI_T_FLOAT},
     {"int", 0x4c000405, LT_MPI_T_INT},
@@ -130,11 +133,7 @@ static const Handle types[] = {
     {"c_bool", 0x4c00013f, LT_MPI_T_INT},
 };
 
-static const struct {
-  const char *ompi; /* after "ompi_mpi_op_" */
-  long long mpich;
-  LtMpiOp op;
-} ops[] = {
+static const Handle ops[] = { /* after "ompi_mpi_op_" */
     {"sum", 0x58000003, LT_MPI_OP_SUM},   {"max", 0x58000001, LT_MPI_OP_MAX},
     {"min", 0x58000002, LT_MPI_OP_MIN},   {"prod", 0x58000004, LT_MPI_OP_OTHER},
     {"land", 0x58000005, LT_MPI_OP_OTHER}, {"band", 0x58000006, LT_MPI_OP_OTHER},
@@ -144,32 +143,29 @@ static const struct {
     {"replace", 0x5800000d, LT_MPI_OP_OTHER},
 };
 
-LtMpiType lt_mpi_type(LLVMValueRef dt) {
-  size_t len;
+/* The meaning of handle v in table t[0..n) (OpenMPI names after prefix),
+ * or unknown. */
+static int lookup(LLVMValueRef v, const Handle *t, size_t n, const char *prefix, int unknown) {
+  size_t len, pl = strlen(prefix);
   long long x;
-  const char *n = global_name(dt, &len);
-  for (size_t k = 0; k < sizeof types / sizeof *types; k++) {
-    if (n && len == 9 + strlen(types[k].ompi) && !strncmp(n, "ompi_mpi_", 9) &&
-        !strncmp(n + 9, types[k].ompi, len - 9))
-      return types[k].t;
-    if (!n && int_const(dt, &x) && x == types[k].mpich)
-      return types[k].t;
+  const char *name = global_name(v, &len);
+  for (size_t k = 0; k < n; k++) {
+    if (name && len == pl + strlen(t[k].ompi) && !strncmp(name, prefix, pl) &&
+        !strncmp(name + pl, t[k].ompi, len - pl))
+      return t[k].what;
+    if (!name && int_const(v, &x) && x == t[k].mpich)
+      return t[k].what;
   }
-  return LT_MPI_T_UNKNOWN;
+  return unknown;
+}
+
+LtMpiType lt_mpi_type(LLVMValueRef dt) {
+  return (LtMpiType)lookup(dt, types, sizeof types / sizeof *types, "ompi_mpi_",
+                           LT_MPI_T_UNKNOWN);
 }
 
 LtMpiOp lt_mpi_op(LLVMValueRef op) {
-  size_t len;
-  long long x;
-  const char *n = global_name(op, &len);
-  for (size_t k = 0; k < sizeof ops / sizeof *ops; k++) {
-    if (n && len == 12 + strlen(ops[k].ompi) && !strncmp(n, "ompi_mpi_op_", 12) &&
-        !strncmp(n + 12, ops[k].ompi, len - 12))
-      return ops[k].op;
-    if (!n && int_const(op, &x) && x == ops[k].mpich)
-      return ops[k].op;
-  }
-  return LT_MPI_OP_UNKNOWN;
+  return (LtMpiOp)lookup(op, ops, sizeof ops / sizeof *ops, "ompi_mpi_op_", LT_MPI_OP_UNKNOWN);
 }
 
 int lt_mpi_float(const LtMpiCall *m, LLVMValueRef call) {

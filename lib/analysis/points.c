@@ -97,7 +97,7 @@ static const uint64_t *singleton(LtPoints *pt, LLVMValueRef key, unsigned o) {
 }
 
 void lt_points_init(LtPoints *pt, LtCtx *c, LLVMValueRef fn, const LtCfg *g,
-                    const LtAct *act, const unsigned char *distinct) {
+                    const LtAct *act, const unsigned char *pflags) {
   memset(pt, 0, sizeof *pt);
   pt->c = c;
   lt_map_init(&pt->sets, 256);
@@ -132,8 +132,8 @@ void lt_points_init(LtPoints *pt, LtCtx *c, LLVMValueRef fn, const LtCfg *g,
   pt->words = (pt->nobj + 63) / 64;
   pt->active = lt_xcalloc(pt->nobj, 1);
   pt->distinct = lt_xcalloc(pt->nobj, 1);
-  for (unsigned p = 0; distinct && p < np; p++)
-    if (distinct[p] && pt->argobj[p] >= 0)
+  for (unsigned p = 0; pflags && p < np; p++)
+    if ((pflags[p] & LT_PF_DISTINCT) && pt->argobj[p] >= 0)
       pt->distinct[pt->argobj[p]] = 1;
   pt->contents = lt_xcalloc((size_t)pt->nobj * pt->words, sizeof *pt->contents);
   pt->empty = new_set(pt);
@@ -144,6 +144,8 @@ void lt_points_init(LtPoints *pt, LtCtx *c, LLVMValueRef fn, const LtCfg *g,
     case O_ARGMEM: /* memory the caller reaches from it */
       set_add(c, pt->obj[o].kind == O_ARG ? o + 1 : o);
       pt->active[o] = lt_is_dup(act[pt->obj[o].param]);
+      if (pflags && (pflags[pt->obj[o].param] & LT_PF_NULLPTRS))
+        set_add(c, pt->null);
       break;
     case O_GLOBAL:
     case O_UNKNOWN:
@@ -465,7 +467,7 @@ int lt_points_may_alias(LtPoints *pt, LLVMValueRef a, LLVMValueRef b) {
     na += ha;
     nb += hb;
     /* memory from outside the function, except a distinct parameter's
-     * object, which aliases only itself (LtRequest.distinct) */
+     * object, which aliases only itself (LT_PF_DISTINCT) */
     int outside = (k == O_ARG && !pt->distinct[o]) || k == O_ARGMEM || k == O_CALLMEM;
     xa |= ha && outside;
     xb |= hb && outside;
@@ -505,6 +507,28 @@ int lt_points_any_stack(LtPoints *pt, LLVMValueRef v) {
         LLVMIsAAllocaInst(pt->obj[o].src))
       return 1;
   return 0;
+}
+
+int lt_points_holds_inactive(LtPoints *pt, LLVMValueRef v) {
+  const uint64_t *s = lt_points_of(pt, v);
+  unsigned char *seen = lt_xcalloc(pt->nobj, 1);
+  unsigned *stack = lt_xcalloc(pt->nobj + 1, sizeof *stack), n = 0;
+  int found = 0;
+  for (unsigned o = 0; o < pt->nobj; o++)
+    if (set_has(s, o))
+      seen[o] = 1, stack[n++] = o;
+  while (n && !found) {
+    const uint64_t *c = pt->contents + (size_t)stack[--n] * pt->words;
+    for (unsigned q = 0; q < pt->nobj && !found; q++)
+      if (set_has(c, q)) {
+        found = !pt->active[q] && pt->obj[q].kind != O_NULL;
+        if (!seen[q])
+          seen[q] = 1, stack[n++] = q;
+      }
+  }
+  free(seen);
+  free(stack);
+  return found;
 }
 
 int lt_points_any_inactive(LtPoints *pt, LLVMValueRef v) {

@@ -63,11 +63,9 @@ typedef struct LtRequest {
    * __enzyme_augmentfwd and __enzyme_reverse (enzyme_not_overwritten), so
    * the reverse may read it again instead of taping it */
   unsigned char *keep;
-  /* LT_SUBCALL: [p] = the memory parameter p points to is an object of
-   * the caller that no other parameter reaches (a parallel region's
-   * captured variable): it aliases nothing else the function sees, or
-   * NULL */
-  unsigned char *distinct;
+  /* LT_SUBCALL: per parameter, LT_PF_* facts the caller knows of a
+   * parallel region's arguments (analysis.h), or NULL */
+  unsigned char *pflags;
   int keep_next;       /* while parsing: enzyme_not_overwritten was read */
 } LtRequest;
 

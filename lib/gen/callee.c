@@ -72,19 +72,31 @@ static int noalias_param(LLVMValueRef a) {
  * other parameter's memory (a reduction's shared result does not
  * overwrite the arrays the region reads; y[i] = ... does not overwrite a
  * restrict A and x). */
-static unsigned char *distinct_params(LLVMValueRef call, unsigned np) {
-  unsigned char *d = lt_xcalloc(np + 1, 1);
+static int distinct_param(LLVMValueRef call, unsigned np, unsigned p) {
+  LLVMValueRef op = LLVMGetOperand(call, p), base = lt_base_of(op);
+  if (!((LLVMIsAAllocaInst(base) && only_accessed(base, call, 0)) || noalias_param(base)))
+    return 0;
+  for (unsigned q = 0; q < np; q++)
+    if (q != p && lt_base_of(LLVMGetOperand(call, q)) == base)
+      return 0;
+  return 1;
+}
+
+/* What the caller knows of a parallel region's pointer arguments
+ * (LT_PF_*): which alias nothing else there, and which hold pointers
+ * whose shadows may be null (an array of row pointers into an
+ * enzyme_const array: the region's reverse must guard them, as a serial
+ * caller's analysis does for the memory it sees). */
+static unsigned char *region_pflags(LtGen *g, LLVMValueRef call, unsigned np) {
+  unsigned char *f = lt_xcalloc(np + 1, 1);
   for (unsigned p = 0; p < np; p++) {
-    LLVMValueRef op = LLVMGetOperand(call, p), base = lt_base_of(op);
-    if (!lt_is_ptr_ty(LLVMTypeOf(op)) ||
-        !((LLVMIsAAllocaInst(base) && only_accessed(base, call, 0)) || noalias_param(base)))
+    LLVMValueRef op = LLVMGetOperand(call, p);
+    if (!lt_is_ptr_ty(LLVMTypeOf(op)))
       continue;
-    d[p] = 1;
-    for (unsigned q = 0; q < np; q++)
-      if (q != p && lt_base_of(LLVMGetOperand(call, q)) == base)
-        d[p] = 0;
+    f[p] = (distinct_param(call, np, p) ? LT_PF_DISTINCT : 0) |
+           (lt_points_holds_inactive(&g->act_of.pts, op) ? LT_PF_NULLPTRS : 0);
   }
-  return d;
+  return f;
 }
 
 int lt_kept_call_request(LtGen *g, LLVMValueRef call, LtMode mode, LtRequest *r) {
@@ -143,7 +155,7 @@ static int plan_call(LtGen *g, LLVMValueRef call) {
   r.ret_shadow = lt_is_ptr_ty(rt) && lt_is_shadowed(&g->act_of, call);
   r.lifo = g->lifo;
   if (lt_call_is_parallel(call))
-    r.distinct = distinct_params(call, np);
+    r.pflags = region_pflags(g, call, np);
   for (unsigned p = 0; p < np; p++)
     if (r.act[p] == LT_CONST && lt_is_varied(&g->act_of, LLVMGetOperand(call, p))) {
       /* float bits in an integer parameter (firstprivate scalars of
@@ -155,13 +167,13 @@ static int plan_call(LtGen *g, LLVMValueRef call) {
                LLVMGetValueName2(f, &(size_t){0}), p + 1);
       free(r.act);
       free(r.keep);
-      free(r.distinct);
+      free(r.pflags);
       return -1;
     }
   LtDeriv *d = lt_derive(c, &r);
   free(r.act);
   free(r.keep);
-  free(r.distinct);
+  free(r.pflags);
   if (!d)
     return -1;
   lt_map_put(&g->callee, call, d);

@@ -159,7 +159,7 @@ static int analyse(LtGen *g, const LtRequest *r) {
     return -1;
   lt_induction_build(&g->ind, &g->loops);
   g->act_of.ret_shadow = r->ret_shadow;
-  if (lt_activity_run(g->c, &g->act_of, g->P, &g->g, r->act, r->distinct))
+  if (lt_activity_run(g->c, &g->act_of, g->P, &g->g, r->act, r->pflags))
     return -1;
   g->fx = (LtFacts){g->c,     g->P,         g->nparams, g->split, g->keep,
                     &g->g,     &g->loops,    &g->ind,    &g->act_of, &g->ow,
@@ -317,9 +317,9 @@ static char *make_key(const LtRequest *r, const unsigned char *keep, const char 
   for (unsigned p = 0; p < r->nparams; p++)
     k[len + 1 + p] = (keep && keep[p] ? "CDNOM" : "cdnom")[r->act[p]];
   memcpy(k + len + 1 + r->nparams, tail, nt);
-  /* parameters whose memory aliases no other's (LtRequest.distinct) */
-  for (unsigned p = 0; r->distinct && p < r->nparams; p++)
-    k[len + 1 + r->nparams + nt + p] = r->distinct[p] ? 'x' : '-';
+  /* what the caller knows of the parameters (LtRequest.pflags) */
+  for (unsigned p = 0; r->pflags && p < r->nparams; p++)
+    k[len + 1 + r->nparams + nt + p] = "-xnX"[r->pflags[p] & 3];
   return k;
 }
 

@@ -260,6 +260,9 @@ int lt_mpi_forward(LtGen *g, LLVMBuilderRef b, LLVMValueRef call, LLVMValueRef a
  * name or MPICH's value; the shadow in R of the call's operand k (null
  * when none). */
 int lt_mpi_int_handles(LtCtx *c);
+/* An MPI call that the classification accepted but no switch of gen
+ * handles: an internal error ("reverse" or "tangent"), -1. */
+int lt_mpi_no_rule(LtCtx *c, LLVMValueRef call, const char *what);
 LLVMValueRef lt_mpi_call_helper(LtCtx *c, LLVMBuilderRef b, int ih, const char *name,
                                 LLVMValueRef *args, unsigned n);
 LLVMValueRef lt_mpi_handle(LtCtx *c, int ih, const char *ompi, long long mpich);

@@ -29,6 +29,11 @@ int lt_mpi_int_handles(LtCtx *c) {
   return 1;
 }
 
+int lt_mpi_no_rule(LtCtx *c, LLVMValueRef call, const char *what) {
+  lt_error(c, call, "internal error: no %s for this MPI call", what);
+  return -1;
+}
+
 LLVMValueRef lt_mpi_call_helper(LtCtx *c, LLVMBuilderRef b, int ih, const char *name,
                                 LLVMValueRef *args, unsigned n) {
   LLVMValueRef f = lt_mpi_helper(c, ih, name);
@@ -209,8 +214,7 @@ int lt_mpi_reverse(LtGen *g, LLVMValueRef call) {
     return lt_mpi_call_helper(g->c, g->b, ih, "rbcast", a, 7) ? 0 : -1;
   }
   default:
-    lt_error(g->c, call, "internal error: no reverse for this MPI call");
-    return -1;
+    return lt_mpi_no_rule(g->c, call, "reverse");
   }
 }
 
@@ -317,8 +321,7 @@ int lt_mpi_tangent(LtTg *t, LLVMValueRef call) {
     return lt_mpi_call_helper(c, t->b, ih, "freduce", a, 8) ? 0 : -1;
   }
   default:
-    lt_error(c, call, "internal error: no tangent for this MPI call");
-    return -1;
+    return lt_mpi_no_rule(c, call, "tangent");
   }
 #undef OP
 #undef SH

@@ -110,8 +110,7 @@ int lt_mpicoll_reverse(LtGen *g, LLVMValueRef call) {
     return lt_mpi_call_helper(c, g->b, ih, "rallgather", a, 8) ? 0 : -1;
   }
   default:
-    lt_error(c, call, "internal error: no reverse for this MPI call");
-    return -1;
+    return lt_mpi_no_rule(c, call, "reverse");
   }
 #undef ROP
 #undef RSH
@@ -156,8 +155,7 @@ int lt_mpicoll_tangent(LtTg *t, LLVMValueRef call) {
     return lt_mpi_call_helper(c, t->b, ih, "fgather", a, 9) ? 0 : -1;
   }
   default:
-    lt_error(c, call, "internal error: no tangent for this MPI call");
-    return -1;
+    return lt_mpi_no_rule(c, call, "tangent");
   }
 #undef OP
 #undef SH

@@ -451,6 +451,20 @@ static LLVMTypeRef element_of(LLVMTypeRef t) {
   return lt_is_float_ty(t) ? t : NULL;
 }
 
+/* May an instruction of P write memory that v may address? (A buffered
+ * adjoint is added back only at the end: a write's reverse in between
+ * would miss what reads after the write added.) */
+static int written(LtGen *g, LLVMValueRef v) {
+  for (unsigned b = 0; b < g->g.nblocks; b++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(g->g.block[b]); i; i = LLVMGetNextInstruction(i)) {
+      LLVMValueRef w[5];
+      for (unsigned k = 0, n = lt_writes_of(g->c, i, w); k < n; k++)
+        if (w[k] == LT_CLOBBER || lt_points_may_alias(&g->act_of.pts, w[k], v))
+          return 1;
+    }
+  return 0;
+}
+
 /* The reads of v (a parameter, through GEPs and casts) into *reads as
  * (load, address) pairs; 0 when v has any other use. */
 static int only_reads(LLVMValueRef v, LtVec *reads, int depth) {
@@ -485,7 +499,7 @@ void lt_omp_privatize(LtGen *g) {
       continue;
     LtVec all = {0}, shared = {0};
     LLVMTypeRef ty = NULL;
-    int ok = only_reads(prm, &all, 0);
+    int ok = only_reads(prm, &all, 0) && !written(g, prm);
     for (size_t k = 0; ok && k < all.n; k += 2) {
       LLVMValueRef ld = all.v[k], addr = LLVMGetOperand(ld, 0);
       if (!lt_is_varied(&g->act_of, ld) || lt_omp_private(&g->fx, ld, addr))

@@ -108,6 +108,8 @@ static LLVMValueRef region_fn(LtCtx *c, LLVMValueRef f, LLVMTypeRef **ty_out,
   snprintf(name, sizeof name, "%.*s.lt.region", (int)len, fname);
   unsigned np = LLVMCountParams(f);
   LLVMValueRef g0 = lt_clone_decl(f, "lt.omp.ssa", LLVMGlobalGetValueType(f));
+  if (LLVMHasPersonalityFn(f)) /* its landing pads need it (C++ exceptions) */
+    LLVMSetPersonalityFn(g0, LLVMGetPersonalityFn(f));
   LtMap vm;
   lt_map_init(&vm, 256);
   for (unsigned k = 0; k < np; k++)
@@ -139,6 +141,8 @@ static LLVMValueRef region_fn(LtCtx *c, LLVMValueRef f, LLVMTypeRef **ty_out,
     return g0;
   }
   LLVMValueRef g1 = lt_clone_decl(g0, name, LLVMFunctionType(c->vd, pt, np, 0));
+  if (LLVMHasPersonalityFn(g0))
+    LLVMSetPersonalityFn(g1, LLVMGetPersonalityFn(g0));
   free(pt);
   LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
   LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(c->llctx, g1, "lt.captures");
