@@ -225,20 +225,6 @@ static double q_ps(const double *t) { return t[P1] / t[P2]; }
 static double q_gs(const double *t) { return t[G1] / t[G2]; }
 static double q_rr(const double *t) { return (t[G2] / t[P2]) / (t[G1] / t[P1]); }
 
-static spread_t spread(double t[MAXG][MAXR][NQ], int groups, int reps, double (*q)(const double *)) {
-  double gm[MAXG], v[MAXR];
-  for (int g = 0; g < groups; g++) {
-    for (int r = 0; r < reps; r++)
-      v[r] = q(t[g][r]);
-    gm[g] = median(v, reps);
-  }
-  spread_t s;
-  s.med = median(gm, groups); /* sorts gm */
-  s.lo = gm[0];
-  s.hi = gm[groups - 1];
-  return s;
-}
-
 static void cell(spread_t s) { printf(" %.2f (%.2f-%.2f) |", s.med, s.lo, s.hi); }
 
 int main(void) {
@@ -251,7 +237,8 @@ int main(void) {
          " grad/primal 1 thread | grad/primal 2 threads | primal speedup 1->2 |"
          " grad speedup 1->2 | (grad/primal 2) / (grad/primal 1) | goals (met: the whole spread) |\n");
   printf("|---|---|---|---|---|---|---|---|---|\n");
-  static double t[MAXG][MAXR][NQ];
+  static rounds_t rr_;
+  rounds_t *t = &rr_;
   for (size_t k = 0; k < sizeof okernels / sizeof *okernels; k++) {
     const okernel_t *o = &okernels[k];
     double et, ef;
@@ -261,28 +248,24 @@ int main(void) {
     long bp1 = calibrate_wall(o->primal, 0.05), bg1 = calibrate_wall(o->grad, 0.05);
     omp_set_num_threads(2);
     long bp2 = calibrate_wall(o->primal, 0.05), bg2 = calibrate_wall(o->grad, 0.05);
+    t->nf = NQ, t->groups = groups, t->reps = reps;
     for (int g = 0; g < groups; g++) {
       for (int r = 0; r < reps; r++) {
         omp_set_num_threads(1);
-        t[g][r][P1] = batch_wall(o->primal, bp1);
-        t[g][r][G1] = batch_wall(o->grad, bg1);
+        t->t[g][r][P1] = batch_wall(o->primal, bp1);
+        t->t[g][r][G1] = batch_wall(o->grad, bg1);
         omp_set_num_threads(2);
-        t[g][r][P2] = batch_wall(o->primal, bp2);
-        t[g][r][G2] = batch_wall(o->grad, bg2);
+        t->t[g][r][P2] = batch_wall(o->primal, bp2);
+        t->t[g][r][G2] = batch_wall(o->grad, bg2);
       }
       load_sample();
     }
-    spread_t gs = spread(t, groups, reps, q_gs), rr = spread(t, groups, reps, q_rr);
-    double pt[MAXG * MAXR];
-    int n = 0;
-    for (int g = 0; g < groups; g++)
-      for (int r = 0; r < reps; r++)
-        pt[n++] = t[g][r][P1];
+    spread_t gs = spread_of(t, q_gs), rr = spread_of(t, q_rr);
     printf("| %s | %s (%.1e; %.1e) | %.3f |", o->name, wrong ? "WRONG" : "ok", et, ef,
-           1e3 * median(pt, n));
-    cell(spread(t, groups, reps, q_gp1));
-    cell(spread(t, groups, reps, q_gp2));
-    cell(spread(t, groups, reps, q_ps));
+           1e3 * median_time(t, P1));
+    cell(spread_of(t, q_gp1));
+    cell(spread_of(t, q_gp2));
+    cell(spread_of(t, q_ps));
     cell(gs);
     cell(rr);
     if (cores < 2)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Random differential tester for Leantape (issue 3, item 4).
 #
-#   bash tools/fuzz/run.sh [-n COUNT] [-s START_SEED] [-O "LEVELS"] [-g "GEN_ARGS"] [-k] [-P]
+#   bash tools/fuzz/run.sh [-n COUNT] [-s START_SEED] [-O "LEVELS"] [-g "GEN_ARGS"] [-k] [-P] [-E]
 #
 # For each seed START_SEED .. START_SEED+COUNT-1: generate a program with
 # tools/fuzz/gen.py (GEN_ARGS are passed on, e.g. -g --no-loops, -g --pointers,
@@ -12,7 +12,7 @@
 # in LEVELS (default "0 2"), run it, and report per seed/level (with --cxx
 # in GEN_ARGS the program is prog.cpp, compiled with clang++-22 -std=c++17
 # plus the flags of its "fuzz-cxxflags:" line, -fexceptions or
-# -fno-exceptions, chosen per seed):
+# -fno-exceptions, chosen per seed; --eigen implies --cxx):
 #   PASS   gradients agree with central finite differences
 #   SKIP   the plugin rejected the program cleanly ("error: leantape: ...
 #          not supported"), e.g. loops before loop support lands
@@ -55,6 +55,10 @@
 # program's fuzz-cxxflags) and run; FAIL on any sanitizer report, compile
 # error or crash (no plugin needed); with --fwd also when main's primal
 # checks fail without the plugin (a generator bug).
+# -E compiles with the flags Enzyme's users build with, after the program's
+# own: -ffast-math -fno-unroll-loops -fno-vectorize -fno-slp-vectorize
+# -fno-exceptions (default: the levels' own vectorisation); the failure
+# files then end in -E.
 # Ends with "fuzz: N passed, N failed, N skipped, N unstable"; exit status 1
 # on any failure (and on any SKIP with -S). -k keeps the temp dir. -j JOBS
 # runs seeds in parallel (default 1). Environment: LEANTAPE_BUILD_DIR (default
@@ -62,7 +66,9 @@
 # $LEANTAPE_BUILD_DIR/lib/LLVMLeantape.so, e.g. a copy while lib/ is being
 # rebuilt), CLANG (default clang-22), CLANGXX (default clang++-22), SANCC /
 # SANCXX (compilers for -P, default $CLANG / $CLANGXX; clang-22 needs
-# libclang-rt-22-dev), FUZZ_TIMEOUT seconds per run (default 20).
+# libclang-rt-22-dev), FUZZ_TIMEOUT seconds per run (default 20),
+# FUZZ_OPENMP (the OpenMP flags of -g --omp programs, default -fopenmp; they
+# run with the caller's OMP_NUM_THREADS).
 set -u
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -74,8 +80,8 @@ clang=${CLANG:-clang-22}
 clangxx=${CLANGXX:-clang++-22}
 tmo=${FUZZ_TIMEOUT:-20}
 
-count=20 start=1 levels="0 2" genargs="" keep=0 jobs=1 strict=0 primal=0
-while getopts "n:s:O:g:kj:SPh" opt; do
+count=20 start=1 levels="0 2" genargs="" keep=0 jobs=1 strict=0 primal=0 enzflags=""
+while getopts "n:s:O:g:kj:SPEh" opt; do
   case $opt in
     n) count=$OPTARG ;;
     s) start=$OPTARG ;;
@@ -85,13 +91,14 @@ while getopts "n:s:O:g:kj:SPh" opt; do
     j) jobs=$OPTARG ;;
     S) strict=1 ;; # a clean rejection (SKIP) counts as a failure
     P) primal=1 ;; # sanitizer check of the generated primal programs
+    E) enzflags="-ffast-math -fno-unroll-loops -fno-vectorize -fno-slp-vectorize -fno-exceptions" ;;
     *) sed -n "2,$(($(grep -n '^set -u' "$0" | cut -d: -f1) - 1))p" "$0"; exit 2 ;;
   esac
 done
 
 # --cxx: C++ programs (prog.cpp, clang++ -std=c++17)
 cxx=0 ext=c
-case " $genargs " in *" --cxx "*) cxx=1 ext=cpp ;; esac
+case " $genargs " in *" --cxx "* | *" --eigen "*) cxx=1 ext=cpp ;; esac
 sancc=${SANCC:-$clang}
 if [ "$cxx" = 1 ]; then
   clang=$clangxx
@@ -128,11 +135,19 @@ for a in $genargs; do
   [ -n "$a" ] && suffix="$suffix-$a"
 done
 [ "$primal" = 1 ] && suffix="$suffix-primal"
+[ -n "$enzflags" ] && suffix="$suffix-E"
 
-# the compiler flags of a program: -std=c++17 and its fuzz-cxxflags for C++
+# the compiler flags of a program: -std=c++17 and its fuzz-cxxflags for C++,
+# then -E's
 prog_flags() {
-  [ "$cxx" = 1 ] || return 0
-  printf '%s' "-std=c++17 $(sed -n 's|^/\* fuzz-cxxflags: \(.*\) \*/$|\1|p' "$1" | head -1)"
+  # --omp programs (their fuzz-openmp line): $FUZZ_OPENMP, default -fopenmp
+  ! grep -q '^/\* fuzz-openmp' "$1" 2>/dev/null || printf '%s ' "${FUZZ_OPENMP:--fopenmp}"
+  if [ "$cxx" = 1 ]; then
+    printf '%s' "-std=c++17 $(sed -n 's|^/\* fuzz-cxxflags: \(.*\) \*/$|\1|p' "$1" | head -1)"
+    [ -z "$enzflags" ] || printf ' %s' "$enzflags"
+  else
+    printf '%s' "$enzflags"
+  fi
 }
 
 # one seed: prints one result line per level, "RESULT seed level detail"
@@ -197,7 +212,7 @@ seeds=$(seq "$start" $((start + count - 1)))
 if [ "$jobs" -gt 1 ]; then
   export -f run_seed
   export -f prog_flags
-  export tmp here genargs levels clang plugin repo tmo primal sancc cxx ext
+  export tmp here genargs levels clang plugin repo tmo primal sancc cxx ext enzflags
   printf '%s\n' $seeds | xargs -P "$jobs" -I{} bash -c 'run_seed {}' | tee -a "$results"
 else
   for seed in $seeds; do run_seed "$seed"; done | tee -a "$results"

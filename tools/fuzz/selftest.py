@@ -33,7 +33,7 @@ def f_part(text):
 
 def allowed(names):
     """Combinations the command line accepts (Mode.on_args)."""
-    return not ("split" in names and ("cxx" in names or "fwd" in names))
+    return not ("split" in names and ("cxx" in names or "fwd" in names or "eigen" in names))
 
 
 def main():

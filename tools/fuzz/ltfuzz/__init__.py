@@ -6,16 +6,19 @@ hooks); adding one is a new module and a line in MODES. The order of MODES
 is the order of the modes' random draws and of their hooks: a new mode
 goes at the end (or draws from its own stream), so that the programs of
 the existing flags do not change."""
+from .adaptive import Adaptive
 from .alias import Alias
 from .calls import Calls
 from .core import Core
 from .cxx import Cxx
+from .eigen import Eigen
 from .forward import Forward
+from .omp import Omp
 from .pointers import Pointers
 from .primal import Primal
 from .split import Split
 
-MODES = [Pointers, Calls, Cxx, Alias, Forward, Primal, Split]
+MODES = [Pointers, Calls, Cxx, Alias, Forward, Primal, Split, Eigen, Adaptive, Omp]
 
 
 class Gen(Core, *MODES):

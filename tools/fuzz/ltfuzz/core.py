@@ -19,6 +19,10 @@ class Core(Shapes):
         self.loops = loops
         self.max_depth_arg = max_depth
         self.max_depth = max_depth if loops else 0
+        for m in modes:  # a mode may turn others on (Mode.implies)
+            if flags.get(m.name):
+                for name in m.implies:
+                    flags[name] = True
         for m in modes:
             setattr(self, m.name, bool(flags.get(m.name)))
         self.active = [m for m in modes if getattr(self, m.name)]

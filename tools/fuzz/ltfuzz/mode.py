@@ -16,6 +16,7 @@ class Mode:
     cli_rank = None  # place among the flags in --help (default: its order)
     keeps_f = False  # f is the same with and without it (selftest.py)
     in_head = True   # the program's head names it
+    implies = ()     # names of the modes it turns on (--eigen: cxx)
 
     def on_init(self):
         """Random draws from self.r, after those of the modes before it."""

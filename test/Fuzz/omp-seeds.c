@@ -1,0 +1,17 @@
+// Random differential testing of OpenMP programs (issue 15): fixed seeds
+// of tools/fuzz/gen.py --omp, whose f has parallel loops (parallel for, or
+// a parallel region of omp for loops with single/master and barrier;
+// schedules static/dynamic/guided, collapse(2), reduction(+ * max min),
+// critical sections, atomic updates; see tools/fuzz/ltfuzz/omp.py), each
+// compiled at -O0 and -O2 with %openmp through the plugin and checked
+// against central finite differences, with 2 threads and with 1. -S: a
+// program the plugin rejects counts as a failure. Long runs by hand:
+//   OMP_NUM_THREADS=2 bash tools/fuzz/run.sh -n 400 -s 1 -O "0 1 2 3" -j 2 -g --omp
+// REQUIRES: openmp
+// RUN: env OMP_NUM_THREADS=2 FUZZ_OPENMP="%openmp" bash %S/../../tools/fuzz/run.sh -S -n 8 -s 1 -O "0 2" -j 2 -g --omp
+// RUN: env OMP_NUM_THREADS=1 FUZZ_OPENMP="%openmp" bash %S/../../tools/fuzz/run.sh -S -n 3 -s 1 -O "0 2" -j 2 -g --omp
+// Forward mode, helpers (calls inside parallel loops), split mode
+// RUN: env OMP_NUM_THREADS=2 FUZZ_OPENMP="%openmp" bash %S/../../tools/fuzz/run.sh -S -n 4 -s 1 -O "0 2" -j 2 -g "--omp --fwd"
+// RUN: env OMP_NUM_THREADS=2 FUZZ_OPENMP="%openmp" bash %S/../../tools/fuzz/run.sh -S -n 3 -s 1 -O "0 2" -j 2 -g "--omp --calls"
+// RUN: env OMP_NUM_THREADS=2 FUZZ_OPENMP="%openmp" bash %S/../../tools/fuzz/run.sh -S -n 2 -s 1 -O "0 2" -j 2 -g "--omp --fwd --calls"
+// RUN: env OMP_NUM_THREADS=2 FUZZ_OPENMP="%openmp" bash %S/../../tools/fuzz/run.sh -S -n 2 -s 1 -O "0 2" -j 2 -g "--omp --split"
