@@ -1,7 +1,7 @@
 /* omp.c: OpenMP rows of the benchmark (issue 15, item 6).
  *
- * Three parallel kernels with plain pointers, differentiated in reverse
- * mode: a matrix-vector product (parallel for over rows), a stencil time
+ * Three parallel kernels (the first two also with restrict pointers),
+ * differentiated in reverse mode: a matrix-vector product (parallel for over rows), a stencil time
  * loop (two parallel fors per step) and a reduction-heavy loss (parallel
  * for with reduction(+)). Each is run with 1 and 2 threads (omp_set_num_threads)
  * and timed by the wall clock (omp_get_wtime: a parallel speedup is a
@@ -31,37 +31,46 @@
 /* ---- the kernels ------------------------------------------------------- */
 
 #define MV 600
-KERNEL double omp_matvec_k(const double *A, const double *x, double *y, int n) {
-#pragma omp parallel for schedule(static)
-  for (int i = 0; i < n; i++) {
-    double s = 0;
-    for (int j = 0; j < n; j++)
-      s += A[(long)i * n + j] * x[j];
-    y[i] = tanh(s);
+/* each kernel twice: plain pointers, and restrict (R: restrict or nothing) */
+#define MATVEC_BODY                                                            \
+  {                                                                            \
+    _Pragma("omp parallel for schedule(static)")                               \
+    for (int i = 0; i < n; i++) {                                              \
+      double s = 0;                                                            \
+      for (int j = 0; j < n; j++)                                              \
+        s += A[(long)i * n + j] * x[j];                                        \
+      y[i] = tanh(s);                                                          \
+    }                                                                          \
+    double r = 0;                                                              \
+    for (int i = 0; i < n; i++)                                                \
+      r += y[i] * y[i];                                                        \
+    return r;                                                                  \
   }
-  double r = 0;
-  for (int i = 0; i < n; i++)
-    r += y[i] * y[i];
-  return r;
-}
+KERNEL double omp_matvec_k(const double *A, const double *x, double *y, int n) MATVEC_BODY
+KERNEL double omp_matvec_r(const double *restrict A, const double *restrict x,
+                           double *restrict y, int n) MATVEC_BODY
 
 #define SN 40000
 #define ST 10
-KERNEL double omp_stencil_k(double *u, double *v, const double *k, int n, int steps) {
-  for (int t = 0; t < steps; t++) {
-#pragma omp parallel for schedule(static)
-    for (int i = 1; i < n - 1; i++)
-      v[i] = u[i] + k[0] * (u[i - 1] - 2 * u[i] + u[i + 1]) - 0.01 * sin(u[i]);
-#pragma omp parallel for schedule(static)
-    for (int i = 1; i < n - 1; i++)
-      u[i] = v[i];
+#define STENCIL_BODY                                                           \
+  {                                                                            \
+    for (int t = 0; t < steps; t++) {                                          \
+      _Pragma("omp parallel for schedule(static)")                             \
+      for (int i = 1; i < n - 1; i++)                                          \
+        v[i] = u[i] + k[0] * (u[i - 1] - 2 * u[i] + u[i + 1]) - 0.01 * sin(u[i]); \
+      _Pragma("omp parallel for schedule(static)")                             \
+      for (int i = 1; i < n - 1; i++)                                          \
+        u[i] = v[i];                                                           \
+    }                                                                          \
+    double e = 0;                                                              \
+    _Pragma("omp parallel for reduction(+ : e) schedule(static)")              \
+    for (int i = 0; i < n; i++)                                                \
+      e += u[i] * u[i];                                                        \
+    return e;                                                                  \
   }
-  double e = 0;
-#pragma omp parallel for reduction(+ : e) schedule(static)
-  for (int i = 0; i < n; i++)
-    e += u[i] * u[i];
-  return e;
-}
+KERNEL double omp_stencil_k(double *u, double *v, const double *k, int n, int steps) STENCIL_BODY
+KERNEL double omp_stencil_r(double *restrict u, double *restrict v, const double *restrict k,
+                            int n, int steps) STENCIL_BODY
 
 #define LN 4000
 #define LD 16
@@ -92,29 +101,35 @@ static void fill(double *p, long n, double lo, double hi, unsigned seed) {
   }
 }
 
-static double mv_loss(void) { return omp_matvec_k(A, x, y, MV); }
-static void mv_primal(void) { sink = mv_loss(); }
-static void mv_grad(void) {
-  memset(dA, 0, sizeof(double) * MV * MV);
-  memset(dx, 0, sizeof(double) * MV);
-  memset(dy, 0, sizeof(double) * MV);
-  __enzyme_autodiff((void *)omp_matvec_k, enzyme_dup, A, dA, enzyme_dup, x, dx,
-                    enzyme_dup, y, dy, enzyme_const, MV);
-}
+#define MV_WRAPPERS(tag, kern)                                                 \
+  static double tag##_loss(void) { return kern(A, x, y, MV); }                 \
+  static void tag##_primal(void) { sink = tag##_loss(); }                      \
+  static void tag##_grad(void) {                                               \
+    memset(dA, 0, sizeof(double) * MV * MV);                                   \
+    memset(dx, 0, sizeof(double) * MV);                                        \
+    memset(dy, 0, sizeof(double) * MV);                                        \
+    __enzyme_autodiff((void *)kern, enzyme_dup, A, dA, enzyme_dup, x, dx, enzyme_dup, y, dy, \
+                      enzyme_const, MV);                                       \
+  }
+MV_WRAPPERS(mv, omp_matvec_k)
+MV_WRAPPERS(mvr, omp_matvec_r)
 
-static double st_loss(void) {
-  memcpy(u, u0, sizeof(double) * SN);
-  return omp_stencil_k(u, v, K, SN, ST);
-}
-static void st_primal(void) { sink = st_loss(); }
-static void st_grad(void) {
-  memcpy(u, u0, sizeof(double) * SN);
-  memset(du, 0, sizeof(double) * SN);
-  memset(dv, 0, sizeof(double) * SN);
-  dK[0] = 0;
-  __enzyme_autodiff((void *)omp_stencil_k, enzyme_dup, u, du, enzyme_dup, v, dv,
-                    enzyme_dup, K, dK, enzyme_const, SN, enzyme_const, ST);
-}
+#define ST_WRAPPERS(tag, kern)                                                 \
+  static double tag##_loss(void) {                                             \
+    memcpy(u, u0, sizeof(double) * SN);                                        \
+    return kern(u, v, K, SN, ST);                                              \
+  }                                                                            \
+  static void tag##_primal(void) { sink = tag##_loss(); }                      \
+  static void tag##_grad(void) {                                               \
+    memcpy(u, u0, sizeof(double) * SN);                                        \
+    memset(du, 0, sizeof(double) * SN);                                        \
+    memset(dv, 0, sizeof(double) * SN);                                        \
+    dK[0] = 0;                                                                 \
+    __enzyme_autodiff((void *)kern, enzyme_dup, u, du, enzyme_dup, v, dv, enzyme_dup, K, dK, \
+                      enzyme_const, SN, enzyme_const, ST);                     \
+  }
+ST_WRAPPERS(st, omp_stencil_k)
+ST_WRAPPERS(str, omp_stencil_r)
 
 static double ls_loss(void) { return omp_loss_k(W, X, lab, LN); }
 static void ls_primal(void) { sink = ls_loss(); }
@@ -135,7 +150,9 @@ typedef struct {
 
 static const okernel_t okernels[] = {
     {"omp_matvec_600", mv_primal, mv_grad, mv_loss, &x, &dx, MV},
+    {"omp_matvec_600_restrict", mvr_primal, mvr_grad, mvr_loss, &x, &dx, MV},
     {"omp_stencil_40000x10", st_primal, st_grad, st_loss, &u0, &du, SN},
+    {"omp_stencil_40000x10_restrict", str_primal, str_grad, str_loss, &u0, &du, SN},
     {"omp_loss_4000x16", ls_primal, ls_grad, ls_loss, &W, &dW, LD},
 };
 
