@@ -87,7 +87,7 @@ static int distinct_param(LLVMValueRef call, unsigned np, unsigned p) {
  * whose shadows may be null (an array of row pointers into an
  * enzyme_const array: the region's reverse must guard them, as a serial
  * caller's analysis does for the memory it sees). */
-static unsigned char *region_pflags(LtGen *g, LLVMValueRef call, unsigned np) {
+unsigned char *lt_region_pflags(LtGen *g, LLVMValueRef call, unsigned np) {
   unsigned char *f = lt_xcalloc(np + 1, 1);
   for (unsigned p = 0; p < np; p++) {
     LLVMValueRef op = LLVMGetOperand(call, p);
@@ -155,7 +155,7 @@ static int plan_call(LtGen *g, LLVMValueRef call) {
   r.ret_shadow = lt_is_ptr_ty(rt) && lt_is_shadowed(&g->act_of, call);
   r.lifo = g->lifo;
   if (lt_call_is_parallel(call))
-    r.pflags = region_pflags(g, call, np);
+    r.pflags = lt_region_pflags(g, call, np);
   for (unsigned p = 0; p < np; p++)
     if (r.act[p] == LT_CONST && lt_is_varied(&g->act_of, LLVMGetOperand(call, p))) {
       /* float bits in an integer parameter (firstprivate scalars of

@@ -208,6 +208,9 @@ int lt_callees_plan(LtGen *g);
  * is used, whether it runs in parallel; r->act all LT_CONST, for the
  * caller to fill (and free). -1 after an error. */
 int lt_kept_call_request(LtGen *g, LLVMValueRef call, LtMode mode, LtRequest *r);
+/* What the caller knows of a parallel region's pointer arguments
+ * (LT_PF_*, analysis.h), one byte per parameter (the caller frees it). */
+unsigned char *lt_region_pflags(LtGen *g, LLVMValueRef call, unsigned np);
 /* In A, replace the clone of P's kept call by a call of A_f (shadow gives
  * A's shadow of a P pointer); *ret_shadow gets the result's shadow. */
 LLVMValueRef lt_callee_forward(LtGen *g, LLVMBuilderRef b, LLVMValueRef call,

@@ -123,8 +123,11 @@ static int plan_calls(LtTg *t) {
       LLVMTypeRef rt = LLVMGetReturnType(LLVMGlobalGetValueType(f));
       r.tan_used = LLVMGetFirstUse(i) && (lt_is_ptr_ty(rt) ? lt_is_shadowed(&g->act_of, i)
                                                            : lt_is_varied(&g->act_of, i));
+      if (lt_call_is_parallel(i))
+        r.pflags = lt_region_pflags(g, i, r.nparams);
       LtDeriv *d = lt_tangent_derive(t->c, &r);
       free(r.act);
+      free(r.pflags);
       if (!d)
         return -1;
       lt_map_put(&t->kept, i, d);
@@ -306,7 +309,7 @@ LtDeriv *lt_tangent_derive(LtCtx *c, const LtRequest *r) {
   if (g.P) {
     /* no loop analysis: forward mode needs none (irreducible flow is fine) */
     lt_cfg_build(&g.g, g.P);
-    if (!lt_activity_run(c, &g.act_of, g.P, &g.g, aact, NULL))
+    if (!lt_activity_run(c, &g.act_of, g.P, &g.g, aact, r->pflags))
       ok = !build(&t, r, want_primal, ret_tan);
   }
   if (!ok && c->nerrors == nerr)

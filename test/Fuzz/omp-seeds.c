@@ -15,3 +15,4 @@
 // RUN: env OMP_NUM_THREADS=2 FUZZ_OPENMP="%openmp" bash %S/../../tools/fuzz/run.sh -S -n 3 -s 1 -O "0 2" -j 2 -g "--omp --calls"
 // RUN: env OMP_NUM_THREADS=2 FUZZ_OPENMP="%openmp" bash %S/../../tools/fuzz/run.sh -S -n 2 -s 1 -O "0 2" -j 2 -g "--omp --fwd --calls"
 // RUN: env OMP_NUM_THREADS=2 FUZZ_OPENMP="%openmp" bash %S/../../tools/fuzz/run.sh -S -n 2 -s 1 -O "0 2" -j 2 -g "--omp --split"
+// RUN: env OMP_NUM_THREADS=2 FUZZ_OPENMP="%openmp" bash %S/../../tools/fuzz/run.sh -S -n 1 -s 5007 -O "0 2" -g "--omp --fwd --pointers"
