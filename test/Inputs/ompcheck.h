@@ -47,6 +47,20 @@ typedef struct {
 } LtD4;
 LtD4 __enzyme_fwddiff4(void *, ...);
 
+/* A test function's gradient, tangent and width-4 tangent, for both
+ * builds (LT_OMP_WRAPPERS(name) after the function). */
+#define LT_OMP_WRAPPERS(name)                                                             \
+  double LT_FN(grad_##name)(const double *x, double *dx, int n) {                         \
+    return __enzyme_autodiff((void *)LT_FN(name), enzyme_dup, x, dx, enzyme_const, n);    \
+  }                                                                                       \
+  double LT_FN(fwd_##name)(const double *x, const double *v, int n) {                     \
+    return __enzyme_fwddiff((void *)LT_FN(name), enzyme_dup, x, v, enzyme_const, n);      \
+  }                                                                                       \
+  LtD4 LT_FN(fwd4_##name)(const double *x, const double *v, int n) {                      \
+    return __enzyme_fwddiff4((void *)LT_FN(name), enzyme_width, 4, enzyme_dup, x, v,      \
+                             v + 64, v + 128, v + 192, enzyme_const, n);                  \
+  }
+
 #ifndef LT_SERIAL
 
 /* Deterministic values in [lo, hi), laundered through volatile. */
@@ -123,6 +137,78 @@ static void lt_omp_team(void) {
   printf("team of %d thread(s), OMP_NUM_THREADS=%s\n", team, e ? e : "(unset)");
   if (e)
     lt_check("team size is OMP_NUM_THREADS", team, atoi(e), 0, 0);
+}
+
+
+/* The serial build's forms of a test function (declarations), one test
+ * function in all its forms, and the run of a table of them: at each of
+ * three sizes, the primal, the gradient and the tangents against the
+ * serial build, the gradient against central differences, the tangent
+ * against the gradient and against central differences along v, each
+ * width-4 lane against width 1. */
+#define LT_OMP_KNOWN(name)                                                                \
+  double name##_ser(const double *, int);                                                 \
+  double grad_##name##_ser(const double *, double *, int);                                \
+  double fwd_##name##_ser(const double *, const double *, int);                           \
+  LtD4 fwd4_##name##_ser(const double *, const double *, int);
+typedef struct {
+  const char *name;
+  double (*f)(const double *, int), (*f_ser)(const double *, int);
+  double (*g)(const double *, double *, int), (*g_ser)(const double *, double *, int);
+  double (*t)(const double *, const double *, int), (*t_ser)(const double *, const double *, int);
+  LtD4 (*t4)(const double *, const double *, int), (*t4_ser)(const double *, const double *, int);
+} LtOmpCase;
+#define LT_OMP_CASE(name)                                                                 \
+  { #name, name, name##_ser, grad_##name, grad_##name##_ser, fwd_##name, fwd_##name##_ser,  \
+    fwd4_##name, fwd4_##name##_ser }
+
+/* sizes: three n (at most 64); x filled in [lo, hi) from seed + size
+ * index, the tangent directions v from vseed */
+static int lt_omp_run_cases(const LtOmpCase *cases, unsigned ncases, const int *sizes,
+                            double lo, double hi, int seed, int vseed) {
+  lt_omp_team();
+  for (unsigned c = 0; c < ncases; c++) {
+    const LtOmpCase *k = &cases[c];
+    for (int s = 0; s < 3; s++) {
+      int n = lt_vi(sizes[s]);
+      double x[64], dx[64], dxs[64], v[256];
+      char w[120];
+      lt_omp_fill(x, n, lo, hi, seed + s);
+      lt_omp_fill(v, 256, -1, 1, vseed);
+
+      double y = k->f(x, n), ys = k->f_ser(x, n);
+      snprintf(w, sizeof w, "%s n=%d primal", k->name, n);
+      lt_omp_same(w, &y, &ys, 1);
+
+      memset(dx, 0, sizeof dx);
+      memset(dxs, 0, sizeof dxs);
+      k->g(x, dx, n);
+      k->g_ser(x, dxs, n);
+      snprintf(w, sizeof w, "%s n=%d reverse", k->name, n);
+      lt_omp_same(w, dx, dxs, n);
+      lt_omp_fd(w, k->f, x, n, dx, 1e-6);
+
+      double t = k->t(x, v, n), ts = k->t_ser(x, v, n), adj = 0;
+      snprintf(w, sizeof w, "%s n=%d forward", k->name, n);
+      lt_omp_same(w, &t, &ts, 1);
+      for (int i = 0; i < n; i++)
+        adj += dx[i] * v[i];
+      snprintf(w, sizeof w, "%s n=%d forward vs reverse", k->name, n);
+      lt_check(w, t, adj, 1e-12, 1e-13 * (fabs(adj) + 1));
+      snprintf(w, sizeof w, "%s n=%d forward vs FD along v", k->name, n);
+      lt_check(w, t, lt_omp_fd_dir(k->f, x, v, n), 1e-6, 1e-8);
+
+      LtD4 q = k->t4(x, v, n), qs = k->t4_ser(x, v, n);
+      snprintf(w, sizeof w, "%s n=%d forward width 4", k->name, n);
+      lt_omp_same(w, q.v, qs.v, 4);
+      for (int l = 0; l < 4; l++) {
+        double one = k->t(x, v + 64 * l, n);
+        snprintf(w, sizeof w, "%s n=%d forward width 4 lane %d vs width 1", k->name, n, l);
+        lt_check(w, q.v[l], one, 1e-12, 1e-13 * (fabs(one) + 1));
+      }
+    }
+  }
+  return lt_done();
 }
 
 #endif /* !LT_SERIAL */

@@ -29,17 +29,6 @@
 
 enum { STEPS = 12 };
 
-#define WRAPPERS(name)                                                                    \
-  double LT_FN(grad_##name)(const double *x, double *dx, int n) {                         \
-    return __enzyme_autodiff((void *)LT_FN(name), enzyme_dup, x, dx, enzyme_const, n);    \
-  }                                                                                       \
-  double LT_FN(fwd_##name)(const double *x, const double *v, int n) {                     \
-    return __enzyme_fwddiff((void *)LT_FN(name), enzyme_dup, x, v, enzyme_const, n);      \
-  }                                                                                       \
-  LtD4 LT_FN(fwd4_##name)(const double *x, const double *v, int n) {                      \
-    return __enzyme_fwddiff4((void *)LT_FN(name), enzyme_width, 4, enzyme_dup, x, v,      \
-                             v + 64, v + 128, v + 192, enzyme_const, n);                  \
-  }
 
 double LT_FN(h_loop)(const double *x, int n) {
   double *u = malloc(n * sizeof *u), *v = malloc(n * sizeof *v), r = 0.3;
@@ -62,7 +51,7 @@ double LT_FN(h_loop)(const double *x, int n) {
   free(v);
   return f;
 }
-WRAPPERS(h_loop)
+LT_OMP_WRAPPERS(h_loop)
 
 double LT_FN(h_inside)(const double *x, int n) {
   double *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b), r = 0.3;
@@ -86,7 +75,7 @@ double LT_FN(h_inside)(const double *x, int n) {
   free(b);
   return f;
 }
-WRAPPERS(h_inside)
+LT_OMP_WRAPPERS(h_inside)
 
 double LT_FN(h_nonlin)(const double *x, int n) {
   double *u = malloc(n * sizeof *u), *v = malloc(n * sizeof *v), r = 0.25;
@@ -109,7 +98,7 @@ double LT_FN(h_nonlin)(const double *x, int n) {
   free(v);
   return f;
 }
-WRAPPERS(h_nonlin)
+LT_OMP_WRAPPERS(h_nonlin)
 
 /* x[n-1] is the diffusion number's perturbation: r = 0.2 + 0.05 x[n-1] */
 double LT_FN(h_rfactor)(const double *x, int n) {
@@ -134,76 +123,19 @@ double LT_FN(h_rfactor)(const double *x, int n) {
   free(v);
   return f;
 }
-WRAPPERS(h_rfactor)
+LT_OMP_WRAPPERS(h_rfactor)
 
 #ifndef LT_SERIAL
 
-#define KNOWN(name)                                                                       \
-  double name##_ser(const double *, int);                                                 \
-  double grad_##name##_ser(const double *, double *, int);                                \
-  double fwd_##name##_ser(const double *, const double *, int);                           \
-  LtD4 fwd4_##name##_ser(const double *, const double *, int);
-KNOWN(h_loop)
-KNOWN(h_inside)
-KNOWN(h_nonlin)
-KNOWN(h_rfactor)
+LT_OMP_KNOWN(h_loop)
+LT_OMP_KNOWN(h_inside)
+LT_OMP_KNOWN(h_nonlin)
+LT_OMP_KNOWN(h_rfactor)
 
-typedef struct {
-  const char *name;
-  double (*f)(const double *, int), (*f_ser)(const double *, int);
-  double (*g)(const double *, double *, int), (*g_ser)(const double *, double *, int);
-  double (*t)(const double *, const double *, int), (*t_ser)(const double *, const double *, int);
-  LtD4 (*t4)(const double *, const double *, int), (*t4_ser)(const double *, const double *, int);
-} Case;
-#define CASE(name)                                                                        \
-  { #name, name, name##_ser, grad_##name, grad_##name##_ser, fwd_##name, fwd_##name##_ser,  \
-    fwd4_##name, fwd4_##name##_ser }
-static const Case cases[] = {CASE(h_loop), CASE(h_inside), CASE(h_nonlin), CASE(h_rfactor)};
+static const LtOmpCase cases[] = {LT_OMP_CASE(h_loop), LT_OMP_CASE(h_inside), LT_OMP_CASE(h_nonlin), LT_OMP_CASE(h_rfactor)};
 
 int main(void) {
-  lt_omp_team();
-  int sizes[3] = {lt_vi(1), lt_vi(8), lt_vi(41)};
-  for (unsigned c = 0; c < sizeof cases / sizeof *cases; c++) {
-    const Case *k = &cases[c];
-    for (int s = 0; s < 3; s++) {
-      int n = sizes[s];
-      double x[64], dx[64], dxs[64], v[256];
-      char w[120];
-      lt_omp_fill(x, n, -1.0, 1.0, 9 + s);
-      lt_omp_fill(v, 256, -1, 1, 6);
-
-      double y = k->f(x, n), ys = k->f_ser(x, n);
-      snprintf(w, sizeof w, "%s n=%d primal", k->name, n);
-      lt_omp_same(w, &y, &ys, 1);
-
-      memset(dx, 0, sizeof dx);
-      memset(dxs, 0, sizeof dxs);
-      k->g(x, dx, n);
-      k->g_ser(x, dxs, n);
-      snprintf(w, sizeof w, "%s n=%d reverse", k->name, n);
-      lt_omp_same(w, dx, dxs, n);
-      lt_omp_fd(w, k->f, x, n, dx, 1e-6);
-
-      double t = k->t(x, v, n), ts = k->t_ser(x, v, n), adj = 0;
-      snprintf(w, sizeof w, "%s n=%d forward", k->name, n);
-      lt_omp_same(w, &t, &ts, 1);
-      for (int i = 0; i < n; i++)
-        adj += dx[i] * v[i];
-      snprintf(w, sizeof w, "%s n=%d forward vs reverse", k->name, n);
-      lt_check(w, t, adj, 1e-12, 1e-13 * (fabs(adj) + 1));
-      snprintf(w, sizeof w, "%s n=%d forward vs FD along v", k->name, n);
-      lt_check(w, t, lt_omp_fd_dir(k->f, x, v, n), 1e-6, 1e-8);
-
-      LtD4 q = k->t4(x, v, n), qs = k->t4_ser(x, v, n);
-      snprintf(w, sizeof w, "%s n=%d forward width 4", k->name, n);
-      lt_omp_same(w, q.v, qs.v, 4);
-      for (int l = 0; l < 4; l++) {
-        double one = k->t(x, v + 64 * l, n);
-        snprintf(w, sizeof w, "%s n=%d forward width 4 lane %d vs width 1", k->name, n, l);
-        lt_check(w, q.v[l], one, 1e-12, 1e-13 * (fabs(one) + 1));
-      }
-    }
-  }
-  return lt_done();
+  static const int sizes[3] = {1, 8, 41};
+  return lt_omp_run_cases(cases, sizeof cases / sizeof *cases, sizes, -1.0, 1.0, 9, 6);
 }
 #endif
