@@ -128,8 +128,12 @@ typedef struct Span {
 static void span_of(Bits *b, LLVMTypeRef t, long long off, long long size,
                     Span *sp, int depth) {
   long long ts = (long long)LLVMABISizeOfType(b->td, t);
-  if (off >= ts || off + size <= 0 || depth > 8)
+  if (off >= ts || off + size <= 0)
     return;
+  if (depth > LT_TYPE_DEPTH) { /* unknown leaves count as neither kind */
+    sp->nother++;
+    return;
+  }
   LLVMTypeKind k = LLVMGetTypeKind(t);
   if (k == LLVMStructTypeKind) {
     for (unsigned e = 0, n = LLVMCountStructElementTypes(t); e < n; e++) {

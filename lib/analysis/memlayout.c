@@ -105,8 +105,12 @@ static void add(LtMemLayout *L, unsigned long long off, LLVMTypeRef t) {
 static void leaves(LLVMTargetDataRef td, LLVMTypeRef t, long long base,
                    long long lo, long long hi, LtMemLayout *L, int depth) {
   long long ts = (long long)LLVMABISizeOfType(td, t);
-  if (base >= hi || base + ts <= lo || depth > 8)
+  if (base >= hi || base + ts <= lo)
     return;
+  if (depth > LT_TYPE_DEPTH) {
+    L->overflow = 1; /* unknown leaves: no layout rather than a short one */
+    return;
+  }
   LLVMTypeKind k = LLVMGetTypeKind(t);
   if (k == LLVMStructTypeKind) {
     for (unsigned e = 0, n = LLVMCountStructElementTypes(t); e < n; e++)

@@ -37,6 +37,10 @@ int lt_is_ptr_ty(LLVMTypeRef t);
 /* t carries derivatives: a float, or a vector, struct or array holding one. */
 int lt_is_diff_ty(LLVMTypeRef t);
 int lt_is_aggregate_ty(LLVMTypeRef t); /* struct or array */
+/* How deep walks over nested types go (C++ libraries nest deeply: an Eigen
+ * product evaluator's data pointer sits 11 types down); past it a walk
+ * must answer "unknown", never "nothing there". */
+#define LT_TYPE_DEPTH 32
 /* The identity of adjoint accumulation for t: -0.0 in every float leaf. */
 LLVMValueRef lt_adj_init(LLVMTypeRef t);
 /* Two struct/array types with the same element types, member by member. */

@@ -14,7 +14,7 @@
 
 typedef struct Leaf {
   unsigned long long off; /* byte offset in the aggregate */
-  unsigned idx[8];        /* extractvalue path */
+  unsigned idx[LT_TYPE_DEPTH]; /* extractvalue path */
   unsigned depth;
   LLVMTypeRef ty;         /* a float or float vector */
 } Leaf;
@@ -35,7 +35,7 @@ static int leaves(LtCtx *c, LLVMTypeRef t, unsigned long long off,
     l->ty = t;
     return 0;
   }
-  if (depth >= 8)
+  if (depth >= LT_TYPE_DEPTH)
     return -1;
   unsigned m = k == LLVMStructTypeKind ? LLVMCountStructElementTypes(t)
                                        : (unsigned)LLVMGetArrayLength2(t);
@@ -81,7 +81,7 @@ int lt_rev_agg_memory(LtGen *g, LLVMValueRef i, LLVMValueRef rd,
                       LLVMValueRef wr, int is_store) {
   LLVMTypeRef t = LLVMTypeOf(is_store ? LLVMGetOperand(i, 0) : i);
   Leaf lv[MAX_LEAVES];
-  unsigned n = 0, path[8];
+  unsigned n = 0, path[LT_TYPE_DEPTH];
   if (leaves(g->c, t, 0, path, 0, lv, &n))
     return too_big(g, i);
   LLVMBuilderRef b = g->b;
