@@ -346,6 +346,7 @@ int lt_activity_run(LtCtx *c, LtActivity *a, LLVMValueRef fn, const LtCfg *g,
     if (a->bits_ty.n + a->bits_lost.n + a->bits_mixed.n == before)
       break;
   }
+  lt_ptr_words_run(a, g);
   for (unsigned b = 0; b < g->nblocks; b++)
     for (LLVMValueRef i = LLVMGetFirstInstruction(g->block[b]); i;
          i = LLVMGetNextInstruction(i))
@@ -375,5 +376,7 @@ void lt_activity_free(LtActivity *a) {
   lt_map_free(&a->bits_ty);
   lt_map_free(&a->bits_lost);
   lt_map_free(&a->bits_mixed);
+  lt_map_free(&a->bits_ptr);
+  lt_map_free(&a->ptr_words);
   lt_points_free(&a->pts);
 }

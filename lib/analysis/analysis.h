@@ -124,6 +124,8 @@ typedef struct LtActivity {
   LtMap bits_lost;/* integer holding active float bits used in arithmetic */
   LtMap bits_mixed;/* integer moves of active memory whose evidence
                       contradicts itself (floats packed with other data) */
+  LtMap bits_ptr; /* integer loads in groups that move pointers (bits.c) */
+  LtMap ptr_words;/* 64-bit integers holding addresses of shadowed memory */
   int ret_shadow; /* the returned pointer needs a shadow (a callee's) */
   LtPoints pts;   /* shadows: a pointer has one when it may address active
                      memory; it may be null when it may also address
@@ -179,6 +181,11 @@ void lt_bits_run(LtActivity *a, LLVMValueRef fn, const LtCfg *g,
                  LLVMTargetDataRef td);
 /* The float type integer v moves, or NULL. */
 LLVMTypeRef lt_bits_type(const LtActivity *a, LLVMValueRef v);
+/* Pointer words (bits.c): integers whose shadow is a word of a shadow
+ * address; the one pointer-word operand of arithmetic v, or NULL. */
+void lt_ptr_words_run(LtActivity *a, const LtCfg *g);
+int lt_is_ptr_word(const LtActivity *a, LLVMValueRef v);
+LLVMValueRef lt_ptr_word_base(const LtActivity *a, LLVMValueRef v);
 /* The type of v's adjoint: v's own, or the float its bits hold. */
 LLVMTypeRef lt_adj_type(const LtActivity *a, LLVMValueRef v);
 

@@ -408,6 +408,15 @@ void lt_bits_run(LtActivity *a, LLVMValueRef fn, const LtCfg *g, LLVMTargetDataR
   for (size_t k = 0; k < n; k++) {
     LLVMValueRef v = b.vals.v[k];
     Group *gp = &gr[find(b.parent, (int)k)];
+    /* a pointer's address moved as an integer (a phi or select of it) */
+    LLVMOpcode op = LLVMGetInstructionOpcode(v);
+    for (unsigned o = op == LLVMSelect ? 1 : 0,
+                  no = op == LLVMPHI ? LLVMCountIncoming(v)
+                       : op == LLVMLoad || op == LLVMBitCast ? 0
+                                                             : (unsigned)LLVMGetNumOperands(v);
+         o < no; o++)
+      if (LLVMIsAPtrToIntInst(op == LLVMPHI ? LLVMGetIncomingValue(v, o) : LLVMGetOperand(v, o)))
+        vote(gp, E_USE, G_PTR, NULL);
     if (LLVMIsALoadInst(v)) {
       access_evidence(&b, gp, v, LLVMGetOperand(v, 0), LLVMTypeOf(v));
       gp->active |= lt_is_shadowed(a, LLVMGetOperand(v, 0));
@@ -456,6 +465,8 @@ void lt_bits_run(LtActivity *a, LLVMValueRef fn, const LtCfg *g, LLVMTargetDataR
     } else if (cls == G_CONFLICT && gp->active && !gp->arith &&
                gp->cls[E_USE] != G_PTR) {
       lt_map_put(&a->bits_mixed, v, (void *)1);
+    } else if (cls == G_PTR && LLVMGetIntTypeWidth(LLVMTypeOf(v)) == 64) {
+      lt_map_put(&a->bits_ptr, v, (void *)1);
     }
   }
   free(gr);
@@ -476,3 +487,74 @@ LLVMTypeRef lt_adj_type(const LtActivity *a, LLVMValueRef v) {
   LLVMTypeRef t = lt_map_get(&a->bits_ty, v);
   return t ? t : LLVMTypeOf(v);
 }
+
+/* Pointer words: 64-bit integers that hold the address of memory with a
+ * shadow. Clang and Eigen move pointers as integers (at -O1 an Eigen
+ * Product stores `ptrtoint %v` into its i64 slot and later loads the slot
+ * as a ptr; handmade_aligned_malloc rounds the address up through an
+ * integer). Such an integer's shadow is the same word of the shadow
+ * address: a ptrtoint of the shadow, a load from shadow memory, or, for
+ * arithmetic on one pointer word b, shadow(b) + (v - b) (the shadow block
+ * mirrors the primal's byte for byte, so an offset carries over, whatever
+ * the arithmetic: rounding up to an alignment included). */
+static int word_operand(const LtActivity *a, LLVMValueRef v) {
+  return LLVMIsAInstruction(v) && lt_map_get(&a->ptr_words, v);
+}
+
+/* The operand of arithmetic v that carries the pointer, or NULL: exactly
+ * one operand is a pointer word (p - q of two words is a distance). */
+LLVMValueRef lt_ptr_word_base(const LtActivity *a, LLVMValueRef v) {
+  switch (LLVMGetInstructionOpcode(v)) {
+  case LLVMAdd:
+  case LLVMOr:
+  case LLVMXor:
+  case LLVMAnd: {
+    int w0 = word_operand(a, LLVMGetOperand(v, 0)), w1 = word_operand(a, LLVMGetOperand(v, 1));
+    return w0 == w1 ? NULL : LLVMGetOperand(v, w0 ? 0 : 1);
+  }
+  case LLVMSub:
+    return word_operand(a, LLVMGetOperand(v, 0)) && !word_operand(a, LLVMGetOperand(v, 1))
+               ? LLVMGetOperand(v, 0)
+               : NULL;
+  default:
+    return NULL;
+  }
+}
+
+static int is_ptr_word(LtActivity *a, LLVMValueRef i) {
+  LLVMTypeRef t = LLVMTypeOf(i);
+  if (LLVMGetTypeKind(t) != LLVMIntegerTypeKind || LLVMGetIntTypeWidth(t) != 64)
+    return 0;
+  switch (LLVMGetInstructionOpcode(i)) {
+  case LLVMPtrToInt:
+    return lt_is_shadowed(a, LLVMGetOperand(i, 0));
+  case LLVMLoad:
+    return lt_map_get(&a->bits_ptr, i) && lt_is_shadowed(a, LLVMGetOperand(i, 0));
+  case LLVMPHI:
+    for (unsigned k = 0, n = LLVMCountIncoming(i); k < n; k++)
+      if (word_operand(a, LLVMGetIncomingValue(i, k)))
+        return 1;
+    return 0;
+  case LLVMSelect:
+    return word_operand(a, LLVMGetOperand(i, 1)) || word_operand(a, LLVMGetOperand(i, 2));
+  case LLVMFreeze:
+    return word_operand(a, LLVMGetOperand(i, 0));
+  default:
+    return lt_ptr_word_base(a, i) != NULL;
+  }
+}
+
+void lt_ptr_words_run(LtActivity *a, const LtCfg *g) {
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (unsigned bi = 0; bi < g->nblocks; bi++)
+      for (LLVMValueRef i = LLVMGetFirstInstruction(g->block[bi]); i;
+           i = LLVMGetNextInstruction(i))
+        if (!lt_map_get(&a->ptr_words, i) && is_ptr_word(a, i)) {
+          lt_map_put(&a->ptr_words, i, (void *)1);
+          changed = 1;
+        }
+  }
+}
+
+int lt_is_ptr_word(const LtActivity *a, LLVMValueRef v) { return word_operand(a, v); }

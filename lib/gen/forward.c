@@ -25,7 +25,7 @@ static LLVMValueRef ashadow(LtGen *g, LLVMValueRef v) {
     return s;
   if (LLVMIsAUndefValue(v) || LLVMIsAPoisonValue(v))
     return v;
-  if (!lt_is_shadowed(&g->act_of, v))
+  if (!lt_is_shadowed(&g->act_of, v) && !lt_is_ptr_word(&g->act_of, v))
     return LLVMConstNull(LLVMTypeOf(v));
   return NULL;
 }
@@ -80,9 +80,10 @@ static LLVMValueRef heap_shadow(LtGen *g, LLVMBuilderRef b, LLVMValueRef i) {
                         "");
   if (af->old_arg >= 0)
     return lt_shadow_realloc(g->c, b, need_shadow(g, LLVMGetOperand(i, (unsigned)af->old_arg), i),
-                             size);
+                             size, ai);
   return lt_shadow_alloc(g->c, b, size,
-                         af->align_arg >= 0 ? LLVMGetOperand(ai, (unsigned)af->align_arg) : NULL);
+                         af->align_arg >= 0 ? LLVMGetOperand(ai, (unsigned)af->align_arg) : NULL,
+                         af->out_arg >= 0 ? NULL : ai);
 }
 
 /* posix_memalign: the block's shadow goes through the shadow of the
@@ -150,6 +151,10 @@ static LLVMValueRef shadow_of_inst(LtGen *g, LLVMBuilderRef b, LLVMValueRef i) {
                                 LLVMTypeOf(ai), "");
   case LLVMFreeze:
     return need_shadow(g, LLVMGetOperand(i, 0), i);
+  case LLVMIntToPtr:
+    if (!lt_is_ptr_word(&g->act_of, LLVMGetOperand(i, 0)))
+      break;
+    return LLVMBuildIntToPtr(b, need_shadow(g, LLVMGetOperand(i, 0), i), LLVMTypeOf(ai), "");
   case LLVMSelect:
     return LLVMBuildSelect(b, LLVMGetOperand(ai, 0),
                            need_shadow(g, LLVMGetOperand(i, 1), i),
@@ -170,6 +175,46 @@ static LLVMValueRef shadow_of_inst(LtGen *g, LLVMBuilderRef b, LLVMValueRef i) {
                     "pointer arithmetic on the original array instead",
            op == LLVMIntToPtr ? "it is made from an integer"
                               : "it comes from an unsupported instruction");
+  g->failed = 1;
+  return LLVMGetPoison(LLVMTypeOf(i));
+}
+
+/* The shadow of a pointer word (bits.c): the same word of the shadow
+ * address. */
+static LLVMValueRef shadow_of_word(LtGen *g, LLVMBuilderRef b, LLVMValueRef i) {
+  LLVMValueRef ai = amap(g, i);
+  LLVMOpcode op = LLVMGetInstructionOpcode(i);
+  if (op == LLVMPHI) {
+    LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(LLVMGetInstructionParent(ai)));
+    return LLVMBuildPhi(b, LLVMTypeOf(i), "");
+  }
+  LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(ai));
+  LLVMTypeRef t = LLVMTypeOf(i);
+  switch (op) {
+  case LLVMPtrToInt:
+    return LLVMBuildPtrToInt(b, need_shadow(g, LLVMGetOperand(i, 0), i), t, "");
+  case LLVMLoad: {
+    LLVMValueRef addr = need_shadow(g, LLVMGetOperand(i, 0), i);
+    if (maynull(g, LLVMGetOperand(i, 0)))
+      addr = lt_guard_read(g->c, b, addr);
+    LLVMValueRef s = LLVMBuildLoad2(b, t, addr, "");
+    LLVMSetAlignment(s, LLVMGetAlignment(ai));
+    return s;
+  }
+  case LLVMSelect:
+    return LLVMBuildSelect(b, LLVMGetOperand(ai, 0), need_shadow(g, LLVMGetOperand(i, 1), i),
+                           need_shadow(g, LLVMGetOperand(i, 2), i), "");
+  case LLVMFreeze:
+    return need_shadow(g, LLVMGetOperand(i, 0), i);
+  default: {
+    LLVMValueRef base = lt_ptr_word_base(&g->act_of, i);
+    if (!base)
+      break;
+    LLVMValueRef off = LLVMBuildSub(b, ai, amap(g, base), "");
+    return LLVMBuildAdd(b, need_shadow(g, base, i), off, "");
+  }
+  }
+  lt_internal_error(g->c, g->P, "a pointer word has no shadow rule");
   g->failed = 1;
   return LLVMGetPoison(LLVMTypeOf(i));
 }
@@ -224,7 +269,8 @@ static void mirror_pointer_memory(LtGen *g, LLVMBuilderRef b, LLVMValueRef i) {
   LLVMValueRef ai = amap(g, i);
   if (LLVMIsAStoreInst(i)) {
     LLVMValueRef v = LLVMGetOperand(i, 0), p = LLVMGetOperand(i, 1);
-    if (!lt_is_ptr_ty(LLVMTypeOf(v)) || !lt_is_shadowed(&g->act_of, p))
+    if ((!lt_is_ptr_ty(LLVMTypeOf(v)) && !lt_is_ptr_word(&g->act_of, v)) ||
+        !lt_is_shadowed(&g->act_of, p))
       return;
     LLVMValueRef sv = need_shadow(g, v, i);
     LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(ai));
@@ -337,6 +383,8 @@ int lt_forward_build(LtGen *g, const char *name) {
       }
       if (lt_is_ptr_ty(LLVMTypeOf(i)) && lt_is_shadowed(&g->act_of, i))
         lt_map_put(&g->fshadow, i, shadow_of_inst(g, b, i));
+      else if (lt_is_ptr_word(&g->act_of, i))
+        lt_map_put(&g->fshadow, i, shadow_of_word(g, b, i));
       else if (LLVMIsACallInst(i) && lt_call_kind(i, &rule) == LT_CALL_MALLOC &&
                lt_alloc_fn(i)->out_arg >= 0 && lt_points_any_active(&g->act_of.pts, i))
         out_shadow(g, b, i);

@@ -301,8 +301,8 @@ static LLVMValueRef shadow_addr(LtTg *t, LLVMValueRef p, unsigned k, int wr) {
 static int fwd_load(LtTg *t, LLVMValueRef i) {
   LLVMValueRef p = LLVMGetOperand(i, 0);
   LLVMTypeRef ty = LLVMTypeOf(i);
-  int ptr = lt_is_ptr_ty(ty);
-  if (ptr ? !shadowed(t, i) : !varied(t, i))
+  int word = lt_is_ptr_word(&t->g->act_of, i), ptr = lt_is_ptr_ty(ty) || word;
+  if (ptr ? !word && !shadowed(t, i) : !varied(t, i))
     return 0;
   if (!shadowed(t, p))
     return 0; /* inactive memory: a zero tangent (or null shadow) */
@@ -340,7 +340,7 @@ static int fwd_store(LtTg *t, LLVMValueRef i) {
   LLVMTypeRef ty = LLVMTypeOf(v);
   if (!shadowed(t, p))
     return 0;
-  int ptr = lt_is_ptr_ty(ty);
+  int ptr = lt_is_ptr_ty(ty) || lt_is_ptr_word(&t->g->act_of, v);
   /* An integer store writes its tangent bits (a copy of active data through
    * an integer) or zeros: -O2 turns memset(p, 0, 8) into `store i64 0`, and
    * the shadow must forget what was there.  Other aggregates with nothing
@@ -406,13 +406,14 @@ static int fwd_alloc(LtTg *t, LLVMValueRef i) {
     for (unsigned k = 0; k < t->W; k++) {
       if (af->old_arg >= 0) {
         LLVMValueRef old = LLVMGetOperand(i, (unsigned)af->old_arg);
-        lanes[k] = lt_shadow_realloc(c, t->b, shadow_lane(t, old, k), size);
+        lanes[k] = lt_shadow_realloc(c, t->b, shadow_lane(t, old, k), size, ti);
         if (lt_points_all_heap(&t->g->act_of.pts, old))
           lt_shadow_free(c, t->b, shadow_lane(t, old, k)); /* the primal freed it */
       } else {
         lanes[k] = lt_shadow_alloc(c, t->b, size,
                                    af->align_arg >= 0 ? LLVMGetOperand(ti, (unsigned)af->align_arg)
-                                                      : NULL);
+                                                      : NULL,
+                                   af->out_arg >= 0 ? NULL : ti);
       }
     }
     if (af->out_arg >= 0) { /* posix_memalign: through the out pointer */
@@ -614,58 +615,6 @@ static int fwd_call(LtTg *t, LLVMValueRef i) {
   }
 }
 
-/* The shadow of a pointer-valued instruction: address arithmetic on the
- * operand's shadow, per lane. */
-static int fwd_pointer(LtTg *t, LLVMValueRef i) {
-  LLVMValueRef ti = lt_tg_val(t, i);
-  LLVMOpcode op = LLVMGetInstructionOpcode(i);
-  LLVMValueRef lanes[64];
-  for (unsigned k = 0; k < t->W; k++) {
-    switch (op) {
-    case LLVMGetElementPtr: {
-      unsigned n = (unsigned)LLVMGetNumOperands(ti) - 1;
-      LLVMValueRef idx[64];
-      if (n > 64)
-        goto bad;
-      for (unsigned q = 0; q < n; q++)
-        idx[q] = LLVMGetOperand(ti, q + 1);
-      LLVMValueRef base = shadow_lane(t, LLVMGetOperand(i, 0), k);
-      LLVMValueRef s = LLVMBuildGEP2(t->b, LLVMGetGEPSourceElementType(ti), base, idx, n, "");
-      if (LLVMIsAGetElementPtrInst(s))
-        LLVMSetIsInBounds(s, LLVMIsInBounds(ti));
-      if (lt_shadow_maynull(&t->g->act_of, LLVMGetOperand(i, 0)))
-        s = lt_guard_gep(t->c, t->b, base, s);
-      lanes[k] = s;
-      break;
-    }
-    case LLVMBitCast:
-    case LLVMAddrSpaceCast:
-      lanes[k] = LLVMBuildPointerCast(t->b, shadow_lane(t, LLVMGetOperand(i, 0), k),
-                                      LLVMTypeOf(ti), "");
-      break;
-    case LLVMFreeze:
-      lanes[k] = shadow_lane(t, LLVMGetOperand(i, 0), k);
-      break;
-    case LLVMSelect:
-      lanes[k] = LLVMBuildSelect(t->b, LLVMGetOperand(ti, 0),
-                                 shadow_lane(t, LLVMGetOperand(i, 1), k),
-                                 shadow_lane(t, LLVMGetOperand(i, 2), k), "");
-      break;
-    default:
-      goto bad;
-    }
-  }
-  lt_map_put(&t->sh, i, lt_tg_join(t, lanes, LLVMTypeOf(i)));
-  return 0;
-bad:
-  lt_error(t->c, i, "this pointer may address active memory, but its shadow "
-                    "cannot be formed (%s); compute the address with "
-                    "pointer arithmetic on the original array instead",
-           op == LLVMIntToPtr ? "it is made from an integer"
-                              : "it comes from an unsupported instruction");
-  return -1;
-}
-
 int lt_fwdinst(LtTg *t, LLVMValueRef i) {
   LLVMOpcode op = LLVMGetInstructionOpcode(i);
   LLVMTypeRef ty = LLVMTypeOf(i);
@@ -693,7 +642,9 @@ int lt_fwdinst(LtTg *t, LLVMValueRef i) {
     break;
   }
   if (lt_is_ptr_ty(ty))
-    return shadowed(t, i) ? fwd_pointer(t, i) : 0;
+    return shadowed(t, i) ? lt_fwd_pointer(t, i) : 0;
+  if (lt_is_ptr_word(&t->g->act_of, i))
+    return lt_fwd_word(t, i);
   if (LLVMGetTypeKind(ty) == LLVMVoidTypeKind || !varied(t, i))
     return 0;
   if (value_tangent(t, i, NULL, 0)) {

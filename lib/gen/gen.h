@@ -5,12 +5,13 @@
 #ifndef LT_GEN_H
 #define LT_GEN_H
 
-/* heap.c: heap shadows (a size header in front, for realloc) */
+/* heap.c: heap shadows (a size header in front, for realloc), placed at
+ * the primal block's address modulo 64 (primal: the block, or NULL) */
 LLVMValueRef lt_shadow_alloc(LtCtx *c, LLVMBuilderRef b, LLVMValueRef size,
-                             LLVMValueRef align);
+                             LLVMValueRef align, LLVMValueRef primal);
 void lt_shadow_free(LtCtx *c, LLVMBuilderRef b, LLVMValueRef p);
 LLVMValueRef lt_shadow_realloc(LtCtx *c, LLVMBuilderRef b, LLVMValueRef old,
-                               LLVMValueRef size);
+                               LLVMValueRef size, LLVMValueRef primal);
 LLVMValueRef lt_shadow_size(LtCtx *c, LLVMBuilderRef b, LLVMValueRef p);
 
 /* guard.c: accesses through shadows that may be null */

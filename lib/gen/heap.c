@@ -10,9 +10,10 @@
  * pass) and keeps it; the reverse of the realloc moves the new shadow's
  * adjoints back into the old one and frees the new shadow. Each shadow is
  * freed at the reverse of its allocation, exactly once.
- *   ptr  lt.shadow.alloc(i64 size, i64 align)
+ *   ptr  lt.shadow.alloc(i64 size, i64 align, ptr primal)
+ *        (the shadow's address is the primal's modulo 64)
  *   void lt.shadow.free(ptr)                     (null: nothing)
- *   ptr  lt.shadow.realloc(ptr old, i64 size)    (old kept)
+ *   ptr  lt.shadow.realloc(ptr old, i64 size, ptr primal)  (old kept)
  *   i64  lt.shadow.size(ptr)
  */
 #include "lt.h"
@@ -49,21 +50,29 @@ static LLVMValueRef at(LtCtx *c, LLVMBuilderRef b, LLVMValueRef p, long long off
   return LLVMBuildGEP2(b, c->i8, p, &o, 1, "");
 }
 
+/* The block's offset from a 64-byte boundary is the primal's (the primal
+ * may round its address to a stricter alignment through an integer, as
+ * Eigen's handmade_aligned_malloc does, and the shadow's address follows
+ * by the same offset: shadow words, bits.c), and an alignment above 64 is
+ * kept. */
 static void fill_alloc(LtCtx *c, LLVMValueRef f, LLVMBuilderRef b) {
-  LLVMValueRef n = LLVMGetParam(f, 0), al = LLVMGetParam(f, 1);
-  LLVMValueRef sixteen = LLVMConstInt(c->i64, 16, 0);
-  LLVMValueRef big = LLVMBuildICmp(b, LLVMIntUGT, al, sixteen, "");
-  LLVMValueRef hdr = LLVMBuildSelect(b, big, al, sixteen, "");
-  LLVMValueRef mask = LLVMBuildSub(b, hdr, LLVMConstInt(c->i64, 1, 0), "");
+  LLVMValueRef n = LLVMGetParam(f, 0), al = LLVMGetParam(f, 1), primal = LLVMGetParam(f, 2);
+  LLVMValueRef sixtyfour = LLVMConstInt(c->i64, 64, 0);
+  LLVMValueRef big = LLVMBuildICmp(b, LLVMIntUGT, al, sixtyfour, "");
+  LLVMValueRef A = LLVMBuildSelect(b, big, al, sixtyfour, "");
+  LLVMValueRef phase = LLVMBuildAnd(b, LLVMBuildPtrToInt(b, primal, c->i64, ""),
+                                    LLVMConstInt(c->i64, 63, 0), "");
+  LLVMValueRef hdr = LLVMBuildAdd(b, A, phase, "");
+  LLVMValueRef mask = LLVMBuildSub(b, A, LLVMConstInt(c->i64, 1, 0), "");
   LLVMValueRef total = LLVMBuildAnd(
       b, LLVMBuildAdd(b, LLVMBuildAdd(b, n, hdr, ""), mask, ""),
       LLVMBuildNot(b, mask, ""), "");
   LLVMTypeRef at2[2] = {c->i64, c->i64};
   LLVMTypeRef aty = LLVMFunctionType(c->ptr, at2, 2, 0);
-  LLVMValueRef args[2] = {hdr, total};
+  LLVMValueRef args[2] = {A, total};
   LLVMValueRef base = LLVMBuildCall2(b, aty, lt_decl_fn(c->mod, "aligned_alloc", aty),
                                      args, 2, "");
-  LLVMBuildMemSet(b, base, LLVMConstInt(c->i8, 0, 0), total, 16);
+  LLVMBuildMemSet(b, base, LLVMConstInt(c->i8, 0, 0), total, 64);
   LLVMValueRef p = LLVMBuildGEP2(b, c->i8, base, &hdr, 1, "");
   LLVMBuildStore(b, hdr, at(c, b, p, -16));
   LLVMBuildStore(b, n, at(c, b, p, -8));
@@ -71,8 +80,8 @@ static void fill_alloc(LtCtx *c, LLVMValueRef f, LLVMBuilderRef b) {
 }
 
 static LLVMValueRef alloc_fn(LtCtx *c) {
-  LLVMTypeRef pt[2] = {c->i64, c->i64};
-  return helper(c, "lt.shadow.alloc", c->ptr, pt, 2, fill_alloc);
+  LLVMTypeRef pt[3] = {c->i64, c->i64, c->ptr};
+  return helper(c, "lt.shadow.alloc", c->ptr, pt, 3, fill_alloc);
 }
 
 static void fill_free(LtCtx *c, LLVMValueRef f, LLVMBuilderRef b) {
@@ -107,8 +116,8 @@ static LLVMValueRef size_fn(LtCtx *c) {
 static void fill_realloc(LtCtx *c, LLVMValueRef f, LLVMBuilderRef b) {
   LLVMValueRef old = LLVMGetParam(f, 0), n = LLVMGetParam(f, 1);
   LLVMValueRef af = alloc_fn(c), sf = size_fn(c);
-  LLVMValueRef args[2] = {n, LLVMConstInt(c->i64, 16, 0)};
-  LLVMValueRef p = LLVMBuildCall2(b, LLVMGlobalGetValueType(af), af, args, 2, "");
+  LLVMValueRef args[3] = {n, LLVMConstInt(c->i64, 16, 0), LLVMGetParam(f, 2)};
+  LLVMValueRef p = LLVMBuildCall2(b, LLVMGlobalGetValueType(af), af, args, 3, "");
   LLVMValueRef m = LLVMBuildCall2(b, LLVMGlobalGetValueType(sf), sf, &old, 1, "");
   LLVMValueRef less = LLVMBuildICmp(b, LLVMIntULT, m, n, "");
   LLVMBuildMemCpy(b, p, 1, old, 1, LLVMBuildSelect(b, less, m, n, ""));
@@ -116,17 +125,18 @@ static void fill_realloc(LtCtx *c, LLVMValueRef f, LLVMBuilderRef b) {
 }
 
 static LLVMValueRef realloc_fn(LtCtx *c) {
-  LLVMTypeRef pt[2] = {c->ptr, c->i64};
-  return helper(c, "lt.shadow.realloc", c->ptr, pt, 2, fill_realloc);
+  LLVMTypeRef pt[3] = {c->ptr, c->i64, c->ptr};
+  return helper(c, "lt.shadow.realloc", c->ptr, pt, 3, fill_realloc);
 }
 
 LLVMValueRef lt_shadow_alloc(LtCtx *c, LLVMBuilderRef b, LLVMValueRef size,
-                             LLVMValueRef align) {
+                             LLVMValueRef align, LLVMValueRef primal) {
   LLVMValueRef f = alloc_fn(c);
-  LLVMValueRef args[2] = {LLVMBuildZExtOrBitCast(b, size, c->i64, ""),
+  LLVMValueRef args[3] = {LLVMBuildZExtOrBitCast(b, size, c->i64, ""),
                           align ? LLVMBuildZExtOrBitCast(b, align, c->i64, "")
-                                : LLVMConstInt(c->i64, 16, 0)};
-  return LLVMBuildCall2(b, LLVMGlobalGetValueType(f), f, args, 2, "");
+                                : LLVMConstInt(c->i64, 16, 0),
+                          primal ? primal : LLVMConstNull(c->ptr)};
+  return LLVMBuildCall2(b, LLVMGlobalGetValueType(f), f, args, 3, "");
 }
 
 void lt_shadow_free(LtCtx *c, LLVMBuilderRef b, LLVMValueRef p) {
@@ -135,10 +145,11 @@ void lt_shadow_free(LtCtx *c, LLVMBuilderRef b, LLVMValueRef p) {
 }
 
 LLVMValueRef lt_shadow_realloc(LtCtx *c, LLVMBuilderRef b, LLVMValueRef old,
-                               LLVMValueRef size) {
+                               LLVMValueRef size, LLVMValueRef primal) {
   LLVMValueRef f = realloc_fn(c);
-  LLVMValueRef args[2] = {old, LLVMBuildZExtOrBitCast(b, size, c->i64, "")};
-  return LLVMBuildCall2(b, LLVMGlobalGetValueType(f), f, args, 2, "");
+  LLVMValueRef args[3] = {old, LLVMBuildZExtOrBitCast(b, size, c->i64, ""),
+                          primal ? primal : LLVMConstNull(c->ptr)};
+  return LLVMBuildCall2(b, LLVMGlobalGetValueType(f), f, args, 3, "");
 }
 
 LLVMValueRef lt_shadow_size(LtCtx *c, LLVMBuilderRef b, LLVMValueRef p) {

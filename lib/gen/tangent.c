@@ -174,7 +174,7 @@ static void fill_phis(LtTg *t) {
       LLVMValueRef tp = lt_map_get(&t->phis, i);
       if (!tp)
         continue;
-      int ptr = lt_is_ptr_ty(LLVMTypeOf(i));
+      int ptr = lt_is_ptr_ty(LLVMTypeOf(i)) || lt_is_ptr_word(&g->act_of, i);
       for (unsigned k = 0, n = LLVMCountIncoming(i); k < n; k++) {
         LLVMBasicBlockRef ib = LLVMGetIncomingBlock(i, k);
         LLVMValueRef v = LLVMGetIncomingValue(i, k);
@@ -195,8 +195,8 @@ static int body(LtTg *t) {
   for (unsigned bi = 0; bi < g->g.nblocks; bi++)
     for (LLVMValueRef i = LLVMGetFirstInstruction(g->g.block[bi]); i && LLVMIsAPHINode(i);
          i = LLVMGetNextInstruction(i)) {
-      int ptr = lt_is_ptr_ty(LLVMTypeOf(i));
-      if (ptr ? !lt_is_shadowed(&g->act_of, i) : !lt_is_varied(&g->act_of, i))
+      int word = lt_is_ptr_word(&g->act_of, i), ptr = lt_is_ptr_ty(LLVMTypeOf(i)) || word;
+      if (ptr ? !word && !lt_is_shadowed(&g->act_of, i) : !lt_is_varied(&g->act_of, i))
         continue;
       LLVMValueRef ti = lt_tg_val(t, i);
       LLVMPositionBuilderBefore(t->b, LLVMGetFirstInstruction(LLVMGetInstructionParent(ti)));

@@ -1,4 +1,4 @@
-/* tangent.h: state shared by tangent.c, tanval.c and fwdinst.c (forward
+/* tangent.h: state shared by tangent.c, tanval.c, fwdinst.c and fwdshadow.c (forward
  * mode).
  * Included by gen.h. */
 #ifndef LT_TANGENT_H
@@ -39,6 +39,10 @@ LLVMValueRef lt_tg_shadow(LtTg *t, LLVMValueRef p);
 /* fwdinst.c: the tangent (or shadow, or memory effect) of one instruction,
  * at t->b; 0 on success. */
 int lt_fwdinst(LtTg *t, LLVMValueRef inst);
+
+/* fwdshadow.c: the shadow of a pointer or a pointer word, at t->b. */
+int lt_fwd_pointer(LtTg *t, LLVMValueRef i);
+int lt_fwd_word(LtTg *t, LLVMValueRef i);
 
 /* mpi.c: the tangent communication of an MPI call, at t->b. */
 int lt_mpi_tangent(LtTg *t, LLVMValueRef call);
