@@ -98,6 +98,14 @@ if os.path.isfile("/usr/include/boost/numeric/odeint.hpp"):
     config.available_features.add("boost")
 if os.path.isfile("/usr/include/eigen3/Eigen/Dense"):
     config.available_features.add("eigen")
+# the CPU runs AVX2 and FMA code (-mavx2 -mfma tests)
+try:
+    with open("/proc/cpuinfo") as cpuinfo:
+        flags = cpuinfo.read().split()
+    if "avx2" in flags and "fma" in flags:
+        config.available_features.add("avx2-fma")
+except OSError:
+    pass
 config.substitutions.append(
     (
         "%enzymecxxflags",

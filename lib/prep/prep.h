@@ -33,6 +33,10 @@ int lt_omp_lower_sync(LtCtx *c, LLVMValueRef fn);
 /* libm.c: sincos, sincosf and llvm.sincos become llvm.sin and llvm.cos */
 void lt_split_sincos(LtCtx *c, LLVMValueRef fn);
 
+/* asm.c: inline assembly with a known meaning (Eigen's FMA) becomes the
+ * intrinsic it computes */
+void lt_known_asm(LtCtx *c, LLVMValueRef fn);
+
 /* eh.c */
 /* Invokes whose unwind path only cleans up become calls; a catch that
  * resumes normal code is reported (-1). */

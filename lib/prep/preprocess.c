@@ -309,6 +309,7 @@ LLVMValueRef lt_preprocess(LtCtx *c, LLVMValueRef fn, LLVMValueRef at) {
   }
   keep_stack(p);
   lt_split_sincos(c, p);
+  lt_known_asm(c, p);
   lt_mem_note_types(c, p);
   if (lt_run_pipeline(c, p, pipeline)) {
     lt_internal_error(c, at, "the preprocessing pipeline failed");
