@@ -37,6 +37,10 @@ void lt_split_sincos(LtCtx *c, LLVMValueRef fn);
  * intrinsic it computes */
 void lt_known_asm(LtCtx *c, LLVMValueRef fn);
 
+/* lanes.c: a pointer taken out of a float vector load's bits is loaded as
+ * an integer of its own (after the pipeline) */
+void lt_pointer_lanes(LtCtx *c, LLVMValueRef fn);
+
 /* eh.c */
 /* Invokes whose unwind path only cleans up become calls; a catch that
  * resumes normal code is reported (-1). */

@@ -316,5 +316,6 @@ LLVMValueRef lt_preprocess(LtCtx *c, LLVMValueRef fn, LLVMValueRef at) {
     lt_bury(c, p);
     return NULL;
   }
+  lt_pointer_lanes(c, p);
   return p;
 }

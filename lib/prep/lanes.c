@@ -1,0 +1,157 @@
+/* lanes.c: pointers taken out of float vectors.
+ *
+ * The SLP vectorizer loads a small object {double, ptr} (an Eigen
+ * expression holding a scalar and a Map's data pointer) as one <2 x
+ * double> and gets the pointer back through the bits: `extractelement
+ * (bitcast %v to <2 x i64>), 1` then inttoptr. To the analysis that is an
+ * active float reinterpreted as bits. In the canonical clone such a lane
+ * is loaded as an integer of its own, from the same address at the same
+ * point (right after the vector load): a pointer word (analysis/bits.c)
+ * whose shadow is the lane of the shadow memory.
+ *
+ * InstCombine also moves float lanes through wide integers where a
+ * shuffle cannot cross an asm barrier (Eigen's FMA asm): `bitcast (trunc
+ * (lshr (bitcast <4 x double> %v to i256), 64) to i128) to <2 x double>`
+ * is lanes 1 and 2 of %v; the clone takes them with a shufflevector (an
+ * extractelement for one lane), which carries derivatives.
+ *
+ * Both run after the canonicalising pipeline, which would fold them back.
+ */
+#include "lt.h"
+
+/* The load whose bits lane-extract e takes, and the lane's byte offset:
+ * e = extractelement (bitcast (load <N x float-type> p) to <N x iM>), k
+ * with constant k, used by an inttoptr. */
+static LLVMValueRef lane_source(LtCtx *c, LLVMValueRef e, unsigned long long *off) {
+  if (!LLVMIsAExtractElementInst(e) || !LLVMIsAConstantInt(LLVMGetOperand(e, 1)))
+    return NULL;
+  int to_ptr = 0;
+  for (LLVMUseRef u = LLVMGetFirstUse(e); u; u = LLVMGetNextUse(u))
+    to_ptr |= LLVMGetInstructionOpcode(LLVMGetUser(u)) == LLVMIntToPtr;
+  LLVMValueRef bc = LLVMGetOperand(e, 0);
+  if (!to_ptr || !LLVMIsABitCastInst(bc))
+    return NULL;
+  LLVMValueRef ld = LLVMGetOperand(bc, 0);
+  LLVMTypeRef vt = LLVMTypeOf(ld);
+  if (!LLVMIsALoadInst(ld) || LLVMGetVolatile(ld) || LLVMIsAtomic(ld) ||
+      LLVMGetTypeKind(vt) != LLVMVectorTypeKind || !lt_is_float_ty(LLVMGetElementType(vt)))
+    return NULL;
+  LLVMTypeRef et = LLVMTypeOf(e);
+  unsigned long long es = LLVMABISizeOfType(c->td, et);
+  if (LLVMGetTypeKind(LLVMTypeOf(bc)) != LLVMVectorTypeKind ||
+      LLVMABISizeOfType(c->td, LLVMGetElementType(vt)) != es)
+    return NULL; /* the integer lanes are not the float lanes */
+  *off = LLVMConstIntGetZExtValue(LLVMGetOperand(e, 1)) * es;
+  return ld;
+}
+
+/* For r = bitcast (trunc? (lshr? (bitcast V to iN), S)) to T, where T is
+ * V's element type or a shorter vector of it: V and the first lane taken;
+ * NULL otherwise. */
+static LLVMValueRef shifted_lanes(LtCtx *c, LLVMValueRef r, unsigned *first) {
+  LLVMTypeRef rt = LLVMTypeOf(r);
+  if (!LLVMIsABitCastInst(r))
+    return NULL;
+  LLVMValueRef x = LLVMGetOperand(r, 0);
+  if (LLVMGetTypeKind(LLVMTypeOf(x)) != LLVMIntegerTypeKind)
+    return NULL;
+  if (LLVMIsATruncInst(x))
+    x = LLVMGetOperand(x, 0);
+  unsigned long long shift = 0;
+  if (LLVMGetInstructionOpcode(x) == LLVMLShr) {
+    if (!LLVMIsAConstantInt(LLVMGetOperand(x, 1)))
+      return NULL;
+    shift = LLVMConstIntGetZExtValue(LLVMGetOperand(x, 1));
+    x = LLVMGetOperand(x, 0);
+  }
+  if (!LLVMIsABitCastInst(x))
+    return NULL;
+  LLVMValueRef v = LLVMGetOperand(x, 0);
+  LLVMTypeRef vt = LLVMTypeOf(v);
+  if (LLVMGetTypeKind(vt) != LLVMVectorTypeKind || !lt_is_float_ty(LLVMGetElementType(vt)))
+    return NULL;
+  LLVMTypeRef et = LLVMGetElementType(vt);
+  unsigned long long eb = LLVMSizeOfTypeInBits(c->td, et);
+  unsigned n = LLVMGetVectorSize(vt);
+  unsigned m = LLVMGetTypeKind(rt) == LLVMVectorTypeKind ? LLVMGetVectorSize(rt) : 1;
+  LLVMTypeRef re = m > 1 || LLVMGetTypeKind(rt) == LLVMVectorTypeKind ? LLVMGetElementType(rt) : rt;
+  if (re != et || !eb || shift % eb || shift / eb + m > n)
+    return NULL;
+  *first = (unsigned)(shift / eb);
+  return v;
+}
+
+static void float_lanes(LtCtx *c, LLVMValueRef fn, LLVMBuilderRef b) {
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
+      next = LLVMGetNextInstruction(i);
+      unsigned first;
+      LLVMValueRef v = shifted_lanes(c, i, &first);
+      if (!v)
+        continue;
+      LLVMPositionBuilderBefore(b, i);
+      LLVMTypeRef rt = LLVMTypeOf(i);
+      LLVMValueRef r;
+      if (LLVMGetTypeKind(rt) != LLVMVectorTypeKind) {
+        r = LLVMBuildExtractElement(b, v, LLVMConstInt(c->i32, first, 0), "lt.lanes");
+      } else {
+        unsigned m = LLVMGetVectorSize(rt);
+        LLVMValueRef mask[64];
+        if (m > 64)
+          continue;
+        for (unsigned k = 0; k < m; k++)
+          mask[k] = LLVMConstInt(c->i32, first + k, 0);
+        r = LLVMBuildShuffleVector(b, v, LLVMGetPoison(LLVMTypeOf(v)),
+                                   LLVMConstVector(mask, m), "lt.lanes");
+      }
+      LLVMReplaceAllUsesWith(i, r);
+      /* the integer chain, now dead, would still be reported */
+      for (LLVMValueRef x = i, up; x && LLVMIsAInstruction(x) && !LLVMGetFirstUse(x) &&
+                                   (LLVMIsABitCastInst(x) || LLVMIsATruncInst(x) ||
+                                    LLVMGetInstructionOpcode(x) == LLVMLShr);
+           x = up) {
+        up = LLVMGetOperand(x, 0);
+        if (x == next)
+          next = LLVMGetNextInstruction(x);
+        LLVMInstructionEraseFromParent(x);
+      }
+    }
+}
+
+void lt_pointer_lanes(LtCtx *c, LLVMValueRef fn) {
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
+  LtVec dead = {0};
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      unsigned long long off;
+      LLVMValueRef ld = lane_source(c, i, &off);
+      if (!ld)
+        continue;
+      LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(ld));
+      LLVMValueRef o = LLVMConstInt(c->i64, off, 0);
+      LLVMValueRef p = LLVMBuildGEP2(b, c->i8, LLVMGetOperand(ld, 0), &o, 1, "lt.lane");
+      LLVMValueRef w = LLVMBuildLoad2(b, LLVMTypeOf(i), p, "");
+      unsigned al = LLVMGetAlignment(ld);
+      while (al > 1 && off % al)
+        al /= 2;
+      LLVMSetAlignment(w, al ? al : 1);
+      LLVMReplaceAllUsesWith(i, w);
+      lt_vec_push(&dead, i);
+    }
+  /* the extracts, then bitcasts left without uses */
+  for (size_t k = 0; k < dead.n; k++) {
+    LLVMValueRef bc = LLVMGetOperand(dead.v[k], 0);
+    LLVMInstructionEraseFromParent(dead.v[k]);
+    dead.v[k] = bc;
+  }
+  for (size_t k = 0; k < dead.n; k++)
+    if (dead.v[k] && !LLVMGetFirstUse(dead.v[k])) {
+      for (size_t q = k + 1; q < dead.n; q++)
+        if (dead.v[q] == dead.v[k])
+          dead.v[q] = NULL;
+      LLVMInstructionEraseFromParent(dead.v[k]);
+    }
+  lt_vec_free(&dead);
+  float_lanes(c, fn, b);
+  LLVMDisposeBuilder(b);
+}

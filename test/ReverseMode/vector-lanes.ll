@@ -1,0 +1,93 @@
+; Lanes of float vectors moved through integers, as -O2 leaves them in
+; Eigen code (prep/lanes.c):
+;   - @ptr_lane: SLP loads an expression object {double 0.72, ptr x+1} as
+;     one <2 x double> and takes the pointer out of lane 1 with a bitcast to
+;     <2 x i64>, extractelement and inttoptr; it was "an active
+;     floating-point value is reinterpreted as bits". The lane is loaded as
+;     an i64 of its own (a pointer word: its shadow is the lane of the
+;     shadow memory);
+;   - @wide_lanes: lanes 1 and 2 of a <4 x double> taken through i256 (lshr
+;     64, trunc to i128, bitcast to <2 x double>), as InstCombine writes a
+;     shuffle next to Eigen's FMA asm: a shufflevector in the clone.
+; RUN: %ltopt -passes=leantape -S %s | FileCheck %s
+; RUN: %ltopt -passes=leantape -S %s | %opt -passes=verify -disable-output
+; RUN: %ltopt -passes=leantape -S %s -o %t.ll && lli %t.ll
+; CHECK-NOT: call {{.*}}@__enzyme_autodiff
+; CHECK-LABEL: define internal void @ptr_lane.lt.grad(
+; CHECK-NOT: bitcast <2 x double>
+; CHECK: {{^}$}}
+; CHECK-LABEL: define internal void @wide_lanes.lt.grad(
+; CHECK-NOT: i256
+; CHECK: {{^}$}}
+
+; f(x) = 0.72 * x[1]^2, the 0.72 and &x[1] read back from one <2 x double>
+define double @ptr_lane(ptr %x) {
+  %o = alloca <2 x double>, align 16
+  %p1 = getelementptr inbounds i8, ptr %x, i64 8
+  store double 7.200000e-01, ptr %o, align 16
+  %slot = getelementptr inbounds i8, ptr %o, i64 8
+  store ptr %p1, ptr %slot, align 8
+  %v = load <2 x double>, ptr %o, align 16
+  %bits = bitcast <2 x double> %v to <2 x i64>
+  %w = extractelement <2 x i64> %bits, i64 1
+  %q = inttoptr i64 %w to ptr
+  %c = extractelement <2 x double> %v, i64 0
+  %a = load double, ptr %q, align 8
+  %aa = fmul double %a, %a
+  %r = fmul double %c, %aa
+  ret double %r
+}
+
+; f(x) = x[1] * x[2], both from one <4 x double> load of x through i256
+define double @wide_lanes(ptr %x) {
+  %v = load <4 x double>, ptr %x, align 8
+  %b = bitcast <4 x double> %v to i256
+  %s = lshr i256 %b, 64
+  %t = trunc i256 %s to i128
+  %l = bitcast i128 %t to <2 x double>
+  %l1 = extractelement <2 x double> %l, i64 0
+  %l2 = extractelement <2 x double> %l, i64 1
+  %r = fmul double %l1, %l2
+  ret double %r
+}
+
+declare void @__enzyme_autodiff(ptr, ...)
+declare i32 @printf(ptr, ...)
+declare double @llvm.fabs.f64(double)
+@fmt = private constant [26 x i8] c"%s: got %.17g want %.17g\0A\00"
+@n1 = private constant [9 x i8] c"ptr_lane\00"
+@n2 = private constant [11 x i8] c"wide_lanes\00"
+
+define i32 @check(ptr %name, double %got, double %want) {
+  %d = fsub double %got, %want
+  %a = call double @llvm.fabs.f64(double %d)
+  %bad = fcmp ugt double %a, 1.0e-12
+  br i1 %bad, label %fail, label %ok
+fail:
+  call i32 (ptr, ...) @printf(ptr @fmt, ptr %name, double %got, double %want)
+  ret i32 1
+ok:
+  ret i32 0
+}
+
+define i32 @main() {
+  %x = alloca [4 x double], align 16
+  %dx = alloca [4 x double], align 16
+  store <4 x double> <double 0.5, double 1.5, double -2.0, double 3.0>, ptr %x, align 16
+  store <4 x double> zeroinitializer, ptr %dx, align 16
+  call void (ptr, ...) @__enzyme_autodiff(ptr @ptr_lane, ptr %x, ptr %dx)
+  %d1p = getelementptr inbounds double, ptr %dx, i64 1
+  %g1 = load double, ptr %d1p
+  ; 2 * 0.72 * 1.5
+  %c1 = call i32 @check(ptr @n1, double %g1, double 2.16)
+  store <4 x double> zeroinitializer, ptr %dx, align 16
+  call void (ptr, ...) @__enzyme_autodiff(ptr @wide_lanes, ptr %x, ptr %dx)
+  %g2 = load double, ptr %d1p
+  %c2 = call i32 @check(ptr @n2, double %g2, double -2.0)
+  %d2p = getelementptr inbounds double, ptr %dx, i64 2
+  %g3 = load double, ptr %d2p
+  %c3 = call i32 @check(ptr @n2, double %g3, double 1.5)
+  %s1 = add i32 %c1, %c2
+  %s2 = add i32 %s1, %c3
+  ret i32 %s2
+}
