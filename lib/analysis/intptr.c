@@ -63,6 +63,27 @@ static int tbaa_kind(Walk *w, LLVMValueRef i) {
   return T_OTHER;
 }
 
+/* An untagged integer load whose value only feeds integer operations
+ * (arithmetic, comparisons, conversions to float by value): not float bits
+ * moved by a copy (-O1 turns memcpy(tmp, *meta, 16); tmp[1] into such a
+ * load, without a TBAA tag). */
+static int used_as_integer(LLVMValueRef i) {
+  if (!LLVMIsALoadInst(i))
+    return 0;
+  for (LLVMUseRef u = LLVMGetFirstUse(i); u; u = LLVMGetNextUse(u))
+    switch (LLVMGetInstructionOpcode(LLVMGetUser(u))) {
+    case LLVMAdd: case LLVMSub: case LLVMMul: case LLVMSDiv: case LLVMUDiv:
+    case LLVMSRem: case LLVMURem: case LLVMShl: case LLVMLShr: case LLVMAShr:
+    case LLVMAnd: case LLVMOr: case LLVMXor: case LLVMICmp: case LLVMSIToFP:
+    case LLVMUIToFP: case LLVMTrunc: case LLVMSExt: case LLVMZExt:
+    case LLVMGetElementPtr:
+      break;
+    default:
+      return 0;
+    }
+  return 1;
+}
+
 /* A load or store of type t at i carries an integer or a pointer. */
 static int int_access(Walk *w, LLVMValueRef i, LLVMTypeRef t) {
   LLVMTypeKind k = LLVMGetTypeKind(t);
@@ -71,7 +92,7 @@ static int int_access(Walk *w, LLVMValueRef i, LLVMTypeRef t) {
   int tk = tbaa_kind(w, i);
   if (tk == T_FLOAT || tk == T_OTHER)
     return 0;
-  if (tk == T_NONE && w->strict && k == LLVMIntegerTypeKind)
+  if (tk == T_NONE && w->strict && k == LLVMIntegerTypeKind && !used_as_integer(i))
     return 0;
   w->touched = 1;
   return 1;
@@ -144,6 +165,23 @@ static int int_only_use(Walk *w, LLVMValueRef p, LLVMValueRef user,
     const char *n = lt_callee_name(user, &len);
     if (len > 14 && !strncmp(n, "llvm.lifetime.", 14))
       return 1;
+    if (lt_map_get(&w->seen, user))
+      return 1; /* a copy being checked from its other end */
+    if (len > 12 && !strncmp(n, "llvm.memset.", 12))
+      return LLVMGetOperand(user, 0) == p; /* bytes, no floats */
+    if ((len > 12 && !strncmp(n, "llvm.memcpy.", 12)) ||
+        (len > 13 && !strncmp(n, "llvm.memmove.", 13))) {
+      /* A copy to or from a local buffer: the buffer must hold integers
+       * and pointers only, as what is reached through p. */
+      LLVMValueRef other = LLVMGetOperand(user, LLVMGetOperand(user, 0) == p ? 1 : 0);
+      LLVMValueRef base = lt_base_of(other);
+      if (LLVMGetOperand(user, 0) == p && LLVMGetOperand(user, 1) == p)
+        return 1;
+      if (!base || !LLVMIsAAllocaInst(base))
+        return 0;
+      lt_map_put(&w->seen, user, (void *)1);
+      return int_only_value(w, base, depth + 1);
+    }
     return int_only_param(w, user, p, depth);
   }
   default:

@@ -98,6 +98,20 @@ const char *lt_callsite_unsupported(LLVMValueRef call, const char **what) {
   return "";
 }
 
+int lt_unmarked_int_pointer(LtCtx *c, LLVMValueRef call, LLVMValueRef fn, unsigned p) {
+  if (!lt_is_ptr_ty(LLVMTypeOf(LLVMGetParam(fn, p))) || !lt_param_int_only(fn, p))
+    return 0;
+  size_t fl;
+  const char *fname = LLVMGetValueName2(fn, &fl);
+  char msg[300];
+  snprintf(msg, sizeof msg, "parameter %u of '%s' (an unmarked pointer) "
+                            "is taken as enzyme_const: only integers and "
+                            "pointers are read or written through it",
+           p + 1, fname);
+  lt_remark_emit(c, call, "leantape", "IntPointerConst", msg);
+  return 1;
+}
+
 static int parse_params(LtCtx *c, LLVMValueRef call, LtRequest *r,
                         unsigned *pi, unsigned nops) {
   unsigned i = *pi;
@@ -115,15 +129,8 @@ static int parse_params(LtCtx *c, LLVMValueRef call, LtRequest *r,
               : lt_is_ptr_ty(pty)  ? LT_DUP
               : lt_is_diff_ty(pty) ? LT_OUT
                                     : LT_CONST;
-    if (m < 0 && a == LT_DUP && lt_param_int_only(r->fn, p)) {
-      char msg[300];
-      snprintf(msg, sizeof msg, "parameter %u of '%s' (an unmarked pointer) "
-                                "is taken as enzyme_const: only integers and "
-                                "pointers are read or written through it",
-               p + 1, fname);
-      lt_remark_emit(c, call, "leantape", "IntPointerConst", msg);
+    if (m < 0 && a == LT_DUP && lt_unmarked_int_pointer(c, call, r->fn, p))
       a = LT_CONST;
-    }
     if (a == LT_OUT && !lt_is_diff_ty(pty)) {
       lt_error(c, call, "enzyme_out requires a floating-point argument "
                         "(parameter %u of '%s'); use enzyme_dup for pointers "

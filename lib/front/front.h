@@ -75,6 +75,10 @@ int lt_callsite_mode(LLVMValueRef call, LtMode *mode);
  * the Enzyme name it contains and what it is (*what NULL: not Enzyme's);
  * NULL for other calls. */
 const char *lt_callsite_unsupported(LLVMValueRef call, const char **what);
+/* An unmarked pointer parameter p of fn through which only integers and
+ * pointers are read or written (analysis/intptr.c) is enzyme_const by
+ * default, in both modes, with a remark at call. */
+int lt_unmarked_int_pointer(LtCtx *c, LLVMValueRef call, LLVMValueRef fn, unsigned p);
 /* Enzyme's type hints (__enzyme_float, __enzyme_double, __enzyme_integer,
  * __enzyme_pointer): no effect on the derivative; their calls are removed. */
 int lt_callsite_is_hint(LLVMValueRef call);

@@ -56,6 +56,8 @@ static int parse_param(LtCtx *c, LLVMValueRef call, LtRequest *r, unsigned p,
   LtAct a = m >= 0 ? (LtAct)m
             : lt_is_ptr_ty(pty) || lt_is_diff_ty(pty) ? LT_DUP
                                                       : LT_CONST;
+  if (m < 0 && a == LT_DUP && lt_unmarked_int_pointer(c, call, r->fn, p))
+    a = LT_CONST; /* as in reverse mode (callsite.c) */
   if (a == LT_OUT) {
     lt_error(c, call, "enzyme_out is for reverse mode; in forward mode a "
                       "floating-point argument is followed by its tangent "
