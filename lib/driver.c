@@ -105,6 +105,20 @@ static void report_stray_uses(LtCtx *c) {
   }
 }
 
+/* What is left of __enzyme_iter(a, b) hints (in primal code and in the
+ * generated code, where prep stepped them) is their first argument. */
+static void lower_iter_hints(LLVMModuleRef m) {
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
+        next = LLVMGetNextInstruction(i);
+        if (LLVMIsACallInst(i) && lt_is_iter_hint(i)) {
+          LLVMReplaceAllUsesWith(i, LLVMGetOperand(i, 0));
+          LLVMInstructionEraseFromParent(i);
+        }
+      }
+}
+
 /* Entry-point declarations and marker globals nobody uses any more. */
 static void drop_unused_decls(LLVMModuleRef m) {
   for (LLVMValueRef f = LLVMGetFirstFunction(m), next; f; f = next) {
@@ -140,8 +154,10 @@ int lt_run_module(LLVMModuleRef m, const LtHost *host, int opt_level) {
   init_ctx(&c, m, host, opt_level);
   LtVec calls = {0}, failed = {0}, hints = {0};
   find_calls(&c, &calls, &failed, &hints);
-  if (!calls.n && !failed.n && !hints.n)
+  if (!calls.n && !failed.n && !hints.n) {
+    lower_iter_hints(m); /* hints in code nothing differentiates */
     return 0;
+  }
   lt_annotate_module(&c);
   for (size_t i = 0; i < hints.n; i++)
     lt_rewrite_failed(&c, hints.v[i]);
@@ -158,6 +174,7 @@ int lt_run_module(LLVMModuleRef m, const LtHost *host, int opt_level) {
   for (size_t i = 0; i < failed.n; i++)
     lt_rewrite_failed(&c, failed.v[i]);
   lt_vec_free(&failed);
+  lower_iter_hints(m);
   drop_unused_decls(m);
   fuse_generated(&c);
   for (size_t i = 0; i < c.derivs.n; i++)

@@ -220,7 +220,7 @@ static int check_inst(LtCtx *c, LtActivity *a, LLVMValueRef i) {
   }
   size_t len;
   const char *n = lt_callee_name(i, &len);
-  if (lt_is_enzyme_name(n, len)) {
+  if (lt_is_enzyme_name(n, len) && !lt_is_iter_hint(i)) {
     lt_error(c, i, "nested differentiation: '%.*s' inside a differentiated "
                    "function is not supported yet",
              (int)len, n);

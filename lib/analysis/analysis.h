@@ -220,6 +220,8 @@ int lt_call_is_parallel(LLVMValueRef call);
 int lt_is_complex_call(LLVMValueRef call, int *is_div);
 /* The name contains __enzyme_ (an entry point or a registration). */
 int lt_is_enzyme_name(const char *name, size_t len);
+/* A call of Enzyme's __enzyme_iter(a, b) hint (integers; calls.c). */
+int lt_is_iter_hint(LLVMValueRef call);
 #define LT_MARK_ATTR "leantape-call"
 /* Mark a call kept by preprocessing ("diff", "custom", "inactive",
  * "like=<name>"); lt_call_kind then classifies it by the mark. */

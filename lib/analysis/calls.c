@@ -28,6 +28,29 @@ int lt_is_enzyme_name(const char *name, size_t len) {
   return 0;
 }
 
+/* Enzyme's __enzyme_iter(a, b): a, plus b for each time the code around it
+ * has been differentiated (a Taylor series that needs more terms in its
+ * derivatives); the caller differentiates it in prep, driver.c lowers it
+ * to its first argument at the end. Enzyme: PreProcessCache::
+ * preprocessForClone adds the second argument to the first in every clone
+ * it differentiates (Enzyme's test Integration/ReverseMode/mycos.c). */
+int lt_is_iter_hint(LLVMValueRef call) {
+  size_t len;
+  const char *n = lt_callee_name(call, &len);
+  const char *want = "__enzyme_iter";
+  size_t wl = strlen(want);
+  int named = 0;
+  for (size_t i = 0; i + wl <= len && !named; i++)
+    named = !memcmp(n + i, want, wl);
+  LLVMValueRef f = named ? lt_called_fn(call) : NULL;
+  if (!f || !LLVMIsDeclaration(f) || !LLVMIsACallInst(call) ||
+      LLVMGetNumArgOperands(call) != 2)
+    return 0;
+  LLVMTypeRef t = LLVMTypeOf(call);
+  return LLVMGetTypeKind(t) == LLVMIntegerTypeKind &&
+         LLVMTypeOf(LLVMGetOperand(call, 0)) == t && LLVMTypeOf(LLVMGetOperand(call, 1)) == t;
+}
+
 /* clang lowers complex * and / (C _Complex, std::complex) to inline code
  * with a fallback call to __muldc3/__divdc3 (float: __mulsc3/__divsc3,
  * long double: __mulxc3/__divxc3, __float128: __multc3/__divtc3); cabsf
@@ -228,7 +251,8 @@ LtCallKind lt_call_kind(LLVMValueRef call, const LtRule **rule) {
   if (has_prefix(n, len, "llvm.memset.") || name_is(n, len, "memset") ||
       name_is(n, len, "__memset_chk"))
     return LT_CALL_MEMSET;
-  if (has_prefix(n, len, "__ubsan_handle_") || has_prefix(n, len, "__asan_"))
+  if (has_prefix(n, len, "__ubsan_handle_") || has_prefix(n, len, "__asan_") ||
+      lt_is_iter_hint(call))
     return LT_CALL_INACTIVE;
   switch (lt_omp_kind(call, NULL)) {
   case LT_OMP_INERT:

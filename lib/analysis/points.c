@@ -282,6 +282,18 @@ static int narrow_int(LtPoints *pt, LLVMValueRef load) {
 
 static int step_call(LtPoints *pt, LLVMValueRef i) {
   const LtRule *rule;
+  if (lt_is_iter_hint(i))
+    return 0; /* an integer, a count: no pointer's bits */
+  LLVMValueRef callee = lt_called_fn(i);
+  if (callee && LLVMGetIntrinsicID(callee) &&
+      LLVMGetTypeKind(LLVMTypeOf(i)) == LLVMIntegerTypeKind) {
+    /* llvm.smax, llvm.umin, ...: an integer made of its operands' bits */
+    int changed = 0;
+    for (unsigned a = 0, n = LLVMGetNumArgOperands(i); a < n; a++)
+      if (LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(i, a))) == LLVMIntegerTypeKind)
+        changed |= join_value(pt, i, LLVMGetOperand(i, a));
+    return changed;
+  }
   LtCallKind k = lt_call_kind(i, &rule);
   unsigned n = LLVMGetNumArgOperands(i);
   int changed = 0;

@@ -46,7 +46,6 @@ static const struct {
     {"__enzyme_todense", "sparse-to-dense lowering"},
     {"__enzyme_virtualreverse", "virtual reverse functions"},
     {"__enzyme_call_inactive", "inactive calls"},
-    {"__enzyme_iter", "iteration hints"},
 };
 
 static int name_has(const char *name, size_t len, const char *want) {
@@ -87,7 +86,8 @@ int lt_callsite_is_hint(LLVMValueRef call) {
 const char *lt_callsite_unsupported(LLVMValueRef call, const char **what) {
   size_t len;
   const char *name = lt_callee_name(call, &len);
-  if (!lt_is_enzyme_name(name, len) || !LLVMIsDeclaration(lt_called_fn(call)))
+  if (!lt_is_enzyme_name(name, len) || !LLVMIsDeclaration(lt_called_fn(call)) ||
+      lt_is_iter_hint(call))
     return NULL;
   for (size_t i = 0; i < sizeof unsupported / sizeof *unsupported; i++)
     if (name_has(name, len, unsupported[i].name)) {

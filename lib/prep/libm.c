@@ -6,6 +6,10 @@
  * the same value (stored through the two pointers, or assembled into the
  * intrinsic's {sin, cos}); sincos.c joins the pair again in the generated
  * code.
+ *
+ * Enzyme's __enzyme_iter(a, b) counts how often the code around it is
+ * differentiated: in each canonical clone its first argument becomes a + b
+ * (driver.c lowers what is left to the first argument at the end).
  */
 #include "lt.h"
 
@@ -65,6 +69,23 @@ void lt_split_sincos(LtCtx *c, LLVMValueRef fn) {
       next = LLVMGetNextInstruction(i);
       if (LLVMIsACallInst(i))
         split(c, b, i);
+    }
+  LLVMDisposeBuilder(b);
+}
+
+void lt_step_iter_hints(LtCtx *c, LLVMValueRef fn) {
+  static const char *const attrs[] = {"memory", "willreturn", "nounwind"};
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      if (!LLVMIsACallInst(i) || !lt_is_iter_hint(i))
+        continue;
+      LLVMPositionBuilderBefore(b, i);
+      LLVMSetOperand(i, 0, LLVMBuildAdd(b, LLVMGetOperand(i, 0), LLVMGetOperand(i, 1), ""));
+      for (unsigned a = 0; a < 3; a++) /* readnone, as Enzyme marks it */
+        LLVMAddCallSiteAttribute(
+            i, LLVMAttributeFunctionIndex,
+            LLVMCreateEnumAttribute(c->llctx, LLVMGetEnumAttributeKindForName(attrs[a], strlen(attrs[a])), 0));
     }
   LLVMDisposeBuilder(b);
 }

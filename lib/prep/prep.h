@@ -32,6 +32,9 @@ int lt_omp_lower_sync(LtCtx *c, LLVMValueRef fn);
 
 /* libm.c: sincos, sincosf and llvm.sincos become llvm.sin and llvm.cos */
 void lt_split_sincos(LtCtx *c, LLVMValueRef fn);
+/* libm.c: each __enzyme_iter(a, b) in the clone fn counts once more:
+ * a + b */
+void lt_step_iter_hints(LtCtx *c, LLVMValueRef fn);
 
 /* asm.c: inline assembly with a known meaning (Eigen's FMA) becomes the
  * intrinsic it computes */

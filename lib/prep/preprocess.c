@@ -10,8 +10,8 @@
  *   - too large to copy: a callee whose inlined size (its own and that of
  *     everything it would inline in turn) is over LT_INLINE_ONE, or over
  *     LT_INLINE_SHARED when it is called from several places ("diff").
- * Then a canonicalising pipeline: SSA form, simplified CFG, loop-simplify
- * and LCSSA. Nested pipelines may be skipped by the host (opt-bisect), so
+ * Then a canonicalising pipeline: SSA form, simplified CFG, reducible
+ * cycles, loop-simplify and LCSSA. Nested pipelines may be skipped by the host (opt-bisect), so
  * later stages check the form they rely on instead of assuming it.
  */
 #include "lt.h"
@@ -24,8 +24,11 @@
 #define LT_INLINE_SHARED 400  /* ... called from two or more sites */
 #define LT_INLINE_TOTAL 40000 /* instructions in the clone */
 
-static const char *pipeline =
-    "mem2reg,sroa,early-cse,simplifycfg,loop-mssa(licm),loop-simplify,lcssa";
+/* fix-irreducible gives a cycle with several entries one header (a guard
+ * block that dispatches on where control came from): goto into a loop, and
+ * reverse-over-reverse code that -O2 has threaded, become natural loops. */
+static const char *pipeline = "mem2reg,sroa,early-cse,simplifycfg,fix-irreducible,"
+                              "loop-mssa(licm),loop-simplify,lcssa";
 
 typedef struct Graph {
   LtMap size;    /* function -> inlined size + 1 (memo) */
@@ -127,6 +130,21 @@ static int count_site(LLVMValueRef g, void *arg) {
   return 0;
 }
 
+/* g takes and returns only integers (or nothing) and writes no memory its
+ * callers can see (analysis/writes.c): its calls have no derivative, and
+ * a recursive one (factorial(n)) needs no derivative function of its own,
+ * nor, in nested differentiation, a tape. */
+static int integers_only(LtCtx *c, LLVMValueRef g) {
+  LLVMTypeRef ft = LLVMGlobalGetValueType(g);
+  LLVMTypeRef rt = LLVMGetReturnType(ft);
+  if (LLVMGetTypeKind(rt) != LLVMIntegerTypeKind && LLVMGetTypeKind(rt) != LLVMVoidTypeKind)
+    return 0;
+  for (unsigned p = 0, n = LLVMCountParams(g); p < n; p++)
+    if (LLVMGetTypeKind(LLVMTypeOf(LLVMGetParam(g, p))) != LLVMIntegerTypeKind)
+      return 0;
+  return !lt_fn_writes(c, g);
+}
+
 /* Why a call stays a call, as its mark, or NULL to inline it; why[]
  * gets the reason in words, for the remark. */
 static const char *keep_reason(LtCtx *c, Graph *gr, LLVMValueRef call,
@@ -150,6 +168,11 @@ static const char *keep_reason(LtCtx *c, Graph *gr, LLVMValueRef call,
   LLVMValueRef g = defined_callee(call);
   if (!g)
     return NULL;
+  if (g != gr->top && recursive(gr, g) && integers_only(c, g)) {
+    snprintf(why, whysz, "it is recursive, and inactive: it takes and "
+                         "returns integers and writes no memory its callers see");
+    return "inactive";
+  }
   if (g == gr->top || recursive(gr, g)) {
     snprintf(why, whysz, "it is recursive");
     return "diff";
@@ -309,6 +332,7 @@ LLVMValueRef lt_preprocess(LtCtx *c, LLVMValueRef fn, LLVMValueRef at) {
   }
   keep_stack(p);
   lt_split_sincos(c, p);
+  lt_step_iter_hints(c, p);
   lt_known_asm(c, p);
   lt_mem_note_types(c, p);
   if (lt_run_pipeline(c, p, pipeline)) {
