@@ -185,6 +185,7 @@ int lt_run_module(LLVMModuleRef m, const LtHost *host, int opt_level) {
   lt_map_free(&c.tape_owner);
   lt_map_free(&c.split_clean);
   lt_map_free(&c.purity);
+  lt_map_free(&c.gshadow);
   lt_vec_free(&c.rev_calls);
   return 1;
 }

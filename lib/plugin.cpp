@@ -62,6 +62,14 @@ cl::opt<bool> Explain("leantape-explain", cl::init(false),
                       cl::desc("Leantape: explain every taped value in a remark "
                                "(with -pass-remarks-analysis=leantape)"));
 
+// -leantape-global-shadows (clang: -mllvm -leantape-global-shadows): mutable
+// globals defined in the module that may hold floating-point data or
+// pointers get shadow globals, zeroed when a derivative call begins
+// (Enzyme's -enzyme-global-activity).
+cl::opt<bool> GlobalShadows("leantape-global-shadows", cl::init(false),
+                            cl::desc("Leantape: give mutable globals holding active "
+                                     "data shadow globals"));
+
 // `at` is an Instruction (reported at its !dbg location) or a Function
 // (reported at its DISubprogram, if any). Returns the function, or null.
 Function *locate(LLVMValueRef at, DiagnosticLocation &loc) {
@@ -219,6 +227,7 @@ LtHost makeHost(HostState *st) {
   h.forget = hostForget;
   h.run_passes = hostRunPasses;
   h.explain = Explain;
+  h.global_shadows = GlobalShadows;
   return h;
 }
 

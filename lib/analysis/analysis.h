@@ -108,6 +108,8 @@ int lt_points_activate(LtPoints *pt, LLVMValueRef v);
 int lt_points_activate_reach(LtPoints *pt, LLVMValueRef v);
 /* Memory at addr may hold pointers to active memory. */
 int lt_points_contents_active(LtPoints *pt, LLVMValueRef addr);
+/* Under -leantape-global-shadows, global gv has a shadow global. */
+int lt_global_may_shadow(LtCtx *c, LLVMValueRef gv);
 /* Mark the inactive objects at addr as holding active data; 1 if new. */
 int lt_points_taint(LtPoints *pt, LLVMValueRef addr);
 int lt_points_reads_tainted(LtPoints *pt, LLVMValueRef addr);

@@ -62,6 +62,39 @@ static LLVMValueRef strip_const(LLVMValueRef v) {
   return v;
 }
 
+/* -leantape-global-shadows: a global of the module (defined here, not
+ * constant, not Leantape's own or LLVM's, not registered inactive) whose
+ * value may hold floating-point data or pointers has a shadow. */
+static int may_hold_data(LLVMTypeRef t) {
+  switch (LLVMGetTypeKind(t)) {
+  case LLVMPointerTypeKind:
+    return 1;
+  case LLVMArrayTypeKind:
+  case LLVMVectorTypeKind:
+    return may_hold_data(LLVMGetElementType(t));
+  case LLVMStructTypeKind:
+    for (unsigned k = 0, n = LLVMCountStructElementTypes(t); k < n; k++)
+      if (may_hold_data(LLVMStructGetTypeAtIndex(t, k)))
+        return 1;
+    return 0;
+  default:
+    return lt_is_float_ty(t);
+  }
+}
+
+int lt_global_may_shadow(LtCtx *c, LLVMValueRef gv) {
+  if (!c->host->global_shadows || !gv || !LLVMIsAGlobalVariable(gv) ||
+      LLVMIsDeclaration(gv) || LLVMIsGlobalConstant(gv) ||
+      lt_map_get(&c->inactive_globals, gv) || lt_map_get(&c->gshadow, gv) == (void *)1)
+    return 0;
+  size_t len;
+  const char *n = LLVMGetValueName2(gv, &len);
+  if ((len > 3 && !strncmp(n, "lt.", 3)) || (len > 5 && !strncmp(n, "llvm.", 5)) ||
+      (len > 7 && !strncmp(n, "enzyme_", 7)) || strstr(n, ".lt.shadow"))
+    return 0;
+  return may_hold_data(LLVMGlobalGetValueType(gv));
+}
+
 static void collect_globals(LtPoints *pt, const LtCfg *g) {
   for (unsigned b = 0; b < g->nblocks; b++)
     for (LLVMValueRef i = LLVMGetFirstInstruction(g->block[b]); i;
@@ -148,6 +181,11 @@ void lt_points_init(LtPoints *pt, LtCtx *c, LLVMValueRef fn, const LtCfg *g,
         set_add(c, pt->null);
       break;
     case O_GLOBAL:
+      /* with global shadows, every mutable global of the module that may
+       * hold active data has a shadow, in every function alike */
+      pt->active[o] = lt_global_may_shadow(pt->c, pt->obj[o].src);
+      set_add(c, pt->unknown);
+      break;
     case O_UNKNOWN:
       set_add(c, pt->unknown);
       break;

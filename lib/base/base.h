@@ -114,6 +114,8 @@ typedef struct LtHost {
   /* Run the function pass pipeline `passes` on fn: NULL or an error. */
   LLVMErrorRef (*run_passes)(void *self, LLVMValueRef fn, const char *passes);
   int explain; /* -leantape-explain: a remark per taped value, with why */
+  int global_shadows; /* -leantape-global-shadows: mutable globals that may
+                         hold active data get shadow globals (gen/globals.c) */
 } LtHost;
 
 /* A diagnostic at an instruction's (or a function's) source location. */
@@ -153,6 +155,8 @@ struct LtCtx {
   LtMap reg;             /* function -> LtReg * (annotate.c) */
   LtVec regs;
   LtMap inactive_globals;/* __enzyme_inactive_global */
+  LtMap gshadow;         /* global -> its shadow global; shadow -> (void *)1
+                            under the key of the shadow (gen/globals.c) */
   LtMap purity;          /* function -> writes or not (writes.c) */
   LtMap escape_memo;     /* function -> escape flags per parameter */
   LtVec escape_arrays;

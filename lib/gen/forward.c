@@ -25,6 +25,8 @@ static LLVMValueRef ashadow(LtGen *g, LLVMValueRef v) {
     return s;
   if (LLVMIsAUndefValue(v) || LLVMIsAPoisonValue(v))
     return v;
+  if (LLVMIsAConstant(v) && lt_is_shadowed(&g->act_of, v))
+    return lt_shadow_const(g->c, v); /* a shadow global's address */
   if (!lt_is_shadowed(&g->act_of, v) && !lt_is_ptr_word(&g->act_of, v))
     return LLVMConstNull(LLVMTypeOf(v));
   return NULL;

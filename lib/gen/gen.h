@@ -14,6 +14,14 @@ LLVMValueRef lt_shadow_realloc(LtCtx *c, LLVMBuilderRef b, LLVMValueRef old,
                                LLVMValueRef size, LLVMValueRef primal);
 LLVMValueRef lt_shadow_size(LtCtx *c, LLVMBuilderRef b, LLVMValueRef p);
 
+/* globals.c: shadow globals (-leantape-global-shadows) */
+LLVMValueRef lt_global_shadow(LtCtx *c, LLVMValueRef gv);
+/* The shadow of a constant over a shadowed global, or NULL. */
+LLVMValueRef lt_shadow_const(LtCtx *c, LLVMValueRef v);
+/* At b: zero the shadow globals fn's code (and the generated functions it
+ * calls) uses. */
+void lt_zero_shadow_globals(LtCtx *c, LLVMBuilderRef b, LLVMValueRef fn);
+
 /* guard.c: accesses through shadows that may be null */
 #define LT_GUARD_BYTES 256
 /* An address to read sp's shadow data from: a zero area when sp is null. */

@@ -169,6 +169,8 @@ LLVMValueRef lt_rv(LtGen *g, LLVMValueRef v) { return rv_depth(g, v, 0); }
 LLVMValueRef lt_rs(LtGen *g, LLVMValueRef v) {
   if (LLVMIsAConstantPointerNull(v) || LLVMIsAUndefValue(v))
     return v;
+  if (LLVMIsAConstant(v) && lt_is_shadowed(&g->act_of, v))
+    return lt_shadow_const(g->c, v); /* a shadow global's address */
   LLVMValueRef m;
   Memo mo = memo_find(g, v, &g->rshadow, &g->rsloop_val, &g->rsloop_bb, &m);
   if (m)

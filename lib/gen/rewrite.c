@@ -266,6 +266,8 @@ int lt_rewrite_fwd(LtCtx *c, const LtRequest *r, const LtDeriv *d) {
       args[n++] = convert(c, b, s, pt);
     }
   }
+  if (r->mode == LT_FWDDIFF)
+    lt_zero_shadow_globals(c, b, d->aug); /* tangents of globals start at 0 */
   LLVMValueRef res = LLVMBuildCall2(b, LLVMGlobalGetValueType(d->aug), d->aug, args, n, "");
   free(args);
   LLVMInstructionSetDebugLoc(res, LLVMInstructionGetDebugLoc(r->call));
@@ -329,6 +331,7 @@ int lt_rewrite(LtCtx *c, const LtRequest *r, const LtDeriv *d) {
     return lt_rewrite_fwd(c, r, d);
   case LT_AUTODIFF:
     n = (unsigned)add_dret(c, b, r, args, n);
+    lt_zero_shadow_globals(c, b, d->grad);
     nc = res = LLVMBuildCall2(b, LLVMGlobalGetValueType(d->grad), d->grad, args, n, "");
     rc = deliver(c, b, r, d, res);
     break;
@@ -347,6 +350,7 @@ int lt_rewrite(LtCtx *c, const LtRequest *r, const LtDeriv *d) {
       LLVMBuildStore(b, tape, r->tape_ptr);
     args[n++] = tape;
     lt_map_put(&c->tape_owner, tape, (void *)d);
+    lt_zero_shadow_globals(c, b, d->aug);
     nc = LLVMBuildCall2(b, LLVMGlobalGetValueType(d->aug), d->aug, args, n, "");
     if (LLVMGetFirstUse(r->call) && r->tape_ptr) {
       if (!d->want_primal) {

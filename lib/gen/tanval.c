@@ -51,6 +51,13 @@ LLVMValueRef lt_tg_shadow(LtTg *t, LLVMValueRef p) {
   LLVMValueRef m = lt_map_get(&t->sh, p);
   if (m)
     return m;
+  if (LLVMIsAConstant(p) && lt_is_shadowed(&t->g->act_of, p) &&
+      (m = lt_shadow_const(t->c, p))) {
+    LLVMValueRef lanes[64]; /* one shadow global: the same for every lane */
+    for (unsigned k = 0; k < t->W && k < 64; k++)
+      lanes[k] = m;
+    return lt_tg_join(t, lanes, LLVMTypeOf(p));
+  }
   return LLVMConstNull(lt_tg_type(t, LLVMTypeOf(p)));
 }
 
