@@ -127,19 +127,14 @@ static int plan_call(LtGen *g, LLVMValueRef call) {
     return -1;
   LLVMValueRef f = r.fn;
   unsigned np = r.nparams;
-  unsigned byval = LLVMGetEnumAttributeKindForName("byval", 5);
   for (unsigned p = 0; p < np; p++) {
     LLVMValueRef op = LLVMGetOperand(call, p);
     LLVMTypeRef t = LLVMTypeOf(LLVMGetParam(f, p));
     if (lt_is_ptr_ty(t) && lt_is_shadowed(&g->act_of, op)) {
-      if (LLVMGetEnumAttributeAtIndex(f, p + 1, byval)) {
-        lt_error(c, call, "a struct passed by value whose members are "
-                          "active, to '%s', which stays a call (recursive or "
-                          "large); pass a pointer instead",
-                 LLVMGetValueName2(f, &(size_t){0}));
-        free(r.act);
-        return -1;
-      }
+      /* A struct passed by value is a pointer to the caller's copy here:
+       * the callee's canonical clone copies it into a slot of its own
+       * (prep's copy_byval), whose reverse adds the slot's adjoint into
+       * the shadow passed for it, the caller's shadow struct. */
       r.act[p] = lt_shadow_maynull(&g->act_of, op) ? LT_DUPNULL : LT_DUP;
     } else if (!lt_is_ptr_ty(t) && lt_is_diff_ty(t) && lt_is_varied(&g->act_of, op)) {
       r.act[p] = LT_OUT;

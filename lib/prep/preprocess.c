@@ -300,6 +300,17 @@ static void keep_stack(LLVMValueRef fn) {
   lt_vec_free(&saves);
 }
 
+/* Calls of defined functions that inlining has not seen (neither inlined
+ * nor marked): the pipeline made them direct. */
+static int new_direct_calls(LLVMValueRef p) {
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(p); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+      if (LLVMIsACallInst(i) && !lt_call_marked(i) && defined_callee(i) &&
+          strncmp(lt_callee_name(i, &(size_t){0}), "lt.", 3))
+        return 1; /* Leantape's own helpers (OpenMP tickets) stay calls */
+  return 0;
+}
+
 LLVMValueRef lt_preprocess(LtCtx *c, LLVMValueRef fn, LLVMValueRef at) {
   Graph gr;
   memset(&gr, 0, sizeof gr);
@@ -318,6 +329,27 @@ LLVMValueRef lt_preprocess(LtCtx *c, LLVMValueRef fn, LLVMValueRef at) {
   LLVMValueRef p = lt_clone_fn(fn, name, 1);
   copy_byval(c, p);
   int rc = inline_all(c, &gr, p);
+  /* The pipeline can turn an indirect call into a direct one (a pointer to
+   * member function bound by std::bind at -O0, in boost odeint): such a
+   * call is inlined or kept in another round. */
+  for (int round = 0; !rc; round++) {
+    if (lt_omp_lower_sync(c, p)) {
+      rc = -1;
+      break;
+    }
+    keep_stack(p);
+    lt_split_sincos(c, p);
+    lt_known_asm(c, p);
+    lt_mem_note_types(c, p);
+    if (lt_run_pipeline(c, p, pipeline)) {
+      lt_internal_error(c, at, "the preprocessing pipeline failed");
+      rc = -1;
+      break;
+    }
+    if (round == 3 || !new_direct_calls(p))
+      break;
+    rc = inline_all(c, &gr, p);
+  }
   lt_map_free(&gr.size);
   lt_map_free(&gr.sites);
   lt_map_free(&gr.rec);
@@ -326,20 +358,7 @@ LLVMValueRef lt_preprocess(LtCtx *c, LLVMValueRef fn, LLVMValueRef at) {
     lt_bury(c, p);
     return NULL;
   }
-  if (lt_omp_lower_sync(c, p)) {
-    lt_bury(c, p);
-    return NULL;
-  }
-  keep_stack(p);
-  lt_split_sincos(c, p);
   lt_step_iter_hints(c, p);
-  lt_known_asm(c, p);
-  lt_mem_note_types(c, p);
-  if (lt_run_pipeline(c, p, pipeline)) {
-    lt_internal_error(c, at, "the preprocessing pipeline failed");
-    lt_bury(c, p);
-    return NULL;
-  }
   lt_pointer_lanes(c, p);
   return p;
 }

@@ -8,7 +8,11 @@
 // y' = -a y^2, y(0) = y0: y(T) = y0 / (1 + a y0 T). Derivatives with
 // respect to y0, T (the step is T/100) and a, against the closed form and
 // against central differences of the same program.
+// At -O0 the stepper calls resize_m_dxdt_impl through a pointer to member
+// bound with std::bind: the call becomes direct only after the
+// canonicalising pipeline, and is inlined in another round.
 // REQUIRES: boost
+// RUN: %ltclangxx -O0 %enzymecxxflags %s -o %t.O0 && %t.O0
 // RUN: %ltclangxx -O1 %enzymecxxflags %s -o %t.O1 && %t.O1
 // RUN: %ltclangxx -O2 %enzymecxxflags %s -o %t.O2 && %t.O2
 // RUN: %ltclangxx -O3 %enzymecxxflags %s -o %t.O3 && %t.O3
