@@ -291,6 +291,65 @@ LLVMValueRef lt_mpi_helper(LtCtx *c, int int_handles, const char *name);
  * the gather family (part 0 or 1), linked with mpirt.c's */
 const char *lt_mpirt_coll_text(int part);
 
+/* blas.c, blasfwd.c, blasrt.c: BLAS routines (analysis/blas.c decodes
+ * them). R, at g->b: the adjoint calls; A, before acall (the call's
+ * clone): the copies of operands the program overwrites before R reads
+ * them, and Fortran's scalars, as the call's record on the tape. */
+int lt_blas_reverse(LtGen *g, LLVMValueRef call);
+/* The values of a call's roles where the rules run (ints in the
+ * interface's type; alpha, beta NULL when the routine has none). */
+typedef struct LtBlasVals {
+  LLVMValueRef m, n, k, lda, ldb, ldc, incx, incy, alpha, beta;
+  LLVMValueRef a, b, c, x, y;
+} LtBlasVals;
+int lt_blas_forward(LtGen *g, LLVMValueRef call, LLVMValueRef acall);
+/* The calls the rules emit, in the program's interface (CBLAS or
+ * Fortran) and precision, at e->b in function e->fn. */
+typedef struct LtBlasEm {
+  LtCtx *c;
+  LLVMBuilderRef b;
+  LLVMValueRef fn;
+  int fortran, single;
+  LLVMTypeRef ity, fty;
+} LtBlasEm;
+void lt_blas_em_init(LtBlasEm *e, LtCtx *c, LLVMBuilderRef b, LLVMValueRef fn,
+                     const LtBlasCall *d, LLVMValueRef call);
+void lt_blas_gemm(LtBlasEm *e, int ta, int tb, LLVMValueRef m, LLVMValueRef n,
+                  LLVMValueRef k, LLVMValueRef al, LLVMValueRef A, LLVMValueRef lda,
+                  LLVMValueRef B, LLVMValueRef ldb, LLVMValueRef be, LLVMValueRef C,
+                  LLVMValueRef ldc);
+void lt_blas_gemv(LtBlasEm *e, int ta, LLVMValueRef m, LLVMValueRef n, LLVMValueRef al,
+                  LLVMValueRef A, LLVMValueRef lda, LLVMValueRef x, LLVMValueRef incx,
+                  LLVMValueRef be, LLVMValueRef y, LLVMValueRef incy);
+void lt_blas_ger(LtBlasEm *e, LLVMValueRef m, LLVMValueRef n, LLVMValueRef al,
+                 LLVMValueRef x, LLVMValueRef incx, LLVMValueRef y, LLVMValueRef incy,
+                 LLVMValueRef A, LLVMValueRef lda);
+LLVMValueRef lt_blas_dot(LtBlasEm *e, LLVMValueRef n, LLVMValueRef x, LLVMValueRef incx,
+                         LLVMValueRef y, LLVMValueRef incy);
+void lt_blas_axpy(LtBlasEm *e, LLVMValueRef n, LLVMValueRef al, LLVMValueRef x,
+                  LLVMValueRef incx, LLVMValueRef y, LLVMValueRef incy);
+void lt_blas_scal(LtBlasEm *e, LLVMValueRef n, LLVMValueRef al, LLVMValueRef x,
+                  LLVMValueRef incx);
+void lt_blas_copy(LtBlasEm *e, LLVMValueRef n, LLVMValueRef x, LLVMValueRef incx,
+                  LLVMValueRef y, LLVMValueRef incy);
+void lt_blas_swap(LtBlasEm *e, LLVMValueRef n, LLVMValueRef x, LLVMValueRef incx,
+                  LLVMValueRef y, LLVMValueRef incy);
+/* m x n column-major matrices with leading dimensions: a packed copy
+ * (leading dimension m), <X, Y>, X *= s, Y += s X; asum's adjoint
+ * (dx += dr sign(x)) and tangent (sum of sign(x) dx). */
+void lt_blas_mcopy(LtBlasEm *e, LLVMValueRef m, LLVMValueRef n, LLVMValueRef A,
+                   LLVMValueRef lda, LLVMValueRef dst);
+LLVMValueRef lt_blas_mdot(LtBlasEm *e, LLVMValueRef m, LLVMValueRef n, LLVMValueRef X,
+                          LLVMValueRef ldx, LLVMValueRef Y, LLVMValueRef ldy);
+void lt_blas_mscal(LtBlasEm *e, LLVMValueRef m, LLVMValueRef n, LLVMValueRef s, LLVMValueRef X,
+                   LLVMValueRef ldx);
+void lt_blas_maxpy(LtBlasEm *e, LLVMValueRef m, LLVMValueRef n, LLVMValueRef s, LLVMValueRef X,
+                   LLVMValueRef ldx, LLVMValueRef Y, LLVMValueRef ldy);
+void lt_blas_asum_rev(LtBlasEm *e, LLVMValueRef n, LLVMValueRef x, LLVMValueRef incx,
+                      LLVMValueRef dx, LLVMValueRef incd, LLVMValueRef dr);
+LLVMValueRef lt_blas_asum_tan(LtBlasEm *e, LLVMValueRef n, LLVMValueRef x, LLVMValueRef incx,
+                              LLVMValueRef dx);
+
 /* custom.c: registered custom derivatives (Enzyme's ABI) */
 int lt_custom_check(LtCtx *c, const LtReg *r, LLVMValueRef at);
 LLVMValueRef lt_custom_forward(LtGen *g, LLVMBuilderRef b, LLVMValueRef call,

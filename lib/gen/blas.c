@@ -1,0 +1,473 @@
+/* blas.c: the reverse of BLAS calls, as BLAS calls (analysis/blas.c says
+ * what a call is, in column-major form; blasrt.c emits the calls).
+ *
+ * Each rule is the matrix-calculus identity of its routine, e.g. for
+ * C = a op(A) op(B) + b C: dA += a dC op(B)^T (transposed as op(A) is),
+ * dB += a op(A)^T dC, da += <dC, op(A) op(B)>, db += <dC, C_old>,
+ * dC *= b. The operands a rule reads are read again in R where nothing
+ * after the call can change them (overwrite.c's answer for the call's
+ * arguments, as for a callee kept as a call); the others are copied in A,
+ * whole and packed, into one block per call execution whose address the
+ * tape keeps (with Fortran's scalars, which live behind pointers), and R
+ * frees it. What the call itself overwrites (scal's x, gemv's y, gemm's C)
+ * is copied only when its old value is needed (an active alpha or beta).
+ */
+#include "lt.h"
+
+#include <string.h>
+
+enum { RA, RB, RC, RX, RY, NROLE };
+
+/* What the reverse of a call needs. */
+typedef struct Need {
+  LtBlasCall d;
+  int op[NROLE];      /* operand of each role, -1 if none */
+  int sh[NROLE];      /* the role's memory has a shadow */
+  int al, be;         /* alpha, beta are active */
+  int res;            /* the result (dot, nrm2, asum) is active */
+  int any;            /* R emits something */
+  int read[NROLE];    /* R reads the role's primal memory */
+  int cache[NROLE];   /* ... from a copy made in A */
+  int slot;           /* the call has a record on the tape */
+} Need;
+
+/* As callee.c: memory that stays as it is outside this function from the
+ * end of A until R is done (in split mode only a kept parameter's). */
+static int kept_base(LtGen *g, LLVMValueRef v) {
+  return g->split ? lt_plan_kept_param(&g->fx, v) : !LLVMIsAAllocaInst(lt_base_of(v));
+}
+
+static void need_of(LtGen *g, LLVMValueRef call, Need *nd) {
+  memset(nd, 0, sizeof *nd);
+  LtBlasCall *d = &nd->d;
+  lt_blas_call(call, d);
+  int ops[NROLE] = {d->a, d->b, d->c, d->x, d->y};
+  for (int r = 0; r < NROLE; r++) {
+    nd->op[r] = ops[r];
+    nd->sh[r] = ops[r] >= 0 && lt_is_shadowed(&g->act_of, LLVMGetOperand(call, (unsigned)ops[r]));
+  }
+  int sc[2] = {d->alpha, d->beta}, act[2] = {0, 0};
+  for (int k = 0; k < 2; k++)
+    if (sc[k] >= 0) {
+      LLVMValueRef v = LLVMGetOperand(call, (unsigned)sc[k]);
+      act[k] = d->fortran ? lt_is_shadowed(&g->act_of, v) : lt_is_varied(&g->act_of, v);
+    }
+  nd->al = act[0];
+  nd->be = act[1];
+  nd->res = lt_is_varied(&g->act_of, call);
+  int *rd = nd->read, *sh = nd->sh;
+  switch (d->kind) {
+  case LT_BLAS_GEMM:
+    nd->any = sh[RC];
+    rd[RA] = sh[RC] && (sh[RB] || nd->al);
+    rd[RB] = sh[RC] && (sh[RA] || nd->al);
+    rd[RC] = sh[RC] && nd->be;
+    break;
+  case LT_BLAS_GEMV:
+    nd->any = sh[RY];
+    rd[RA] = sh[RY] && (sh[RX] || nd->al);
+    rd[RX] = sh[RY] && (sh[RA] || nd->al);
+    rd[RY] = sh[RY] && nd->be;
+    break;
+  case LT_BLAS_GER:
+    nd->any = sh[RA];
+    rd[RX] = sh[RA] && (sh[RY] || nd->al);
+    rd[RY] = sh[RA] && (sh[RX] || nd->al);
+    break;
+  case LT_BLAS_DOT:
+    nd->any = nd->res;
+    rd[RX] = nd->res && sh[RY];
+    rd[RY] = nd->res && sh[RX];
+    break;
+  case LT_BLAS_AXPY:
+    nd->any = sh[RY];
+    rd[RX] = sh[RY] && nd->al;
+    break;
+  case LT_BLAS_SCAL:
+    nd->any = sh[RX];
+    rd[RX] = sh[RX] && nd->al;
+    break;
+  case LT_BLAS_COPY:
+    nd->any = sh[RY];
+    break;
+  case LT_BLAS_SWAP:
+    nd->any = sh[RX] || sh[RY];
+    break;
+  case LT_BLAS_NRM2:
+  case LT_BLAS_ASUM:
+    nd->any = nd->res && sh[RX];
+    rd[RX] = nd->any;
+    break;
+  default:
+    break;
+  }
+  int cached = 0;
+  for (int r = 0; r < NROLE; r++) {
+    unsigned k = (unsigned)nd->op[r];
+    nd->cache[r] = rd[r] && (lt_blas_writes(d, (int)k) || !lt_overwrite_call_arg(&g->ow, call, k) ||
+                             !kept_base(g, LLVMGetOperand(call, k)));
+    cached |= nd->cache[r];
+  }
+  nd->slot = nd->any && (cached || d->fortran);
+}
+
+static int cached(const Need *nd) {
+  for (int r = 0; r < NROLE; r++)
+    if (nd->cache[r])
+      return 1;
+  return 0;
+}
+
+/* The record's type: the copies' block, and for Fortran the integers
+ * (m, n, k, lda, ldb, ldc, incx, incy) and scalars (alpha, beta). */
+static LLVMTypeRef record_ty(LtCtx *c, const LtBlasCall *d) {
+  if (!d->fortran)
+    return c->ptr;
+  LLVMTypeRef f[3] = {c->ptr, LLVMArrayType2(c->i64, 8),
+                      LLVMArrayType2(d->single ? LLVMFloatTypeInContext(c->llctx) : c->f64, 2)};
+  return LLVMStructTypeInContext(c->llctx, f, 3, 0);
+}
+
+static int *int_role(LtBlasCall *d, int k) {
+  int *r[8] = {&d->m, &d->n, &d->k, &d->lda, &d->ldb, &d->ldc, &d->incx, &d->incy};
+  return r[k];
+}
+
+/* The rows and columns of role r (vectors: length and 1), and where its
+ * leading dimension or stride is. */
+static void extent(const Need *nd, LtBlasVals *v, int r, LLVMValueRef *rows, LLVMValueRef *cols,
+                   LLVMValueRef **ld) {
+  const LtBlasCall *d = &nd->d;
+  LLVMValueRef one = LLVMConstInt(LLVMTypeOf(v->n), 1, 0);
+  *cols = one;
+  switch (r) {
+  case RA:
+    *rows = d->kind == LT_BLAS_GEMM && d->tra ? v->k : v->m;
+    *cols = d->kind != LT_BLAS_GEMM ? v->n : d->tra ? v->m : v->k;
+    *ld = &v->lda;
+    return;
+  case RB:
+    *rows = d->trb ? v->n : v->k;
+    *cols = d->trb ? v->k : v->n;
+    *ld = &v->ldb;
+    return;
+  case RC:
+    *rows = v->m;
+    *cols = v->n;
+    *ld = &v->ldc;
+    return;
+  case RX:
+    *rows = d->kind == LT_BLAS_GEMV ? (d->tra ? v->m : v->n) : d->kind == LT_BLAS_GER ? v->m : v->n;
+    *ld = &v->incx;
+    return;
+  default:
+    *rows = d->kind == LT_BLAS_GEMV ? (d->tra ? v->n : v->m) : v->n;
+    *ld = &v->incy;
+    return;
+  }
+}
+
+static LLVMValueRef *ptr_role(LtBlasVals *v, int r) {
+  LLVMValueRef *p[NROLE] = {&v->a, &v->b, &v->c, &v->x, &v->y};
+  return p[r];
+}
+
+static LLVMValueRef nonneg(LLVMBuilderRef b, LtCtx *c, LLVMValueRef x) {
+  x = LLVMBuildSExt(b, x, c->i64, "");
+  return LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, x, LLVMConstInt(c->i64, 0, 0), ""), x,
+                         LLVMConstInt(c->i64, 0, 0), "");
+}
+
+/* The copies' places in the block (A makes them, R reads them): role
+ * pointers and leading dimensions redirected there; the block's bytes. */
+static LLVMValueRef layout(LtBlasEm *e, const Need *nd, LtBlasVals *v, LLVMValueRef block,
+                           int copy) {
+  LtCtx *c = e->c;
+  LLVMBuilderRef b = e->b;
+  LLVMValueRef off = LLVMConstInt(c->i64, 0, 0);
+  unsigned es = nd->d.single ? 4 : 8;
+  for (int r = 0; r < NROLE; r++) {
+    if (!nd->cache[r])
+      continue;
+    LLVMValueRef rows, cols, *ld;
+    extent(nd, v, r, &rows, &cols, &ld);
+    LLVMValueRef nr = nonneg(b, c, rows);
+    LLVMValueRef cnt = LLVMBuildMul(b, nr, nonneg(b, c, cols), "");
+    LLVMValueRef at = block ? LLVMBuildGEP2(b, c->i8, block, &off, 1, "lt.blas.copy") : NULL;
+    if (copy && (r == RX || r == RY))
+      lt_blas_copy(e, rows, *ptr_role(v, r), *ld, at, LLVMConstInt(c->i32, 1, 0));
+    else if (copy)
+      lt_blas_mcopy(e, rows, cols, *ptr_role(v, r), *ld, at);
+    *ptr_role(v, r) = at;
+    /* a packed leading dimension is at least 1 (BLAS checks it) */
+    *ld = r == RX || r == RY
+              ? LLVMConstInt(LLVMTypeOf(v->n), 1, 0)
+              : LLVMBuildTrunc(b, LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntUGT, nr,
+                                                                   LLVMConstInt(c->i64, 1, 0), ""),
+                                                  nr, LLVMConstInt(c->i64, 1, 0), ""),
+                               LLVMTypeOf(v->n), "");
+    off = LLVMBuildAdd(b, off, LLVMBuildMul(b, cnt, LLVMConstInt(c->i64, es, 0), ""), "");
+  }
+  return off;
+}
+
+/* A's side: the record, before acall. */
+int lt_blas_forward(LtGen *g, LLVMValueRef call, LLVMValueRef acall) {
+  LtCtx *c = g->c;
+  Need nd;
+  need_of(g, call, &nd);
+  if (!nd.slot)
+    return 0;
+  LtBlasCall *d = &nd.d;
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
+  LLVMPositionBuilderBefore(b, acall);
+  LtBlasEm e;
+  lt_blas_em_init(&e, c, b, g->A, d, call);
+  LtBlasVals v;
+  memset(&v, 0, sizeof v);
+  LLVMValueRef ints[8], rec = LLVMGetUndef(record_ty(c, d));
+  for (int k = 0; k < 8; k++) {
+    int op = *int_role(d, k);
+    LLVMValueRef x = op >= 0 ? LLVMGetOperand(acall, (unsigned)op) : LLVMConstInt(e.ity, 0, 0);
+    if (op >= 0 && d->fortran)
+      x = LLVMBuildLoad2(b, e.ity, x, "");
+    ints[k] = x;
+    if (d->fortran)
+      rec = LLVMBuildInsertValue(
+          b, rec,
+          LLVMBuildInsertValue(b, LLVMBuildExtractValue(b, rec, 1, ""),
+                               LLVMBuildSExt(b, x, c->i64, ""), (unsigned)k, ""),
+          1, "");
+  }
+  v.m = ints[0], v.n = ints[1], v.k = ints[2], v.lda = ints[3], v.ldb = ints[4];
+  v.ldc = ints[5], v.incx = ints[6], v.incy = ints[7];
+  int sc[2] = {d->alpha, d->beta};
+  for (int k = 0; k < 2 && d->fortran; k++)
+    if (sc[k] >= 0) {
+      LLVMValueRef x = LLVMBuildLoad2(b, e.fty, LLVMGetOperand(acall, (unsigned)sc[k]), "");
+      rec = LLVMBuildInsertValue(
+          b, rec, LLVMBuildInsertValue(b, LLVMBuildExtractValue(b, rec, 2, ""), x, (unsigned)k, ""),
+          2, "");
+    }
+  for (int r = 0; r < NROLE; r++)
+    if (nd.op[r] >= 0)
+      *ptr_role(&v, r) = LLVMGetOperand(acall, (unsigned)nd.op[r]);
+  /* the size first, then the block and the copies */
+  LtBlasVals sz = v;
+  LLVMValueRef block = LLVMConstNull(c->ptr);
+  if (cached(&nd)) {
+    LLVMValueRef bytes = layout(&e, &nd, &sz, NULL, 0);
+    block = lt_build_malloc(b, c->mod, LLVMBuildAdd(b, bytes, LLVMConstInt(c->i64, 1, 0), ""));
+    layout(&e, &nd, &v, block, 1);
+  }
+  LLVMValueRef val = d->fortran ? LLVMBuildInsertValue(b, rec, block, 0, "lt.blas.rec") : block;
+  lt_map_put(&g->custom_tape, call, val);
+  LLVMDisposeBuilder(b);
+  return 0;
+}
+
+/* R: the adjoint of alpha (k 0) or beta (k 1) gets d. */
+static void scalar_adj(LtGen *g, const Need *nd, LLVMValueRef call, int k, LLVMValueRef d) {
+  LLVMValueRef p = LLVMGetOperand(call, (unsigned)(k ? nd->d.beta : nd->d.alpha));
+  if (!nd->d.fortran) {
+    lt_adj_add(g, p, d);
+    return;
+  }
+  LLVMValueRef sp = lt_rs(g, p);
+  LLVMValueRef old = LLVMBuildLoad2(g->b, LLVMTypeOf(d), sp, "");
+  LLVMBuildStore(g->b, lt_build_accum(g->b, old, d), sp);
+}
+
+static int is_one(LLVMValueRef v) {
+  LLVMBool loses;
+  return v && LLVMIsAConstantFP(v) && LLVMConstRealGetDouble(v, &loses) == 1.0;
+}
+
+/* A scratch vector or matrix of count elements in R, freed by the caller. */
+static LLVMValueRef scratch(LtBlasEm *e, LLVMValueRef count) {
+  LtCtx *c = e->c;
+  LLVMValueRef bytes = LLVMBuildMul(e->b, LLVMBuildAdd(e->b, count, LLVMConstInt(c->i64, 1, 0), ""),
+                                    LLVMConstInt(c->i64, e->single ? 4 : 8, 0), "");
+  return lt_build_malloc(e->b, c->mod, bytes);
+}
+
+static LLVMValueRef max1(LtBlasEm *e, LLVMValueRef x) {
+  return LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntSGT, x, LLVMConstInt(LLVMTypeOf(x), 1, 0), ""),
+                         x, LLVMConstInt(LLVMTypeOf(x), 1, 0), "");
+}
+
+/* C = a op(A) op(B) + b C (column-major, C m x n, op(A) m x k). */
+static void rev_gemm(LtGen *g, LtBlasEm *e, const Need *nd, LLVMValueRef call, LtBlasVals *v,
+                     LtBlasVals *s) {
+  int ta = nd->d.tra, tb = nd->d.trb;
+  LLVMValueRef one = LLVMConstReal(e->fty, 1), zero = LLVMConstReal(e->fty, 0);
+  if (s->a && !ta)
+    lt_blas_gemm(e, 0, !tb, v->m, v->k, v->n, v->alpha, s->c, s->ldc, v->b, v->ldb, one, s->a, s->lda);
+  else if (s->a)
+    lt_blas_gemm(e, tb, 1, v->k, v->m, v->n, v->alpha, v->b, v->ldb, s->c, s->ldc, one, s->a, s->lda);
+  if (s->b && !tb)
+    lt_blas_gemm(e, !ta, 0, v->k, v->n, v->m, v->alpha, v->a, v->lda, s->c, s->ldc, one, s->b, s->ldb);
+  else if (s->b)
+    lt_blas_gemm(e, 1, ta, v->n, v->k, v->m, v->alpha, s->c, s->ldc, v->a, v->lda, one, s->b, s->ldb);
+  if (nd->al) {
+    LLVMValueRef mn = LLVMBuildMul(e->b, nonneg(e->b, e->c, v->m), nonneg(e->b, e->c, v->n), "");
+    LLVMValueRef t = scratch(e, mn), ldt = max1(e, v->m);
+    lt_blas_gemm(e, ta, tb, v->m, v->n, v->k, one, v->a, v->lda, v->b, v->ldb, zero, t, ldt);
+    scalar_adj(g, nd, call, 0, lt_blas_mdot(e, v->m, v->n, s->c, s->ldc, t, ldt));
+    lt_build_free(e->b, e->c->mod, t);
+  }
+  if (nd->be)
+    scalar_adj(g, nd, call, 1, lt_blas_mdot(e, v->m, v->n, s->c, s->ldc, v->c, v->ldc));
+  if (!is_one(v->beta))
+    lt_blas_mscal(e, v->m, v->n, v->beta, s->c, s->ldc);
+}
+
+/* y = a op(A) x + b y (A m x n). */
+static void rev_gemv(LtGen *g, LtBlasEm *e, const Need *nd, LLVMValueRef call, LtBlasVals *v,
+                     LtBlasVals *s) {
+  int ta = nd->d.tra;
+  LLVMValueRef one = LLVMConstReal(e->fty, 1), zero = LLVMConstReal(e->fty, 0);
+  LLVMValueRef leny = ta ? v->n : v->m, i1 = LLVMConstInt(e->ity, 1, 0);
+  if (s->a && ta)
+    lt_blas_ger(e, v->m, v->n, v->alpha, v->x, v->incx, s->y, s->incy, s->a, s->lda);
+  else if (s->a)
+    lt_blas_ger(e, v->m, v->n, v->alpha, s->y, s->incy, v->x, v->incx, s->a, s->lda);
+  if (s->x)
+    lt_blas_gemv(e, !ta, v->m, v->n, v->alpha, v->a, v->lda, s->y, s->incy, one, s->x, s->incx);
+  if (nd->al) {
+    LLVMValueRef t = scratch(e, nonneg(e->b, e->c, leny));
+    lt_blas_gemv(e, ta, v->m, v->n, one, v->a, v->lda, v->x, v->incx, zero, t, i1);
+    scalar_adj(g, nd, call, 0, lt_blas_dot(e, leny, s->y, s->incy, t, i1));
+    lt_build_free(e->b, e->c->mod, t);
+  }
+  if (nd->be)
+    scalar_adj(g, nd, call, 1, lt_blas_dot(e, leny, s->y, s->incy, v->y, v->incy));
+  if (!is_one(v->beta))
+    lt_blas_scal(e, leny, v->beta, s->y, s->incy);
+}
+
+/* A += a x y^T (A m x n). */
+static void rev_ger(LtGen *g, LtBlasEm *e, const Need *nd, LLVMValueRef call, LtBlasVals *v,
+                    LtBlasVals *s) {
+  LLVMValueRef one = LLVMConstReal(e->fty, 1), zero = LLVMConstReal(e->fty, 0);
+  LLVMValueRef i1 = LLVMConstInt(e->ity, 1, 0);
+  if (s->x)
+    lt_blas_gemv(e, 0, v->m, v->n, v->alpha, s->a, s->lda, v->y, v->incy, one, s->x, s->incx);
+  if (s->y)
+    lt_blas_gemv(e, 1, v->m, v->n, v->alpha, s->a, s->lda, v->x, v->incx, one, s->y, s->incy);
+  if (nd->al) {
+    LLVMValueRef t = scratch(e, nonneg(e->b, e->c, v->m));
+    lt_blas_gemv(e, 0, v->m, v->n, one, s->a, s->lda, v->y, v->incy, zero, t, i1);
+    scalar_adj(g, nd, call, 0, lt_blas_dot(e, v->m, v->x, v->incx, t, i1));
+    lt_build_free(e->b, e->c->mod, t);
+  }
+}
+
+static void rev_level1(LtGen *g, LtBlasEm *e, const Need *nd, LLVMValueRef call, LtBlasVals *v,
+                       LtBlasVals *s) {
+  LLVMValueRef one = LLVMConstReal(e->fty, 1), zero = LLVMConstReal(e->fty, 0);
+  LLVMValueRef dr = nd->res ? lt_adj_read(g, call) : NULL;
+  switch (nd->d.kind) {
+  case LT_BLAS_DOT:
+    if (s->x)
+      lt_blas_axpy(e, v->n, dr, v->y, v->incy, s->x, s->incx);
+    if (s->y)
+      lt_blas_axpy(e, v->n, dr, v->x, v->incx, s->y, s->incy);
+    break;
+  case LT_BLAS_AXPY:
+    if (s->x)
+      lt_blas_axpy(e, v->n, v->alpha, s->y, s->incy, s->x, s->incx);
+    if (nd->al)
+      scalar_adj(g, nd, call, 0, lt_blas_dot(e, v->n, v->x, v->incx, s->y, s->incy));
+    break;
+  case LT_BLAS_SCAL:
+    if (nd->al)
+      scalar_adj(g, nd, call, 0, lt_blas_dot(e, v->n, v->x, v->incx, s->x, s->incx));
+    lt_blas_scal(e, v->n, v->alpha, s->x, s->incx);
+    break;
+  case LT_BLAS_COPY:
+    if (s->x)
+      lt_blas_axpy(e, v->n, one, s->y, s->incy, s->x, s->incx);
+    lt_blas_scal(e, v->n, zero, s->y, s->incy);
+    break;
+  case LT_BLAS_SWAP:
+    /* a side without a shadow held inactive data: what went there is lost */
+    if (s->x && s->y)
+      lt_blas_swap(e, v->n, s->x, s->incx, s->y, s->incy);
+    else
+      lt_blas_scal(e, v->n, zero, s->x ? s->x : s->y, s->x ? s->incx : s->incy);
+    break;
+  case LT_BLAS_NRM2: {
+    LLVMValueRef r = lt_rv(g, call);
+    LLVMValueRef q = LLVMBuildFDiv(e->b, dr, r, "");
+    q = LLVMBuildSelect(e->b, LLVMBuildFCmp(e->b, LLVMRealOEQ, r, zero, ""), zero, q, "");
+    lt_blas_axpy(e, v->n, q, v->x, v->incx, s->x, s->incx);
+    break;
+  }
+  default: /* asum */
+    lt_blas_asum_rev(e, v->n, v->x, v->incx, s->x, s->incx, dr);
+    break;
+  }
+}
+
+int lt_blas_reverse(LtGen *g, LLVMValueRef call) {
+  LtCtx *c = g->c;
+  Need nd;
+  need_of(g, call, &nd);
+  if (!nd.any)
+    return 0;
+  LtBlasCall *d = &nd.d;
+  LtBlasEm e;
+  lt_blas_em_init(&e, c, g->b, g->R, d, call);
+  LLVMValueRef rec = nd.slot ? lt_tape_load_at(g, LT_SLOT_CUSTOMTAPE, call, record_ty(c, d), g->b)
+                             : NULL;
+  LtBlasVals v;
+  memset(&v, 0, sizeof v);
+  LLVMValueRef ints[8];
+  for (int k = 0; k < 8; k++) {
+    int op = *int_role(d, k);
+    if (op < 0)
+      ints[k] = LLVMConstInt(e.ity, 0, 0);
+    else if (d->fortran)
+      ints[k] = LLVMBuildTrunc(
+          g->b, LLVMBuildExtractValue(g->b, LLVMBuildExtractValue(g->b, rec, 1, ""), (unsigned)k, ""),
+          e.ity, "");
+    else
+      ints[k] = lt_rv(g, LLVMGetOperand(call, (unsigned)op));
+  }
+  v.m = ints[0], v.n = ints[1], v.k = ints[2], v.lda = ints[3], v.ldb = ints[4];
+  v.ldc = ints[5], v.incx = ints[6], v.incy = ints[7];
+  int sc[2] = {d->alpha, d->beta};
+  LLVMValueRef *sv[2] = {&v.alpha, &v.beta};
+  for (int k = 0; k < 2; k++)
+    if (sc[k] >= 0)
+      *sv[k] = d->fortran ? LLVMBuildExtractValue(
+                                g->b, LLVMBuildExtractValue(g->b, rec, 2, ""), (unsigned)k, "")
+                          : lt_rv(g, LLVMGetOperand(call, (unsigned)sc[k]));
+  LtBlasVals s = v;
+  for (int r = 0; r < NROLE; r++) {
+    LLVMValueRef p = nd.op[r] >= 0 ? LLVMGetOperand(call, (unsigned)nd.op[r]) : NULL;
+    *ptr_role(&v, r) = nd.read[r] && !nd.cache[r] ? lt_rv(g, p) : NULL;
+    *ptr_role(&s, r) = nd.sh[r] ? lt_rs(g, p) : NULL;
+  }
+  LLVMValueRef block = rec && d->fortran ? LLVMBuildExtractValue(g->b, rec, 0, "") : rec;
+  if (cached(&nd))
+    layout(&e, &nd, &v, block, 0);
+  switch (d->kind) {
+  case LT_BLAS_GEMM:
+    rev_gemm(g, &e, &nd, call, &v, &s);
+    break;
+  case LT_BLAS_GEMV:
+    rev_gemv(g, &e, &nd, call, &v, &s);
+    break;
+  case LT_BLAS_GER:
+    rev_ger(g, &e, &nd, call, &v, &s);
+    break;
+  default:
+    rev_level1(g, &e, &nd, call, &v, &s);
+    break;
+  }
+  if (cached(&nd))
+    lt_build_free(g->b, c->mod, block);
+  return 0;
+}
