@@ -4,112 +4,19 @@
  * Each rule is the matrix-calculus identity of its routine, e.g. for
  * C = a op(A) op(B) + b C: dA += a dC op(B)^T (transposed as op(A) is),
  * dB += a op(A)^T dC, da += <dC, op(A) op(B)>, db += <dC, C_old>,
- * dC *= b. The operands a rule reads are read again in R where nothing
- * after the call can change them (overwrite.c's answer for the call's
- * arguments, as for a callee kept as a call); the others are copied in A,
- * whole and packed, into one block per call execution whose address the
- * tape keeps (with Fortran's scalars, which live behind pointers), and R
- * frees it. What the call itself overwrites (scal's x, gemv's y, gemm's C)
- * is copied only when its old value is needed (an active alpha or beta).
+ * dC *= b. Which operands R reads again and which A copies is the plan's
+ * (plan/blas.c); the copies go, whole and packed, into one block per call
+ * execution whose address the tape keeps (with Fortran's scalars, which
+ * live behind pointers), and R frees it.
  */
 #include "lt.h"
 
 #include <string.h>
 
-enum { RA, RB, RC, RX, RY, NROLE };
+enum { RA = LT_BR_A, RB, RC, RX, RY, NROLE };
+typedef LtBlasNeed Need;
 
-/* What the reverse of a call needs. */
-typedef struct Need {
-  LtBlasCall d;
-  int op[NROLE];      /* operand of each role, -1 if none */
-  int sh[NROLE];      /* the role's memory has a shadow */
-  int al, be;         /* alpha, beta are active */
-  int res;            /* the result (dot, nrm2, asum) is active */
-  int any;            /* R emits something */
-  int read[NROLE];    /* R reads the role's primal memory */
-  int cache[NROLE];   /* ... from a copy made in A */
-  int slot;           /* the call has a record on the tape */
-} Need;
-
-/* As callee.c: memory that stays as it is outside this function from the
- * end of A until R is done (in split mode only a kept parameter's). */
-static int kept_base(LtGen *g, LLVMValueRef v) {
-  return g->split ? lt_plan_kept_param(&g->fx, v) : !LLVMIsAAllocaInst(lt_base_of(v));
-}
-
-static void need_of(LtGen *g, LLVMValueRef call, Need *nd) {
-  memset(nd, 0, sizeof *nd);
-  LtBlasCall *d = &nd->d;
-  lt_blas_call(call, d);
-  int ops[NROLE] = {d->a, d->b, d->c, d->x, d->y};
-  for (int r = 0; r < NROLE; r++) {
-    nd->op[r] = ops[r];
-    nd->sh[r] = ops[r] >= 0 && lt_is_shadowed(&g->act_of, LLVMGetOperand(call, (unsigned)ops[r]));
-  }
-  int sc[2] = {d->alpha, d->beta}, act[2] = {0, 0};
-  for (int k = 0; k < 2; k++)
-    if (sc[k] >= 0) {
-      LLVMValueRef v = LLVMGetOperand(call, (unsigned)sc[k]);
-      act[k] = d->fortran ? lt_is_shadowed(&g->act_of, v) : lt_is_varied(&g->act_of, v);
-    }
-  nd->al = act[0];
-  nd->be = act[1];
-  nd->res = lt_is_varied(&g->act_of, call);
-  int *rd = nd->read, *sh = nd->sh;
-  switch (d->kind) {
-  case LT_BLAS_GEMM:
-    nd->any = sh[RC];
-    rd[RA] = sh[RC] && (sh[RB] || nd->al);
-    rd[RB] = sh[RC] && (sh[RA] || nd->al);
-    rd[RC] = sh[RC] && nd->be;
-    break;
-  case LT_BLAS_GEMV:
-    nd->any = sh[RY];
-    rd[RA] = sh[RY] && (sh[RX] || nd->al);
-    rd[RX] = sh[RY] && (sh[RA] || nd->al);
-    rd[RY] = sh[RY] && nd->be;
-    break;
-  case LT_BLAS_GER:
-    nd->any = sh[RA];
-    rd[RX] = sh[RA] && (sh[RY] || nd->al);
-    rd[RY] = sh[RA] && (sh[RX] || nd->al);
-    break;
-  case LT_BLAS_DOT:
-    nd->any = nd->res;
-    rd[RX] = nd->res && sh[RY];
-    rd[RY] = nd->res && sh[RX];
-    break;
-  case LT_BLAS_AXPY:
-    nd->any = sh[RY];
-    rd[RX] = sh[RY] && nd->al;
-    break;
-  case LT_BLAS_SCAL:
-    nd->any = sh[RX];
-    rd[RX] = sh[RX] && nd->al;
-    break;
-  case LT_BLAS_COPY:
-    nd->any = sh[RY];
-    break;
-  case LT_BLAS_SWAP:
-    nd->any = sh[RX] || sh[RY];
-    break;
-  case LT_BLAS_NRM2:
-  case LT_BLAS_ASUM:
-    nd->any = nd->res && sh[RX];
-    rd[RX] = nd->any;
-    break;
-  default:
-    break;
-  }
-  int cached = 0;
-  for (int r = 0; r < NROLE; r++) {
-    unsigned k = (unsigned)nd->op[r];
-    nd->cache[r] = rd[r] && (lt_blas_writes(d, (int)k) || !lt_overwrite_call_arg(&g->ow, call, k) ||
-                             !kept_base(g, LLVMGetOperand(call, k)));
-    cached |= nd->cache[r];
-  }
-  nd->slot = nd->any && (cached || d->fortran);
-}
+static void need_of(LtGen *g, LLVMValueRef call, Need *nd) { lt_plan_blas(&g->fx, call, nd); }
 
 static int cached(const Need *nd) {
   for (int r = 0; r < NROLE; r++)
