@@ -323,6 +323,13 @@ int lt_blas_reverse(LtGen *g, LLVMValueRef call) {
   need_of(g, call, &nd);
   if (!nd.any)
     return 0;
+  if (g->parallel) {
+    /* the adjoint calls would add into shared shadows from every thread */
+    lt_error(c, call, "'%s' on active data inside an OpenMP parallel region is not "
+                      "supported yet; call it outside the region",
+             lt_callee_name(call, &(size_t){0}));
+    return -1;
+  }
   LtBlasCall *d = &nd.d;
   LtBlasEm e;
   lt_blas_em_init(&e, c, g->b, g->R, d, call);
