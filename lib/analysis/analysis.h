@@ -322,6 +322,9 @@ typedef enum {
   LT_BLAS_GEMM,
   LT_BLAS_GEMV,
   LT_BLAS_GER,
+  LT_BLAS_SYMV,
+  LT_BLAS_TRMV,
+  LT_BLAS_TRSV,
   LT_BLAS_DOT,
   LT_BLAS_AXPY,
   LT_BLAS_SCAL,
@@ -332,16 +335,18 @@ typedef enum {
   LT_BLAS_UNSUPPORTED  /* a BLAS or LAPACK routine without a rule */
 } LtBlasKind;
 /* A call decoded as the column-major call it equals: the operand index of
- * each role (-1 if none) and the constant transposes. */
+ * each role (-1 if none) and the constant flags. */
 typedef struct LtBlasCall {
   const char *name;    /* the routine without precision: "gemm" */
   LtBlasKind kind;
   int nargs, level;
   int ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, x, incx, y, incy;
+  int uplo, diag;
   int fortran;         /* every argument by reference (dgemm_) */
   int single;          /* float data (sgemm) */
   int tra, trb;        /* op(A), op(B) transpose (column-major) */
-  int unknown_flag;    /* a transpose or layout that is not a constant */
+  int up, unit;        /* A's upper triangle (column-major), unit diagonal */
+  int unknown_flag;    /* a flag or layout that is not a constant */
 } LtBlasCall;
 /* What a BLAS call is (LT_BLAS_NONE: not BLAS); *out gets its roles. */
 LtBlasKind lt_blas_call(LLVMValueRef call, LtBlasCall *out);

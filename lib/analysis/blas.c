@@ -17,27 +17,31 @@
 #include <string.h>
 
 #define NO -1
+#define Z 0, 0, 0, 0, 0, 0, 0 /* decoded per call */
 /* roles in Fortran argument order:
- *   name   kind          nargs lvl ta tb  m  n  k  al  a lda  b ldb be  c ldc  x incx  y incy */
+ *   name   kind          nargs lvl ta tb  m  n  k  al  a lda  b ldb be  c ldc  x incx  y incy
+ *   uplo diag */
 static const LtBlasCall table[] = {
-    {"gemm", LT_BLAS_GEMM, 13, 3, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, NO, NO, NO, NO, 0, 0, 0, 0, 0},
-    {"gemv", LT_BLAS_GEMV, 11, 2, 0, NO, 1, 2, NO, 3, 4, 5, NO, NO, 8, NO, NO, 6, 7, 9, 10, 0, 0, 0, 0, 0},
-    {"ger", LT_BLAS_GER, 9, 2, NO, NO, 0, 1, NO, 2, 7, 8, NO, NO, NO, NO, NO, 3, 4, 5, 6, 0, 0, 0, 0, 0},
-    {"dot", LT_BLAS_DOT, 5, 1, NO, NO, NO, 0, NO, NO, NO, NO, NO, NO, NO, NO, NO, 1, 2, 3, 4, 0, 0, 0, 0, 0},
-    {"axpy", LT_BLAS_AXPY, 6, 1, NO, NO, NO, 0, NO, 1, NO, NO, NO, NO, NO, NO, NO, 2, 3, 4, 5, 0, 0, 0, 0, 0},
-    {"scal", LT_BLAS_SCAL, 4, 1, NO, NO, NO, 0, NO, 1, NO, NO, NO, NO, NO, NO, NO, 2, 3, NO, NO, 0, 0, 0, 0, 0},
-    {"copy", LT_BLAS_COPY, 5, 1, NO, NO, NO, 0, NO, NO, NO, NO, NO, NO, NO, NO, NO, 1, 2, 3, 4, 0, 0, 0, 0, 0},
-    {"swap", LT_BLAS_SWAP, 5, 1, NO, NO, NO, 0, NO, NO, NO, NO, NO, NO, NO, NO, NO, 1, 2, 3, 4, 0, 0, 0, 0, 0},
-    {"nrm2", LT_BLAS_NRM2, 3, 1, NO, NO, NO, 0, NO, NO, NO, NO, NO, NO, NO, NO, NO, 1, 2, NO, NO, 0, 0, 0, 0, 0},
-    {"asum", LT_BLAS_ASUM, 3, 1, NO, NO, NO, 0, NO, NO, NO, NO, NO, NO, NO, NO, NO, 1, 2, NO, NO, 0, 0, 0, 0, 0},
+    {"gemm", LT_BLAS_GEMM, 13, 3, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, NO, NO, NO, NO, NO, NO, Z},
+    {"gemv", LT_BLAS_GEMV, 11, 2, 0, NO, 1, 2, NO, 3, 4, 5, NO, NO, 8, NO, NO, 6, 7, 9, 10, NO, NO, Z},
+    {"ger", LT_BLAS_GER, 9, 2, NO, NO, 0, 1, NO, 2, 7, 8, NO, NO, NO, NO, NO, 3, 4, 5, 6, NO, NO, Z},
+    {"symv", LT_BLAS_SYMV, 10, 2, NO, NO, NO, 1, NO, 2, 3, 4, NO, NO, 7, NO, NO, 5, 6, 8, 9, 0, NO, Z},
+    {"trmv", LT_BLAS_TRMV, 8, 2, 1, NO, NO, 3, NO, NO, 4, 5, NO, NO, NO, NO, NO, 6, 7, NO, NO, 0, 2, Z},
+    {"trsv", LT_BLAS_TRSV, 8, 2, 1, NO, NO, 3, NO, NO, 4, 5, NO, NO, NO, NO, NO, 6, 7, NO, NO, 0, 2, Z},
+    {"dot", LT_BLAS_DOT, 5, 1, NO, NO, NO, 0, NO, NO, NO, NO, NO, NO, NO, NO, NO, 1, 2, 3, 4, NO, NO, Z},
+    {"axpy", LT_BLAS_AXPY, 6, 1, NO, NO, NO, 0, NO, 1, NO, NO, NO, NO, NO, NO, NO, 2, 3, 4, 5, NO, NO, Z},
+    {"scal", LT_BLAS_SCAL, 4, 1, NO, NO, NO, 0, NO, 1, NO, NO, NO, NO, NO, NO, NO, 2, 3, NO, NO, NO, NO, Z},
+    {"copy", LT_BLAS_COPY, 5, 1, NO, NO, NO, 0, NO, NO, NO, NO, NO, NO, NO, NO, NO, 1, 2, 3, 4, NO, NO, Z},
+    {"swap", LT_BLAS_SWAP, 5, 1, NO, NO, NO, 0, NO, NO, NO, NO, NO, NO, NO, NO, NO, 1, 2, 3, 4, NO, NO, Z},
+    {"nrm2", LT_BLAS_NRM2, 3, 1, NO, NO, NO, 0, NO, NO, NO, NO, NO, NO, NO, NO, NO, 1, 2, NO, NO, NO, NO, Z},
+    {"asum", LT_BLAS_ASUM, 3, 1, NO, NO, NO, 0, NO, NO, NO, NO, NO, NO, NO, NO, NO, 1, 2, NO, NO, NO, NO, Z},
 };
 
 /* BLAS and LAPACK routines without a rule (after the precision letter):
  * recognised so that an active call names the library routine. Index
  * searches (i?amax) return integers: they are inactive. */
 static const char *const other[] = {
-    "symm", "hemm", "syrk", "herk", "syr2k", "her2k", "trmm", "trsm", "symv", "hemv",
-    "trmv", "trsv", "gbmv", "sbmv", "spmv", "tbmv", "tpmv", "tbsv", "tpsv", "syr",
+    "symm", "hemm", "syrk", "herk", "syr2k", "her2k", "trmm", "trsm", "hemv", "gbmv", "sbmv", "spmv", "tbmv", "tpmv", "tbsv", "tpsv", "syr",
     "syr2", "her", "her2", "spr", "spr2", "geru", "gerc", "rot", "rotg", "rotm",
     "rotmg", "dotu", "dotc", "sdot", "axpby", "omatcopy", "imatcopy", "potrf",
     "potrs", "potri", "getrf", "getrs", "getri", "gesv", "posv", "sysv", "syev",
@@ -82,18 +86,22 @@ static int classify(const char *n, size_t len, int *cblas, int *single, int *ine
   return lookup(n, len - 1, single);
 }
 
-/* A constant transpose or layout: CBLAS's enum, or Fortran's character
- * behind a pointer to a constant. 0 no transpose / column-major, 1
- * transpose (conjugate transpose is the transpose for real data) /
- * row-major, -1 not a constant. */
-static int flag_of(LLVMValueRef v, int fortran, int layout) {
+/* A constant flag: CBLAS's enum, or Fortran's character behind a pointer
+ * to a constant. 1 for transpose (conjugate transpose is the transpose for
+ * real data), row-major, upper, unit diagonal; 0 for the others; -1 when
+ * not a constant. */
+enum { F_TRANS, F_LAYOUT, F_UPLO, F_DIAG };
+
+static int flag_of(LLVMValueRef v, int fortran, int kind) {
   if (!fortran) {
     if (!LLVMIsAConstantInt(v))
       return -1;
     long long e = LLVMConstIntGetSExtValue(v);
-    if (layout)
-      return e == 101 ? 1 : e == 102 ? 0 : -1;
-    return e == 111 ? 0 : (e == 112 || e == 113) ? 1 : -1;
+    static const long long base[] = {111, 102, 122, 131}; /* the 0 value */
+    static const long long one[] = {112, 101, 121, 132};
+    if (kind == F_TRANS && e == 113)
+      return 1;
+    return e == base[kind] ? 0 : e == one[kind] ? 1 : -1;
   }
   while (LLVMIsAConstantExpr(v) && LLVMGetConstOpcode(v) == LLVMGetElementPtr)
     v = LLVMGetOperand(v, 0);
@@ -108,9 +116,10 @@ static int flag_of(LLVMValueRef v, int fortran, int layout) {
   } else if (LLVMIsAConstantInt(init)) {
     ch = (int)LLVMConstIntGetZExtValue(init);
   }
-  if (ch == 'N' || ch == 'n')
+  static const char *const zero[] = {"Nn", "", "Ll", "Nn"}, *const ones[] = {"TtCc", "", "Uu", "Uu"};
+  if (ch > 0 && strchr(zero[kind], ch))
     return 0;
-  if (ch == 'T' || ch == 't' || ch == 'C' || ch == 'c')
+  if (ch > 0 && strchr(ones[kind], ch))
     return 1;
   return -1;
 }
@@ -141,16 +150,26 @@ LtBlasKind lt_blas_call(LLVMValueRef call, LtBlasCall *out) {
   int shift = cblas && d.level > 1;
   if (na < (unsigned)(d.nargs + shift) || (cblas && na != (unsigned)(d.nargs + shift)))
     return LT_BLAS_UNSUPPORTED;
-  int *roles[] = {&d.ta, &d.tb, &d.m, &d.n, &d.k, &d.alpha, &d.a, &d.lda, &d.b,
-                  &d.ldb, &d.beta, &d.c, &d.ldc, &d.x, &d.incx, &d.y, &d.incy};
+  int *roles[] = {&d.ta, &d.tb,  &d.m, &d.n,  &d.k,    &d.alpha, &d.a,    &d.lda, &d.b,
+                  &d.ldb, &d.beta, &d.c, &d.ldc, &d.x, &d.incx, &d.y, &d.incy, &d.uplo, &d.diag};
   for (size_t r = 0; r < sizeof roles / sizeof *roles; r++)
     if (*roles[r] >= 0)
       *roles[r] += shift;
-  int row = shift ? flag_of(LLVMGetOperand(call, 0), 0, 1) : 0;
-  d.tra = d.ta >= 0 ? flag_of(LLVMGetOperand(call, (unsigned)d.ta), d.fortran, 0) : 0;
-  d.trb = d.tb >= 0 ? flag_of(LLVMGetOperand(call, (unsigned)d.tb), d.fortran, 0) : 0;
-  if (row < 0 || d.tra < 0 || d.trb < 0)
+  int row = shift ? flag_of(LLVMGetOperand(call, 0), 0, F_LAYOUT) : 0;
+  d.tra = d.ta >= 0 ? flag_of(LLVMGetOperand(call, (unsigned)d.ta), d.fortran, F_TRANS) : 0;
+  d.trb = d.tb >= 0 ? flag_of(LLVMGetOperand(call, (unsigned)d.tb), d.fortran, F_TRANS) : 0;
+  d.up = d.uplo >= 0 ? flag_of(LLVMGetOperand(call, (unsigned)d.uplo), d.fortran, F_UPLO) : 0;
+  d.unit = d.diag >= 0 ? flag_of(LLVMGetOperand(call, (unsigned)d.diag), d.fortran, F_DIAG) : 0;
+  if (row < 0 || d.tra < 0 || d.trb < 0 || d.up < 0 || d.unit < 0)
     d.unknown_flag = 1;
+  else if (row && d.uplo >= 0) {
+    /* a row-major triangle is the other triangle of the column-major
+     * transpose: symmetric matrices are their transpose, triangular ones
+     * apply transposed */
+    d.up = !d.up;
+    if (d.kind != LT_BLAS_SYMV)
+      d.tra = !d.tra;
+  }
   else if (row && d.kind == LT_BLAS_GEMM) {
     swap_int(&d.m, &d.n);
     swap_int(&d.a, &d.b);
@@ -179,9 +198,12 @@ unsigned lt_blas_outputs(const LtBlasCall *d, int *out) {
     out[0] = d->a;
     return 1;
   case LT_BLAS_SCAL:
+  case LT_BLAS_TRMV:
+  case LT_BLAS_TRSV:
     out[0] = d->x;
     return 1;
   case LT_BLAS_GEMV:
+  case LT_BLAS_SYMV:
   case LT_BLAS_AXPY:
   case LT_BLAS_COPY:
     out[0] = d->y;

@@ -49,6 +49,11 @@ static void extent(const Need *nd, LtBlasVals *v, int r, LLVMValueRef *rows, LLV
   *cols = one;
   switch (r) {
   case RA:
+    if (d->kind == LT_BLAS_SYMV || d->kind == LT_BLAS_TRMV || d->kind == LT_BLAS_TRSV) {
+      *rows = *cols = v->n;
+      *ld = &v->lda;
+      return;
+    }
     *rows = d->kind == LT_BLAS_GEMM && d->tra ? v->k : v->m;
     *cols = d->kind != LT_BLAS_GEMM ? v->n : d->tra ? v->m : v->k;
     *ld = &v->lda;
@@ -190,13 +195,7 @@ static int is_one(LLVMValueRef v) {
   return v && LLVMIsAConstantFP(v) && LLVMConstRealGetDouble(v, &loses) == 1.0;
 }
 
-/* A scratch vector or matrix of count elements in R, freed by the caller. */
-static LLVMValueRef scratch(LtBlasEm *e, LLVMValueRef count) {
-  LtCtx *c = e->c;
-  LLVMValueRef bytes = LLVMBuildMul(e->b, LLVMBuildAdd(e->b, count, LLVMConstInt(c->i64, 1, 0), ""),
-                                    LLVMConstInt(c->i64, e->single ? 4 : 8, 0), "");
-  return lt_build_malloc(e->b, c->mod, bytes);
-}
+#define scratch lt_blas_scratch
 
 static LLVMValueRef max1(LtBlasEm *e, LLVMValueRef x) {
   return LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntSGT, x, LLVMConstInt(LLVMTypeOf(x), 1, 0), ""),
@@ -268,6 +267,67 @@ static void rev_ger(LtGen *g, LtBlasEm *e, const Need *nd, LLVMValueRef call, Lt
     scalar_adj(g, nd, call, 0, lt_blas_dot(e, v->m, v->x, v->incx, t, i1));
     lt_build_free(e->b, e->c->mod, t);
   }
+}
+
+/* y = a S x + b y, S symmetric from A's triangle. syr2 puts a (dy x^T +
+ * x dy^T) on the triangle, which counts the diagonal twice. */
+static void rev_symv(LtGen *g, LtBlasEm *e, const Need *nd, LLVMValueRef call, LtBlasVals *v,
+                     LtBlasVals *s) {
+  int up = nd->d.up;
+  LLVMValueRef one = LLVMConstReal(e->fty, 1), zero = LLVMConstReal(e->fty, 0);
+  LLVMValueRef i1 = LLVMConstInt(e->ity, 1, 0);
+  if (s->a) {
+    lt_blas_syr2(e, up, v->n, v->alpha, s->y, s->incy, v->x, v->incx, s->a, s->lda);
+    LLVMValueRef pu = lt_blas_pack(e, v->n, s->y, s->incy), pv = lt_blas_pack(e, v->n, v->x, v->incx);
+    lt_blas_tdiag(e, v->n, LLVMBuildFNeg(e->b, v->alpha, ""), pu, pv, s->a, s->lda);
+    lt_build_free(e->b, e->c->mod, pu);
+    lt_build_free(e->b, e->c->mod, pv);
+  }
+  if (s->x)
+    lt_blas_symv(e, up, v->n, v->alpha, v->a, v->lda, s->y, s->incy, one, s->x, s->incx);
+  if (nd->al) {
+    LLVMValueRef t = scratch(e, nonneg(e->b, e->c, v->n));
+    lt_blas_symv(e, up, v->n, one, v->a, v->lda, v->x, v->incx, zero, t, i1);
+    scalar_adj(g, nd, call, 0, lt_blas_dot(e, v->n, s->y, s->incy, t, i1));
+    lt_build_free(e->b, e->c->mod, t);
+  }
+  if (nd->be)
+    scalar_adj(g, nd, call, 1, lt_blas_dot(e, v->n, s->y, s->incy, v->y, v->incy));
+  if (!is_one(v->beta))
+    lt_blas_scal(e, v->n, v->beta, s->y, s->incy);
+}
+
+/* x = op(T) x (trmv) or op(T)^-1 x (trsv), T triangular: dx goes back
+ * through op(T)^T (op(T)^-T); dT gets dx x_old^T (trmv) or -db x_new^T
+ * (trsv) on its triangle (transposed for op(T) = T^T; without the
+ * diagonal when it is a unit one). */
+static void rev_trxv(LtBlasEm *e, const Need *nd, LtBlasVals *v, LtBlasVals *s) {
+  const LtBlasCall *d = &nd->d;
+  int solve = d->kind == LT_BLAS_TRSV;
+  LLVMValueRef i1 = LLVMConstInt(e->ity, 1, 0);
+  LLVMValueRef du = NULL, xv = NULL, sc = LLVMConstReal(e->fty, solve ? -1 : 1);
+  if (s->a && !solve)
+    du = lt_blas_pack(e, v->n, s->x, s->incx); /* dx before its update */
+  lt_blas_trxv(e, solve, d->up, !d->tra, d->unit, v->n, v->a, v->lda, s->x, s->incx);
+  if (!s->a)
+    return;
+  if (solve)
+    du = lt_blas_pack(e, v->n, s->x, s->incx);
+  if (!solve && nd->cache[RX]) {
+    xv = v->x;
+  } else {
+    /* trsv: the solution, in memory (x), or solved again from the copy */
+    xv = lt_blas_pack(e, v->n, v->x, v->incx);
+    if (solve && nd->cache[RX])
+      lt_blas_trxv(e, 1, d->up, d->tra, d->unit, v->n, v->a, v->lda, xv, i1);
+  }
+  if (!d->tra)
+    lt_blas_tger(e, d->up, d->unit, v->n, sc, du, xv, s->a, s->lda);
+  else
+    lt_blas_tger(e, d->up, d->unit, v->n, sc, xv, du, s->a, s->lda);
+  lt_build_free(e->b, e->c->mod, du);
+  if (xv != v->x)
+    lt_build_free(e->b, e->c->mod, xv);
 }
 
 static void rev_level1(LtGen *g, LtBlasEm *e, const Need *nd, LLVMValueRef call, LtBlasVals *v,
@@ -376,6 +436,13 @@ int lt_blas_reverse(LtGen *g, LLVMValueRef call) {
     break;
   case LT_BLAS_GER:
     rev_ger(g, &e, &nd, call, &v, &s);
+    break;
+  case LT_BLAS_SYMV:
+    rev_symv(g, &e, &nd, call, &v, &s);
+    break;
+  case LT_BLAS_TRMV:
+  case LT_BLAS_TRSV:
+    rev_trxv(&e, &nd, &v, &s);
     break;
   default:
     rev_level1(g, &e, &nd, call, &v, &s);

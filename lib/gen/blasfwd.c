@@ -6,7 +6,8 @@
  * for the other routines the same identities as in gen/blas.c. The
  * tangent of a routine that overwrites its input (scal's x, gemv's y,
  * gemm's C) is computed before the primal call, which then overwrites the
- * old value; that of a result (dot, nrm2, asum) after it. Nothing is
+ * old value; that of a result (dot, nrm2, asum) and of trsv (which needs
+ * the solution) after it. Nothing is
  * taped: forward mode has no reverse pass.
  */
 #include "lt.h"
@@ -64,6 +65,48 @@ static void tan_gemv(LtBlasEm *e, const LtBlasCall *d, Lane *L) {
     lt_blas_axpy(e, leny, L->dbe, v->y, v->incy, s->y, v->incy);
 }
 
+static void tan_symv(LtBlasEm *e, const LtBlasCall *d, Lane *L) {
+  LtBlasVals *v = &L->v, *s = &L->s;
+  LLVMValueRef one = LLVMConstReal(e->fty, 1);
+  int used = 0;
+  struct { LLVMValueRef coef, A, x; } t[3] = {{v->alpha, s->a, v->x},
+                                              {v->alpha, v->a, s->x},
+                                              {L->dal, v->a, v->x}};
+  for (int k = 0; k < 3; k++)
+    if (t[k].coef && t[k].A && t[k].x) {
+      lt_blas_symv(e, d->up, v->n, t[k].coef, t[k].A, v->lda, t[k].x, v->incx,
+                   used ? one : v->beta, s->y, v->incy);
+      used = 1;
+    }
+  if (!used && !is_one(v->beta))
+    lt_blas_scal(e, v->n, v->beta, s->y, v->incy);
+  if (L->dbe)
+    lt_blas_axpy(e, v->n, L->dbe, v->y, v->incy, s->y, v->incy);
+}
+
+/* trmv, before the call: dx = op(T) dx + op(dT) x_old; trsv, after it:
+ * dx = op(T)^-1 (dx - op(dT) x_new). op(dT) x as trmv on dT, whose unit
+ * diagonal (not part of dT) adds x, taken off again. */
+static void tan_trxv(LtBlasEm *e, const LtBlasCall *d, Lane *L) {
+  LtBlasVals *v = &L->v, *s = &L->s;
+  int solve = d->kind == LT_BLAS_TRSV;
+  LLVMValueRef i1 = LLVMConstInt(e->ity, 1, 0), t = NULL;
+  if (s->a) {
+    t = lt_blas_pack(e, v->n, v->x, v->incx);
+    lt_blas_trxv(e, 0, d->up, d->tra, d->unit, v->n, s->a, v->lda, t, i1);
+    if (d->unit)
+      lt_blas_axpy(e, v->n, LLVMConstReal(e->fty, -1), v->x, v->incx, t, i1);
+  }
+  if (!solve)
+    lt_blas_trxv(e, 0, d->up, d->tra, d->unit, v->n, v->a, v->lda, s->x, v->incx);
+  if (t) {
+    lt_blas_axpy(e, v->n, LLVMConstReal(e->fty, solve ? -1 : 1), t, i1, s->x, v->incx);
+    lt_build_free(e->b, e->c->mod, t);
+  }
+  if (solve)
+    lt_blas_trxv(e, 1, d->up, d->tra, d->unit, v->n, v->a, v->lda, s->x, v->incx);
+}
+
 static void tan_ger(LtBlasEm *e, Lane *L) {
   LtBlasVals *v = &L->v, *s = &L->s;
   if (s->x)
@@ -74,7 +117,8 @@ static void tan_ger(LtBlasEm *e, Lane *L) {
     lt_blas_ger(e, v->m, v->n, L->dal, v->x, v->incx, v->y, v->incy, s->a, v->lda);
 }
 
-/* Routines that write memory: their tangent, before the primal call. */
+/* Routines that write memory: their tangent, before the primal call
+ * (trsv's after it). */
 static void tan_inplace(LtBlasEm *e, const LtBlasCall *d, Lane *L) {
   LtBlasVals *v = &L->v, *s = &L->s;
   LLVMValueRef zero = LLVMConstReal(e->fty, 0);
@@ -90,6 +134,15 @@ static void tan_inplace(LtBlasEm *e, const LtBlasCall *d, Lane *L) {
   case LT_BLAS_GER:
     if (s->a)
       tan_ger(e, L);
+    break;
+  case LT_BLAS_SYMV:
+    if (s->y)
+      tan_symv(e, d, L);
+    break;
+  case LT_BLAS_TRMV:
+  case LT_BLAS_TRSV: /* trsv: called after the primal call */
+    if (s->x)
+      tan_trxv(e, d, L);
     break;
   case LT_BLAS_AXPY:
     if (s->y && s->x)
@@ -201,7 +254,9 @@ int lt_blas_tangent(LtTg *t, LLVMValueRef call) {
         *dp[q] = lt_tg_lane(t, dsc[q], e.fty, l);
     }
     if (!result) {
+      e.b = d.kind == LT_BLAS_TRSV ? post : pre;
       tan_inplace(&e, &d, &L);
+      e.b = pre;
       continue;
     }
     e.b = post;

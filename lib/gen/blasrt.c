@@ -41,12 +41,13 @@ static LLVMValueRef slot(LtBlasEm *e, LLVMValueRef v) {
   return a;
 }
 
-static LLVMValueRef trans_str(LtBlasEm *e, int t) {
-  const char *name = t ? "lt.blas.T" : "lt.blas.N";
+static LLVMValueRef flag_str(LtBlasEm *e, const char *ch) {
+  char name[16];
+  snprintf(name, sizeof name, "lt.blas.%s", ch);
   LLVMValueRef g = LLVMGetNamedGlobal(e->c->mod, name);
   if (!g) {
     g = LLVMAddGlobal(e->c->mod, LLVMArrayType2(e->c->i8, 2), name);
-    LLVMSetInitializer(g, LLVMConstStringInContext2(e->c->llctx, t ? "T" : "N", 1, 0));
+    LLVMSetInitializer(g, LLVMConstStringInContext2(e->c->llctx, ch, 1, 0));
     LLVMSetGlobalConstant(g, 1);
     LLVMSetLinkage(g, LLVMPrivateLinkage);
     LLVMSetUnnamedAddress(g, LLVMGlobalUnnamedAddr);
@@ -55,8 +56,9 @@ static LLVMValueRef trans_str(LtBlasEm *e, int t) {
 }
 
 /* Call routine (without precision) with arguments by sig: 'L' the
- * column-major layout (CBLAS only; no argument), 'T' a transpose (args
- * holds an i32 0 or 1 constant), 'i' an integer, 'f' a scalar, 'p' a
+ * column-major layout (CBLAS only; no argument), 'T' a transpose, 'U' a
+ * triangle, 'D' a diagonal (args holds an i32 0 or 1 constant: transpose,
+ * upper, unit), 'i' an integer, 'f' a scalar, 'p' a
  * pointer. ret: returns a scalar (dot). */
 static LLVMValueRef call(LtBlasEm *e, const char *routine, const char *sig,
                          LLVMValueRef *args, int ret) {
@@ -72,9 +74,15 @@ static LLVMValueRef call(LtBlasEm *e, const char *routine, const char *sig,
     }
     LLVMValueRef a = args[k++];
     switch (*s) {
-    case 'T': {
+    case 'T':
+    case 'U':
+    case 'D': {
+      /* 1: transpose, upper, unit diagonal */
       int t = (int)LLVMConstIntGetZExtValue(a);
-      av[n] = e->fortran ? trans_str(e, t) : LLVMConstInt(c->i32, 111 + (unsigned)t, 0);
+      static const char *const chars[3][2] = {{"N", "T"}, {"L", "U"}, {"N", "U"}};
+      static const unsigned enums[3][2] = {{111, 112}, {122, 121}, {131, 132}};
+      int w = *s == 'T' ? 0 : *s == 'U' ? 1 : 2;
+      av[n] = e->fortran ? flag_str(e, chars[w][t]) : LLVMConstInt(c->i32, enums[w][t], 0);
       nt++;
       break;
     }
@@ -127,6 +135,27 @@ void lt_blas_ger(LtBlasEm *e, LLVMValueRef m, LLVMValueRef n, LLVMValueRef al,
                  LLVMValueRef A, LLVMValueRef lda) {
   LLVMValueRef a[9] = {m, n, al, x, incx, y, incy, A, lda};
   call(e, "ger", "Liifpipipi", a, 0);
+}
+
+void lt_blas_symv(LtBlasEm *e, int up, LLVMValueRef n, LLVMValueRef al, LLVMValueRef A,
+                  LLVMValueRef lda, LLVMValueRef x, LLVMValueRef incx, LLVMValueRef be,
+                  LLVMValueRef y, LLVMValueRef incy) {
+  LLVMValueRef a[10] = {T(up), n, al, A, lda, x, incx, be, y, incy};
+  call(e, "symv", "LUifpipifpi", a, 0);
+}
+
+void lt_blas_syr2(LtBlasEm *e, int up, LLVMValueRef n, LLVMValueRef al, LLVMValueRef x,
+                  LLVMValueRef incx, LLVMValueRef y, LLVMValueRef incy, LLVMValueRef A,
+                  LLVMValueRef lda) {
+  LLVMValueRef a[9] = {T(up), n, al, x, incx, y, incy, A, lda};
+  call(e, "syr2", "LUifpipipi", a, 0);
+}
+
+/* trmv (solve 0) or trsv (solve 1): x = op(T) x or op(T)^-1 x */
+void lt_blas_trxv(LtBlasEm *e, int solve, int up, int ta, int unit, LLVMValueRef n,
+                  LLVMValueRef A, LLVMValueRef lda, LLVMValueRef x, LLVMValueRef incx) {
+  LLVMValueRef a[8] = {T(up), T(ta), T(unit), n, A, lda, x, incx};
+  call(e, solve ? "trsv" : "trmv", "LUTDipipi", a, 0);
 }
 
 LLVMValueRef lt_blas_dot(LtBlasEm *e, LLVMValueRef n, LLVMValueRef x, LLVMValueRef incx,
@@ -300,4 +329,95 @@ LLVMValueRef lt_blas_asum_tan(LtBlasEm *e, LLVMValueRef n, LLVMValueRef x, LLVMV
                               LLVMValueRef dx) {
   return helper(e, H_ASUM_TAN, LLVMConstInt(e->ity, 1, 0), asum_count(e, n, incx), NULL, x,
                 incx, dx, incx);
+}
+
+LLVMValueRef lt_blas_scratch(LtBlasEm *e, LLVMValueRef count) {
+  LtCtx *c = e->c;
+  LLVMValueRef bytes =
+      LLVMBuildMul(e->b, LLVMBuildAdd(e->b, count, LLVMConstInt(c->i64, 1, 0), ""),
+                   LLVMConstInt(c->i64, e->single ? 4 : 8, 0), "");
+  return lt_build_malloc(e->b, c->mod, bytes);
+}
+
+LLVMValueRef lt_blas_pack(LtBlasEm *e, LLVMValueRef n, LLVMValueRef x, LLVMValueRef inc) {
+  LtCtx *c = e->c;
+  LLVMValueRef n64 = LLVMBuildSExt(e->b, LLVMBuildIntCast2(e->b, n, e->ity, 1, ""), c->i64, "");
+  n64 = LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntSGT, n64, LLVMConstInt(c->i64, 0, 0), ""),
+                        n64, LLVMConstInt(c->i64, 0, 0), "");
+  LLVMValueRef t = lt_blas_scratch(e, n64);
+  lt_blas_copy(e, n, x, inc, t, LLVMConstInt(e->ity, 1, 0));
+  return t;
+}
+
+/* The triangular helpers: f(n, s, u, v, T, ld), a loop over j < n. */
+static void tri_body(LtBlasEm *e, LLVMValueRef f, LLVMBasicBlockRef entry, int diag, int up,
+                     int strict) {
+  LtCtx *c = e->c;
+  LLVMBasicBlockRef loop = LLVMAppendBasicBlockInContext(c->llctx, f, "j");
+  LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c->llctx, f, "done");
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
+  LLVMPositionBuilderAtEnd(b, entry);
+  LLVMValueRef n = LLVMBuildSExt(b, LLVMGetParam(f, 0), c->i64, "");
+  LLVMValueRef s = LLVMGetParam(f, 1), u = LLVMGetParam(f, 2), v = LLVMGetParam(f, 3);
+  LLVMValueRef T = LLVMGetParam(f, 4), ld = LLVMBuildSExt(b, LLVMGetParam(f, 5), c->i64, "");
+  LLVMValueRef zero = LLVMConstInt(c->i64, 0, 0), one = LLVMConstInt(c->i64, 1, 0);
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSGT, n, zero, ""), loop, done);
+  LLVMPositionBuilderAtEnd(b, loop);
+  LLVMValueRef j = LLVMBuildPhi(b, c->i64, "j");
+  LLVMValueRef vj = LLVMBuildLoad2(b, e->fty, LLVMBuildGEP2(b, e->fty, v, &j, 1, ""), "");
+  if (diag) {
+    LLVMValueRef uj = LLVMBuildLoad2(b, e->fty, LLVMBuildGEP2(b, e->fty, u, &j, 1, ""), "");
+    LLVMValueRef at = LLVMBuildMul(b, j, LLVMBuildAdd(b, ld, one, ""), "");
+    LLVMValueRef p = LLVMBuildGEP2(b, e->fty, T, &at, 1, "");
+    LLVMValueRef d = LLVMBuildFMul(b, s, LLVMBuildFMul(b, uj, vj, ""), "");
+    LLVMBuildStore(b, LLVMBuildFAdd(b, LLVMBuildLoad2(b, e->fty, p, ""), d, ""), p);
+  } else {
+    /* column j's part of the triangle: rows [lo, hi) */
+    LLVMValueRef st = LLVMConstInt(c->i64, (unsigned)strict, 0);
+    LLVMValueRef lo = up ? zero : LLVMBuildAdd(b, j, st, "");
+    LLVMValueRef hi = up ? LLVMBuildSub(b, LLVMBuildAdd(b, j, one, ""), st, "") : n;
+    LLVMValueRef at = LLVMBuildAdd(b, LLVMBuildMul(b, j, ld, ""), lo, "");
+    LtBlasEm in = *e;
+    in.b = b;
+    in.fn = f;
+    LLVMValueRef i1 = LLVMConstInt(e->ity, 1, 0);
+    lt_blas_axpy(&in, LLVMBuildTrunc(b, LLVMBuildSub(b, hi, lo, ""), e->ity, ""),
+                 LLVMBuildFMul(b, s, vj, ""), LLVMBuildGEP2(b, e->fty, u, &lo, 1, ""), i1,
+                 LLVMBuildGEP2(b, e->fty, T, &at, 1, ""), i1);
+  }
+  LLVMValueRef j1 = LLVMBuildAdd(b, j, one, "");
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, j1, n, ""), loop, done);
+  LLVMAddIncoming(j, (LLVMValueRef[]){zero, j1},
+                  (LLVMBasicBlockRef[]){entry, LLVMGetInsertBlock(b)}, 2);
+  LLVMPositionBuilderAtEnd(b, done);
+  LLVMBuildRetVoid(b);
+  LLVMDisposeBuilder(b);
+}
+
+static void tri(LtBlasEm *e, int diag, int up, int strict, LLVMValueRef n, LLVMValueRef s,
+                LLVMValueRef u, LLVMValueRef v, LLVMValueRef T, LLVMValueRef ldt) {
+  LtCtx *c = e->c;
+  char name[64];
+  snprintf(name, sizeof name, "lt.blas.%s%s.%c%s.i%u", diag ? "tdiag" : "tger",
+           diag ? "" : up ? (strict ? "us" : "u") : (strict ? "ls" : "l"), e->single ? 's' : 'd',
+           e->fortran ? "f" : "c", LLVMGetIntTypeWidth(e->ity));
+  LLVMTypeRef pt[6] = {e->ity, e->fty, c->ptr, c->ptr, c->ptr, e->ity};
+  LLVMTypeRef ft = LLVMFunctionType(c->vd, pt, 6, 0);
+  LLVMBasicBlockRef entry;
+  LLVMValueRef f = lt_helper_fn(c, name, ft, &entry);
+  if (entry)
+    tri_body(e, f, entry, diag, up, strict);
+  LLVMValueRef a[6] = {LLVMBuildIntCast2(e->b, n, e->ity, 1, ""), s, u, v, T,
+                       LLVMBuildIntCast2(e->b, ldt, e->ity, 1, "")};
+  LLVMBuildCall2(e->b, ft, f, a, 6, "");
+}
+
+void lt_blas_tger(LtBlasEm *e, int up, int strict, LLVMValueRef n, LLVMValueRef s,
+                  LLVMValueRef u, LLVMValueRef v, LLVMValueRef T, LLVMValueRef ldt) {
+  tri(e, 0, up, strict, n, s, u, v, T, ldt);
+}
+
+void lt_blas_tdiag(LtBlasEm *e, LLVMValueRef n, LLVMValueRef s, LLVMValueRef u, LLVMValueRef v,
+                   LLVMValueRef T, LLVMValueRef ldt) {
+  tri(e, 1, 0, 0, n, s, u, v, T, ldt);
 }

@@ -324,6 +324,14 @@ void lt_blas_gemv(LtBlasEm *e, int ta, LLVMValueRef m, LLVMValueRef n, LLVMValue
 void lt_blas_ger(LtBlasEm *e, LLVMValueRef m, LLVMValueRef n, LLVMValueRef al,
                  LLVMValueRef x, LLVMValueRef incx, LLVMValueRef y, LLVMValueRef incy,
                  LLVMValueRef A, LLVMValueRef lda);
+void lt_blas_symv(LtBlasEm *e, int up, LLVMValueRef n, LLVMValueRef al, LLVMValueRef A,
+                  LLVMValueRef lda, LLVMValueRef x, LLVMValueRef incx, LLVMValueRef be,
+                  LLVMValueRef y, LLVMValueRef incy);
+void lt_blas_syr2(LtBlasEm *e, int up, LLVMValueRef n, LLVMValueRef al, LLVMValueRef x,
+                  LLVMValueRef incx, LLVMValueRef y, LLVMValueRef incy, LLVMValueRef A,
+                  LLVMValueRef lda);
+void lt_blas_trxv(LtBlasEm *e, int solve, int up, int ta, int unit, LLVMValueRef n,
+                  LLVMValueRef A, LLVMValueRef lda, LLVMValueRef x, LLVMValueRef incx);
 LLVMValueRef lt_blas_dot(LtBlasEm *e, LLVMValueRef n, LLVMValueRef x, LLVMValueRef incx,
                          LLVMValueRef y, LLVMValueRef incy);
 void lt_blas_axpy(LtBlasEm *e, LLVMValueRef n, LLVMValueRef al, LLVMValueRef x,
@@ -345,6 +353,17 @@ void lt_blas_mscal(LtBlasEm *e, LLVMValueRef m, LLVMValueRef n, LLVMValueRef s, 
                    LLVMValueRef ldx);
 void lt_blas_maxpy(LtBlasEm *e, LLVMValueRef m, LLVMValueRef n, LLVMValueRef s, LLVMValueRef X,
                    LLVMValueRef ldx, LLVMValueRef Y, LLVMValueRef ldy);
+/* Packed (unit-stride) vectors u, v of n elements: T += s u v^T on T's
+ * upper (up) or lower triangle, without the diagonal when strict; and
+ * T's diagonal += s u .* v. */
+void lt_blas_tger(LtBlasEm *e, int up, int strict, LLVMValueRef n, LLVMValueRef s,
+                  LLVMValueRef u, LLVMValueRef v, LLVMValueRef T, LLVMValueRef ldt);
+void lt_blas_tdiag(LtBlasEm *e, LLVMValueRef n, LLVMValueRef s, LLVMValueRef u, LLVMValueRef v,
+                   LLVMValueRef T, LLVMValueRef ldt);
+/* A scratch block of count elements (i64) at e->b; a packed copy of the
+ * vector x (n elements, stride inc) in one. The caller frees them. */
+LLVMValueRef lt_blas_scratch(LtBlasEm *e, LLVMValueRef count);
+LLVMValueRef lt_blas_pack(LtBlasEm *e, LLVMValueRef n, LLVMValueRef x, LLVMValueRef inc);
 void lt_blas_asum_rev(LtBlasEm *e, LLVMValueRef n, LLVMValueRef x, LLVMValueRef incx,
                       LLVMValueRef dx, LLVMValueRef incd, LLVMValueRef dr);
 LLVMValueRef lt_blas_asum_tan(LtBlasEm *e, LLVMValueRef n, LLVMValueRef x, LLVMValueRef incx,

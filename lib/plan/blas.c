@@ -7,7 +7,9 @@
  * arguments, as for a callee kept as a call) and the memory outlives A
  * (not the stack; in split mode only a parameter the caller keeps);
  * otherwise A copies it, whole, before the call. What the call itself
- * writes (scal's x, gemv's y, gemm's C) is always copied when needed.
+ * writes (scal's x, gemv's y, gemm's C) is always copied when needed;
+ * trsv's rule needs the solution, re-read, or re-solved in R from a copy
+ * of the right-hand side.
  */
 #include "lt.h"
 
@@ -52,6 +54,18 @@ void lt_plan_blas(const LtFacts *f, LLVMValueRef call, LtBlasNeed *nd) {
     rd[RX] = sh[RY] && (sh[RA] || nd->al);
     rd[RY] = sh[RY] && nd->be;
     break;
+  case LT_BLAS_SYMV:
+    nd->any = sh[RY];
+    rd[RA] = sh[RY] && (sh[RX] || nd->al);
+    rd[RX] = sh[RY] && (sh[RA] || nd->al);
+    rd[RY] = sh[RY] && nd->be;
+    break;
+  case LT_BLAS_TRMV: /* dT needs the old x, dx the triangle */
+  case LT_BLAS_TRSV: /* dT needs the new x (re-solved from the old) */
+    nd->any = sh[RX];
+    rd[RA] = sh[RX];
+    rd[RX] = sh[RX] && sh[RA];
+    break;
   case LT_BLAS_GER:
     nd->any = sh[RA];
     rd[RX] = sh[RA] && (sh[RY] || nd->al);
@@ -87,8 +101,10 @@ void lt_plan_blas(const LtFacts *f, LLVMValueRef call, LtBlasNeed *nd) {
   int cached = 0;
   for (int r = 0; r < NROLE; r++) {
     unsigned k = (unsigned)nd->op[r];
+    /* trsv's rule reads x as the call leaves it */
+    int after = d->kind == LT_BLAS_TRSV && r == RX;
     nd->cache[r] = !rd[r]                         ? 0
-                   : lt_blas_writes(d, (int)k)      ? LT_BC_WRITES
+                   : !after && lt_blas_writes(d, (int)k) ? LT_BC_WRITES
                    : !kept_base(f, LLVMGetOperand(call, k)) ? (f->split ? LT_BC_SPLIT : LT_BC_STACK)
                    : !lt_overwrite_call_arg(f->ow, call, k) ? LT_BC_LATER
                                                             : 0;
