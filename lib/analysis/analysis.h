@@ -320,6 +320,10 @@ typedef enum {
   LT_BLAS_NONE,
   LT_BLAS_INERT,       /* index searches (i?amax): integers only */
   LT_BLAS_GEMM,
+  LT_BLAS_SYMM,
+  LT_BLAS_SYRK,
+  LT_BLAS_TRMM,
+  LT_BLAS_TRSM,
   LT_BLAS_GEMV,
   LT_BLAS_GER,
   LT_BLAS_SYMV,
@@ -341,11 +345,12 @@ typedef struct LtBlasCall {
   LtBlasKind kind;
   int nargs, level;
   int ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, x, incx, y, incy;
-  int uplo, diag;
+  int uplo, diag, side;
   int fortran;         /* every argument by reference (dgemm_) */
   int single;          /* float data (sgemm) */
   int tra, trb;        /* op(A), op(B) transpose (column-major) */
   int up, unit;        /* A's upper triangle (column-major), unit diagonal */
+  int right;           /* A multiplies from the right (symm, trmm, trsm) */
   int unknown_flag;    /* a flag or layout that is not a constant */
 } LtBlasCall;
 /* What a BLAS call is (LT_BLAS_NONE: not BLAS); *out gets its roles. */

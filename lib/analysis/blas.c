@@ -17,31 +17,35 @@
 #include <string.h>
 
 #define NO -1
-#define Z 0, 0, 0, 0, 0, 0, 0 /* decoded per call */
+#define Z 0, 0, 0, 0, 0, 0, 0, 0 /* decoded per call */
 /* roles in Fortran argument order:
  *   name   kind          nargs lvl ta tb  m  n  k  al  a lda  b ldb be  c ldc  x incx  y incy
- *   uplo diag */
+ *   uplo diag side */
 static const LtBlasCall table[] = {
-    {"gemm", LT_BLAS_GEMM, 13, 3, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, NO, NO, NO, NO, NO, NO, Z},
-    {"gemv", LT_BLAS_GEMV, 11, 2, 0, NO, 1, 2, NO, 3, 4, 5, NO, NO, 8, NO, NO, 6, 7, 9, 10, NO, NO, Z},
-    {"ger", LT_BLAS_GER, 9, 2, NO, NO, 0, 1, NO, 2, 7, 8, NO, NO, NO, NO, NO, 3, 4, 5, 6, NO, NO, Z},
-    {"symv", LT_BLAS_SYMV, 10, 2, NO, NO, NO, 1, NO, 2, 3, 4, NO, NO, 7, NO, NO, 5, 6, 8, 9, 0, NO, Z},
-    {"trmv", LT_BLAS_TRMV, 8, 2, 1, NO, NO, 3, NO, NO, 4, 5, NO, NO, NO, NO, NO, 6, 7, NO, NO, 0, 2, Z},
-    {"trsv", LT_BLAS_TRSV, 8, 2, 1, NO, NO, 3, NO, NO, 4, 5, NO, NO, NO, NO, NO, 6, 7, NO, NO, 0, 2, Z},
-    {"dot", LT_BLAS_DOT, 5, 1, NO, NO, NO, 0, NO, NO, NO, NO, NO, NO, NO, NO, NO, 1, 2, 3, 4, NO, NO, Z},
-    {"axpy", LT_BLAS_AXPY, 6, 1, NO, NO, NO, 0, NO, 1, NO, NO, NO, NO, NO, NO, NO, 2, 3, 4, 5, NO, NO, Z},
-    {"scal", LT_BLAS_SCAL, 4, 1, NO, NO, NO, 0, NO, 1, NO, NO, NO, NO, NO, NO, NO, 2, 3, NO, NO, NO, NO, Z},
-    {"copy", LT_BLAS_COPY, 5, 1, NO, NO, NO, 0, NO, NO, NO, NO, NO, NO, NO, NO, NO, 1, 2, 3, 4, NO, NO, Z},
-    {"swap", LT_BLAS_SWAP, 5, 1, NO, NO, NO, 0, NO, NO, NO, NO, NO, NO, NO, NO, NO, 1, 2, 3, 4, NO, NO, Z},
-    {"nrm2", LT_BLAS_NRM2, 3, 1, NO, NO, NO, 0, NO, NO, NO, NO, NO, NO, NO, NO, NO, 1, 2, NO, NO, NO, NO, Z},
-    {"asum", LT_BLAS_ASUM, 3, 1, NO, NO, NO, 0, NO, NO, NO, NO, NO, NO, NO, NO, NO, 1, 2, NO, NO, NO, NO, Z},
+    {"gemm", LT_BLAS_GEMM, 13, 3, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, NO, NO, NO, NO, NO, NO, NO, Z},
+    {"gemv", LT_BLAS_GEMV, 11, 2, 0, NO, 1, 2, NO, 3, 4, 5, NO, NO, 8, NO, NO, 6, 7, 9, 10, NO, NO, NO, Z},
+    {"ger", LT_BLAS_GER, 9, 2, NO, NO, 0, 1, NO, 2, 7, 8, NO, NO, NO, NO, NO, 3, 4, 5, 6, NO, NO, NO, Z},
+    {"symm", LT_BLAS_SYMM, 12, 3, NO, NO, 2, 3, NO, 4, 5, 6, 7, 8, 9, 10, 11, NO, NO, NO, NO, 1, NO, 0, Z},
+    {"syrk", LT_BLAS_SYRK, 10, 3, 1, NO, NO, 2, 3, 4, 5, 6, NO, NO, 7, 8, 9, NO, NO, NO, NO, 0, NO, NO, Z},
+    {"trmm", LT_BLAS_TRMM, 11, 3, 2, NO, 4, 5, NO, 6, 7, 8, 9, 10, NO, NO, NO, NO, NO, NO, NO, 1, 3, 0, Z},
+    {"trsm", LT_BLAS_TRSM, 11, 3, 2, NO, 4, 5, NO, 6, 7, 8, 9, 10, NO, NO, NO, NO, NO, NO, NO, 1, 3, 0, Z},
+    {"symv", LT_BLAS_SYMV, 10, 2, NO, NO, NO, 1, NO, 2, 3, 4, NO, NO, 7, NO, NO, 5, 6, 8, 9, 0, NO, NO, Z},
+    {"trmv", LT_BLAS_TRMV, 8, 2, 1, NO, NO, 3, NO, NO, 4, 5, NO, NO, NO, NO, NO, 6, 7, NO, NO, 0, 2, NO, Z},
+    {"trsv", LT_BLAS_TRSV, 8, 2, 1, NO, NO, 3, NO, NO, 4, 5, NO, NO, NO, NO, NO, 6, 7, NO, NO, 0, 2, NO, Z},
+    {"dot", LT_BLAS_DOT, 5, 1, NO, NO, NO, 0, NO, NO, NO, NO, NO, NO, NO, NO, NO, 1, 2, 3, 4, NO, NO, NO, Z},
+    {"axpy", LT_BLAS_AXPY, 6, 1, NO, NO, NO, 0, NO, 1, NO, NO, NO, NO, NO, NO, NO, 2, 3, 4, 5, NO, NO, NO, Z},
+    {"scal", LT_BLAS_SCAL, 4, 1, NO, NO, NO, 0, NO, 1, NO, NO, NO, NO, NO, NO, NO, 2, 3, NO, NO, NO, NO, NO, Z},
+    {"copy", LT_BLAS_COPY, 5, 1, NO, NO, NO, 0, NO, NO, NO, NO, NO, NO, NO, NO, NO, 1, 2, 3, 4, NO, NO, NO, Z},
+    {"swap", LT_BLAS_SWAP, 5, 1, NO, NO, NO, 0, NO, NO, NO, NO, NO, NO, NO, NO, NO, 1, 2, 3, 4, NO, NO, NO, Z},
+    {"nrm2", LT_BLAS_NRM2, 3, 1, NO, NO, NO, 0, NO, NO, NO, NO, NO, NO, NO, NO, NO, 1, 2, NO, NO, NO, NO, NO, Z},
+    {"asum", LT_BLAS_ASUM, 3, 1, NO, NO, NO, 0, NO, NO, NO, NO, NO, NO, NO, NO, NO, 1, 2, NO, NO, NO, NO, NO, Z},
 };
 
 /* BLAS and LAPACK routines without a rule (after the precision letter):
  * recognised so that an active call names the library routine. Index
  * searches (i?amax) return integers: they are inactive. */
 static const char *const other[] = {
-    "symm", "hemm", "syrk", "herk", "syr2k", "her2k", "trmm", "trsm", "hemv", "gbmv", "sbmv", "spmv", "tbmv", "tpmv", "tbsv", "tpsv", "syr",
+    "hemm", "herk", "syr2k", "her2k", "hemv", "gbmv", "sbmv", "spmv", "tbmv", "tpmv", "tbsv", "tpsv", "syr",
     "syr2", "her", "her2", "spr", "spr2", "geru", "gerc", "rot", "rotg", "rotm",
     "rotmg", "dotu", "dotc", "sdot", "axpby", "omatcopy", "imatcopy", "potrf",
     "potrs", "potri", "getrf", "getrs", "getri", "gesv", "posv", "sysv", "syev",
@@ -88,17 +92,17 @@ static int classify(const char *n, size_t len, int *cblas, int *single, int *ine
 
 /* A constant flag: CBLAS's enum, or Fortran's character behind a pointer
  * to a constant. 1 for transpose (conjugate transpose is the transpose for
- * real data), row-major, upper, unit diagonal; 0 for the others; -1 when
- * not a constant. */
-enum { F_TRANS, F_LAYOUT, F_UPLO, F_DIAG };
+ * real data), row-major, upper, unit diagonal, right side; 0 for the
+ * others; -1 when not a constant. */
+enum { F_TRANS, F_LAYOUT, F_UPLO, F_DIAG, F_SIDE };
 
 static int flag_of(LLVMValueRef v, int fortran, int kind) {
   if (!fortran) {
     if (!LLVMIsAConstantInt(v))
       return -1;
     long long e = LLVMConstIntGetSExtValue(v);
-    static const long long base[] = {111, 102, 122, 131}; /* the 0 value */
-    static const long long one[] = {112, 101, 121, 132};
+    static const long long base[] = {111, 102, 122, 131, 141}; /* the 0 value */
+    static const long long one[] = {112, 101, 121, 132, 142};
     if (kind == F_TRANS && e == 113)
       return 1;
     return e == base[kind] ? 0 : e == one[kind] ? 1 : -1;
@@ -116,7 +120,8 @@ static int flag_of(LLVMValueRef v, int fortran, int kind) {
   } else if (LLVMIsAConstantInt(init)) {
     ch = (int)LLVMConstIntGetZExtValue(init);
   }
-  static const char *const zero[] = {"Nn", "", "Ll", "Nn"}, *const ones[] = {"TtCc", "", "Uu", "Uu"};
+  static const char *const zero[] = {"Nn", "", "Ll", "Nn", "Ll"};
+  static const char *const ones[] = {"TtCc", "", "Uu", "Uu", "Rr"};
   if (ch > 0 && strchr(zero[kind], ch))
     return 0;
   if (ch > 0 && strchr(ones[kind], ch))
@@ -150,8 +155,8 @@ LtBlasKind lt_blas_call(LLVMValueRef call, LtBlasCall *out) {
   int shift = cblas && d.level > 1;
   if (na < (unsigned)(d.nargs + shift) || (cblas && na != (unsigned)(d.nargs + shift)))
     return LT_BLAS_UNSUPPORTED;
-  int *roles[] = {&d.ta, &d.tb,  &d.m, &d.n,  &d.k,    &d.alpha, &d.a,    &d.lda, &d.b,
-                  &d.ldb, &d.beta, &d.c, &d.ldc, &d.x, &d.incx, &d.y, &d.incy, &d.uplo, &d.diag};
+  int *roles[] = {&d.ta,  &d.tb,   &d.m, &d.n,   &d.k, &d.alpha, &d.a,    &d.lda,  &d.b,   &d.ldb,
+                  &d.beta, &d.c, &d.ldc, &d.x, &d.incx, &d.y, &d.incy, &d.uplo, &d.diag, &d.side};
   for (size_t r = 0; r < sizeof roles / sizeof *roles; r++)
     if (*roles[r] >= 0)
       *roles[r] += shift;
@@ -160,15 +165,22 @@ LtBlasKind lt_blas_call(LLVMValueRef call, LtBlasCall *out) {
   d.trb = d.tb >= 0 ? flag_of(LLVMGetOperand(call, (unsigned)d.tb), d.fortran, F_TRANS) : 0;
   d.up = d.uplo >= 0 ? flag_of(LLVMGetOperand(call, (unsigned)d.uplo), d.fortran, F_UPLO) : 0;
   d.unit = d.diag >= 0 ? flag_of(LLVMGetOperand(call, (unsigned)d.diag), d.fortran, F_DIAG) : 0;
-  if (row < 0 || d.tra < 0 || d.trb < 0 || d.up < 0 || d.unit < 0)
+  d.right = d.side >= 0 ? flag_of(LLVMGetOperand(call, (unsigned)d.side), d.fortran, F_SIDE) : 0;
+  if (row < 0 || d.tra < 0 || d.trb < 0 || d.up < 0 || d.unit < 0 || d.right < 0)
     d.unknown_flag = 1;
   else if (row && d.uplo >= 0) {
     /* a row-major triangle is the other triangle of the column-major
-     * transpose: symmetric matrices are their transpose, triangular ones
-     * apply transposed */
+     * transpose. Symmetric matrices are their transpose; a triangular
+     * matrix-vector product applies the transpose; syrk's A is read
+     * transposed; a matrix product from one side is one from the other
+     * (B^T = B^T op(T)^T: the same op on the column-major T) */
     d.up = !d.up;
-    if (d.kind != LT_BLAS_SYMV)
+    if (d.kind == LT_BLAS_TRMV || d.kind == LT_BLAS_TRSV || d.kind == LT_BLAS_SYRK)
       d.tra = !d.tra;
+    if (d.side >= 0) {
+      d.right = !d.right;
+      swap_int(&d.m, &d.n);
+    }
   }
   else if (row && d.kind == LT_BLAS_GEMM) {
     swap_int(&d.m, &d.n);
@@ -192,7 +204,13 @@ LtBlasKind lt_blas_call(LLVMValueRef call, LtBlasCall *out) {
 unsigned lt_blas_outputs(const LtBlasCall *d, int *out) {
   switch (d->kind) {
   case LT_BLAS_GEMM:
+  case LT_BLAS_SYMM:
+  case LT_BLAS_SYRK:
     out[0] = d->c;
+    return 1;
+  case LT_BLAS_TRMM:
+  case LT_BLAS_TRSM:
+    out[0] = d->b;
     return 1;
   case LT_BLAS_GER:
     out[0] = d->a;

@@ -49,9 +49,18 @@ static void extent(const Need *nd, LtBlasVals *v, int r, LLVMValueRef *rows, LLV
   *cols = one;
   switch (r) {
   case RA:
+    *ld = &v->lda;
     if (d->kind == LT_BLAS_SYMV || d->kind == LT_BLAS_TRMV || d->kind == LT_BLAS_TRSV) {
       *rows = *cols = v->n;
-      *ld = &v->lda;
+      return;
+    }
+    if (d->kind == LT_BLAS_SYMM || d->kind == LT_BLAS_TRMM || d->kind == LT_BLAS_TRSM) {
+      *rows = *cols = d->right ? v->n : v->m;
+      return;
+    }
+    if (d->kind == LT_BLAS_SYRK) {
+      *rows = d->tra ? v->k : v->n;
+      *cols = d->tra ? v->n : v->k;
       return;
     }
     *rows = d->kind == LT_BLAS_GEMM && d->tra ? v->k : v->m;
@@ -59,12 +68,12 @@ static void extent(const Need *nd, LtBlasVals *v, int r, LLVMValueRef *rows, LLV
     *ld = &v->lda;
     return;
   case RB:
-    *rows = d->trb ? v->n : v->k;
-    *cols = d->trb ? v->k : v->n;
+    *rows = d->kind != LT_BLAS_GEMM ? v->m : d->trb ? v->n : v->k;
+    *cols = d->kind != LT_BLAS_GEMM ? v->n : d->trb ? v->k : v->n;
     *ld = &v->ldb;
     return;
   case RC:
-    *rows = v->m;
+    *rows = d->kind == LT_BLAS_SYRK ? v->n : v->m;
     *cols = v->n;
     *ld = &v->ldc;
     return;
@@ -179,7 +188,7 @@ int lt_blas_forward(LtGen *g, LLVMValueRef call, LLVMValueRef acall) {
 }
 
 /* R: the adjoint of alpha (k 0) or beta (k 1) gets d. */
-static void scalar_adj(LtGen *g, const Need *nd, LLVMValueRef call, int k, LLVMValueRef d) {
+void lt_blas_scalar_adj(LtGen *g, const LtBlasNeed *nd, LLVMValueRef call, int k, LLVMValueRef d) {
   LLVMValueRef p = LLVMGetOperand(call, (unsigned)(k ? nd->d.beta : nd->d.alpha));
   if (!nd->d.fortran) {
     lt_adj_add(g, p, d);
@@ -190,14 +199,14 @@ static void scalar_adj(LtGen *g, const Need *nd, LLVMValueRef call, int k, LLVMV
   LLVMBuildStore(g->b, lt_build_accum(g->b, old, d), sp);
 }
 
-static int is_one(LLVMValueRef v) {
+int lt_blas_is_one(LLVMValueRef v) {
   LLVMBool loses;
   return v && LLVMIsAConstantFP(v) && LLVMConstRealGetDouble(v, &loses) == 1.0;
 }
 
 #define scratch lt_blas_scratch
 
-static LLVMValueRef max1(LtBlasEm *e, LLVMValueRef x) {
+LLVMValueRef lt_blas_max1(LtBlasEm *e, LLVMValueRef x) {
   return LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntSGT, x, LLVMConstInt(LLVMTypeOf(x), 1, 0), ""),
                          x, LLVMConstInt(LLVMTypeOf(x), 1, 0), "");
 }
@@ -217,14 +226,14 @@ static void rev_gemm(LtGen *g, LtBlasEm *e, const Need *nd, LLVMValueRef call, L
     lt_blas_gemm(e, 1, ta, v->n, v->k, v->m, v->alpha, s->c, s->ldc, v->a, v->lda, one, s->b, s->ldb);
   if (nd->al) {
     LLVMValueRef mn = LLVMBuildMul(e->b, nonneg(e->b, e->c, v->m), nonneg(e->b, e->c, v->n), "");
-    LLVMValueRef t = scratch(e, mn), ldt = max1(e, v->m);
+    LLVMValueRef t = scratch(e, mn), ldt = lt_blas_max1(e, v->m);
     lt_blas_gemm(e, ta, tb, v->m, v->n, v->k, one, v->a, v->lda, v->b, v->ldb, zero, t, ldt);
-    scalar_adj(g, nd, call, 0, lt_blas_mdot(e, v->m, v->n, s->c, s->ldc, t, ldt));
+    lt_blas_scalar_adj(g, nd, call, 0, lt_blas_mdot(e, v->m, v->n, s->c, s->ldc, t, ldt));
     lt_build_free(e->b, e->c->mod, t);
   }
   if (nd->be)
-    scalar_adj(g, nd, call, 1, lt_blas_mdot(e, v->m, v->n, s->c, s->ldc, v->c, v->ldc));
-  if (!is_one(v->beta))
+    lt_blas_scalar_adj(g, nd, call, 1, lt_blas_mdot(e, v->m, v->n, s->c, s->ldc, v->c, v->ldc));
+  if (!lt_blas_is_one(v->beta))
     lt_blas_mscal(e, v->m, v->n, v->beta, s->c, s->ldc);
 }
 
@@ -243,12 +252,12 @@ static void rev_gemv(LtGen *g, LtBlasEm *e, const Need *nd, LLVMValueRef call, L
   if (nd->al) {
     LLVMValueRef t = scratch(e, nonneg(e->b, e->c, leny));
     lt_blas_gemv(e, ta, v->m, v->n, one, v->a, v->lda, v->x, v->incx, zero, t, i1);
-    scalar_adj(g, nd, call, 0, lt_blas_dot(e, leny, s->y, s->incy, t, i1));
+    lt_blas_scalar_adj(g, nd, call, 0, lt_blas_dot(e, leny, s->y, s->incy, t, i1));
     lt_build_free(e->b, e->c->mod, t);
   }
   if (nd->be)
-    scalar_adj(g, nd, call, 1, lt_blas_dot(e, leny, s->y, s->incy, v->y, v->incy));
-  if (!is_one(v->beta))
+    lt_blas_scalar_adj(g, nd, call, 1, lt_blas_dot(e, leny, s->y, s->incy, v->y, v->incy));
+  if (!lt_blas_is_one(v->beta))
     lt_blas_scal(e, leny, v->beta, s->y, s->incy);
 }
 
@@ -264,7 +273,7 @@ static void rev_ger(LtGen *g, LtBlasEm *e, const Need *nd, LLVMValueRef call, Lt
   if (nd->al) {
     LLVMValueRef t = scratch(e, nonneg(e->b, e->c, v->m));
     lt_blas_gemv(e, 0, v->m, v->n, one, s->a, s->lda, v->y, v->incy, zero, t, i1);
-    scalar_adj(g, nd, call, 0, lt_blas_dot(e, v->m, v->x, v->incx, t, i1));
+    lt_blas_scalar_adj(g, nd, call, 0, lt_blas_dot(e, v->m, v->x, v->incx, t, i1));
     lt_build_free(e->b, e->c->mod, t);
   }
 }
@@ -288,12 +297,12 @@ static void rev_symv(LtGen *g, LtBlasEm *e, const Need *nd, LLVMValueRef call, L
   if (nd->al) {
     LLVMValueRef t = scratch(e, nonneg(e->b, e->c, v->n));
     lt_blas_symv(e, up, v->n, one, v->a, v->lda, v->x, v->incx, zero, t, i1);
-    scalar_adj(g, nd, call, 0, lt_blas_dot(e, v->n, s->y, s->incy, t, i1));
+    lt_blas_scalar_adj(g, nd, call, 0, lt_blas_dot(e, v->n, s->y, s->incy, t, i1));
     lt_build_free(e->b, e->c->mod, t);
   }
   if (nd->be)
-    scalar_adj(g, nd, call, 1, lt_blas_dot(e, v->n, s->y, s->incy, v->y, v->incy));
-  if (!is_one(v->beta))
+    lt_blas_scalar_adj(g, nd, call, 1, lt_blas_dot(e, v->n, s->y, s->incy, v->y, v->incy));
+  if (!lt_blas_is_one(v->beta))
     lt_blas_scal(e, v->n, v->beta, s->y, s->incy);
 }
 
@@ -345,11 +354,11 @@ static void rev_level1(LtGen *g, LtBlasEm *e, const Need *nd, LLVMValueRef call,
     if (s->x)
       lt_blas_axpy(e, v->n, v->alpha, s->y, s->incy, s->x, s->incx);
     if (nd->al)
-      scalar_adj(g, nd, call, 0, lt_blas_dot(e, v->n, v->x, v->incx, s->y, s->incy));
+      lt_blas_scalar_adj(g, nd, call, 0, lt_blas_dot(e, v->n, v->x, v->incx, s->y, s->incy));
     break;
   case LT_BLAS_SCAL:
     if (nd->al)
-      scalar_adj(g, nd, call, 0, lt_blas_dot(e, v->n, v->x, v->incx, s->x, s->incx));
+      lt_blas_scalar_adj(g, nd, call, 0, lt_blas_dot(e, v->n, v->x, v->incx, s->x, s->incx));
     lt_blas_scal(e, v->n, v->alpha, s->x, s->incx);
     break;
   case LT_BLAS_COPY:
@@ -439,6 +448,12 @@ int lt_blas_reverse(LtGen *g, LLVMValueRef call) {
     break;
   case LT_BLAS_SYMV:
     rev_symv(g, &e, &nd, call, &v, &s);
+    break;
+  case LT_BLAS_SYMM:
+  case LT_BLAS_SYRK:
+  case LT_BLAS_TRMM:
+  case LT_BLAS_TRSM:
+    lt_blas_rev3(g, &e, &nd, call, &v, &s);
     break;
   case LT_BLAS_TRMV:
   case LT_BLAS_TRSV:

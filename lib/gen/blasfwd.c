@@ -22,10 +22,6 @@ typedef struct Lane {
   LLVMValueRef dal, dbe; /* tangents of alpha and beta, or NULL */
 } Lane;
 
-static int is_one(LLVMValueRef v) {
-  LLVMBool loses;
-  return v && LLVMIsAConstantFP(v) && LLVMConstRealGetDouble(v, &loses) == 1.0;
-}
 
 static void tan_gemm(LtBlasEm *e, const LtBlasCall *d, Lane *L) {
   LtBlasVals *v = &L->v, *s = &L->s;
@@ -40,7 +36,7 @@ static void tan_gemm(LtBlasEm *e, const LtBlasCall *d, Lane *L) {
                    used ? one : v->beta, s->c, v->ldc);
       used = 1;
     }
-  if (!used && !is_one(v->beta))
+  if (!used && !lt_blas_is_one(v->beta))
     lt_blas_mscal(e, v->m, v->n, v->beta, s->c, v->ldc);
   if (L->dbe)
     lt_blas_maxpy(e, v->m, v->n, L->dbe, v->c, v->ldc, s->c, v->ldc);
@@ -59,7 +55,7 @@ static void tan_gemv(LtBlasEm *e, const LtBlasCall *d, Lane *L) {
                    used ? one : v->beta, s->y, v->incy);
       used = 1;
     }
-  if (!used && !is_one(v->beta))
+  if (!used && !lt_blas_is_one(v->beta))
     lt_blas_scal(e, leny, v->beta, s->y, v->incy);
   if (L->dbe)
     lt_blas_axpy(e, leny, L->dbe, v->y, v->incy, s->y, v->incy);
@@ -78,7 +74,7 @@ static void tan_symv(LtBlasEm *e, const LtBlasCall *d, Lane *L) {
                    used ? one : v->beta, s->y, v->incy);
       used = 1;
     }
-  if (!used && !is_one(v->beta))
+  if (!used && !lt_blas_is_one(v->beta))
     lt_blas_scal(e, v->n, v->beta, s->y, v->incy);
   if (L->dbe)
     lt_blas_axpy(e, v->n, L->dbe, v->y, v->incy, s->y, v->incy);
@@ -105,6 +101,94 @@ static void tan_trxv(LtBlasEm *e, const LtBlasCall *d, Lane *L) {
   }
   if (solve)
     lt_blas_trxv(e, 1, d->up, d->tra, d->unit, v->n, v->a, v->lda, s->x, v->incx);
+}
+
+/* symm: as gemm; syrk: dC = a (op(dA) op(A)^T + op(A) op(dA)^T) + da
+ * op(A) op(A)^T + b dC + db C on C's triangle. */
+static void tan_symm_syrk(LtBlasEm *e, const LtBlasCall *d, Lane *L) {
+  LtBlasVals *v = &L->v, *s = &L->s;
+  LLVMValueRef one = LLVMConstReal(e->fty, 1);
+  int used = 0, syrk = d->kind == LT_BLAS_SYRK, tri = d->up ? 1 : 2;
+  if (syrk) {
+    if (s->a)
+      lt_blas_syrk(e, d->up, d->tra, v->n, v->k, v->alpha, s->a, v->lda, v->a, v->lda, v->beta,
+                   s->c, v->ldc);
+    if (L->dal)
+      lt_blas_syrk(e, d->up, d->tra, v->n, v->k, L->dal, v->a, v->lda, NULL, NULL,
+                   s->a ? one : v->beta, s->c, v->ldc);
+    if (!s->a && !L->dal && !lt_blas_is_one(v->beta))
+      lt_blas_line(e, L_SCAL, 0, tri, 0, v->n, v->n, v->beta, s->c, v->ldc, NULL, NULL, NULL, NULL);
+    if (L->dbe)
+      lt_blas_line(e, L_AXPY, 0, tri, 0, v->n, v->n, L->dbe, v->c, v->ldc, s->c, v->ldc, NULL, NULL);
+    return;
+  }
+  struct { LLVMValueRef coef, A, B; } t[3] = {{v->alpha, s->a, v->b},
+                                              {v->alpha, v->a, s->b},
+                                              {L->dal, v->a, v->b}};
+  for (int k = 0; k < 3; k++)
+    if (t[k].coef && t[k].A && t[k].B) {
+      lt_blas_symm(e, d->right, d->up, v->m, v->n, t[k].coef, t[k].A, v->lda, t[k].B, v->ldb,
+                   used ? one : v->beta, s->c, v->ldc);
+      used = 1;
+    }
+  if (!used && !lt_blas_is_one(v->beta))
+    lt_blas_mscal(e, v->m, v->n, v->beta, s->c, v->ldc);
+  if (L->dbe)
+    lt_blas_maxpy(e, v->m, v->n, L->dbe, v->c, v->ldc, s->c, v->ldc);
+}
+
+/* A packed copy of the m x n matrix X with op(T) (coef a, T = dT without
+ * a unit diagonal: its a X taken off) applied, in scratch (ld max(m, 1)). */
+static LLVMValueRef tri_times(LtBlasEm *e, const LtBlasCall *d, LtBlasVals *v, LLVMValueRef a,
+                              LLVMValueRef T, int strict, LLVMValueRef X, LLVMValueRef ldx,
+                              LLVMValueRef *ldw) {
+  LtCtx *c = e->c;
+  LLVMValueRef m = LLVMBuildSExt(e->b, v->m, c->i64, ""), n = LLVMBuildSExt(e->b, v->n, c->i64, "");
+  LLVMValueRef W = lt_blas_scratch(e, LLVMBuildMul(e->b, m, n, ""));
+  *ldw = lt_blas_max1(e, v->m);
+  lt_blas_mcopy(e, v->m, v->n, X, ldx, W);
+  lt_blas_trxm(e, 0, d->right, d->up, d->tra, d->unit, v->m, v->n, a, T, v->lda, W, *ldw);
+  if (strict && d->unit)
+    lt_blas_maxpy(e, v->m, v->n, LLVMBuildFNeg(e->b, a, ""), X, ldx, W, *ldw);
+  return W;
+}
+
+/* trmm, before the call: dB = a op(T) dB + a op(dT) B + da op(T) B. */
+static void tan_trmm(LtBlasEm *e, const LtBlasCall *d, Lane *L) {
+  LtBlasVals *v = &L->v, *s = &L->s;
+  LLVMValueRef one = LLVMConstReal(e->fty, 1), W = NULL, W2 = NULL, ldw, ldw2;
+  if (s->a)
+    W = tri_times(e, d, v, v->alpha, s->a, 1, v->b, v->ldb, &ldw);
+  if (L->dal)
+    W2 = tri_times(e, d, v, L->dal, v->a, 0, v->b, v->ldb, &ldw2);
+  lt_blas_trxm(e, 0, d->right, d->up, d->tra, d->unit, v->m, v->n, v->alpha, v->a, v->lda, s->b,
+               v->ldb);
+  LLVMValueRef Ws[2] = {W, W2}, lds[2] = {W ? ldw : NULL, W2 ? ldw2 : NULL};
+  for (int k = 0; k < 2; k++)
+    if (Ws[k]) {
+      lt_blas_maxpy(e, v->m, v->n, one, Ws[k], lds[k], s->b, v->ldb);
+      lt_build_free(e->b, e->c->mod, Ws[k]);
+    }
+}
+
+/* trsm: op(T) X = a B, so op(T) dX = a dB + da B - op(dT) X: before the
+ * call dB = a dB + da B (B still the old one), after it the rest. */
+static void tan_trsm(LtBlasEm *e, const LtBlasCall *d, Lane *L, int after) {
+  LtBlasVals *v = &L->v, *s = &L->s;
+  if (!after) {
+    if (!lt_blas_is_one(v->alpha))
+      lt_blas_mscal(e, v->m, v->n, v->alpha, s->b, v->ldb);
+    if (L->dal)
+      lt_blas_maxpy(e, v->m, v->n, L->dal, v->b, v->ldb, s->b, v->ldb);
+    return;
+  }
+  if (s->a) {
+    LLVMValueRef ldw, W = tri_times(e, d, v, LLVMConstReal(e->fty, 1), s->a, 1, v->b, v->ldb, &ldw);
+    lt_blas_maxpy(e, v->m, v->n, LLVMConstReal(e->fty, -1), W, ldw, s->b, v->ldb);
+    lt_build_free(e->b, e->c->mod, W);
+  }
+  lt_blas_trxm(e, 1, d->right, d->up, d->tra, d->unit, v->m, v->n, LLVMConstReal(e->fty, 1), v->a,
+               v->lda, s->b, v->ldb);
 }
 
 static void tan_ger(LtBlasEm *e, Lane *L) {
@@ -138,6 +222,15 @@ static void tan_inplace(LtBlasEm *e, const LtBlasCall *d, Lane *L) {
   case LT_BLAS_SYMV:
     if (s->y)
       tan_symv(e, d, L);
+    break;
+  case LT_BLAS_SYMM:
+  case LT_BLAS_SYRK:
+    if (s->c)
+      tan_symm_syrk(e, d, L);
+    break;
+  case LT_BLAS_TRMM:
+    if (s->b)
+      tan_trmm(e, d, L);
     break;
   case LT_BLAS_TRMV:
   case LT_BLAS_TRSV: /* trsv: called after the primal call */
@@ -252,6 +345,13 @@ int lt_blas_tangent(LtTg *t, LLVMValueRef call) {
         *dp[q] = LLVMBuildLoad2(pre, e.fty, lt_tg_lane(t, dsc[q], c->ptr, l), "");
       else if (dsc[q])
         *dp[q] = lt_tg_lane(t, dsc[q], e.fty, l);
+    }
+    if (d.kind == LT_BLAS_TRSM && L.s.b) {
+      tan_trsm(&e, &d, &L, 0);
+      e.b = post;
+      tan_trsm(&e, &d, &L, 1);
+      e.b = pre;
+      continue;
     }
     if (!result) {
       e.b = d.kind == LT_BLAS_TRSV ? post : pre;

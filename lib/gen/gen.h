@@ -302,22 +302,41 @@ typedef struct LtBlasVals {
   LLVMValueRef m, n, k, lda, ldb, ldc, incx, incy, alpha, beta;
   LLVMValueRef a, b, c, x, y;
 } LtBlasVals;
+typedef struct LtBlasEm LtBlasEm;
+/* R: alpha's (k 0) or beta's (k 1) adjoint gets d. */
+void lt_blas_scalar_adj(LtGen *g, const LtBlasNeed *nd, LLVMValueRef call, int k,
+                        LLVMValueRef d);
+int lt_blas_is_one(LLVMValueRef v);              /* the constant 1.0 */
+LLVMValueRef lt_blas_max1(LtBlasEm *e, LLVMValueRef x); /* max(x, 1) */
+/* blas3.c: the reverse of symm, syrk, trmm, trsm (v: primal values, the
+ * copies where the plan made them; s: shadows) */
+void lt_blas_rev3(LtGen *g, LtBlasEm *e, const LtBlasNeed *nd, LLVMValueRef call,
+                  LtBlasVals *v, LtBlasVals *s);
 int lt_blas_forward(LtGen *g, LLVMValueRef call, LLVMValueRef acall);
 /* The calls the rules emit, in the program's interface (CBLAS or
  * Fortran) and precision, at e->b in function e->fn. */
-typedef struct LtBlasEm {
+struct LtBlasEm {
   LtCtx *c;
   LLVMBuilderRef b;
   LLVMValueRef fn;
   int fortran, single;
   LLVMTypeRef ity, fty;
-} LtBlasEm;
+};
 void lt_blas_em_init(LtBlasEm *e, LtCtx *c, LLVMBuilderRef b, LLVMValueRef fn,
                      const LtBlasCall *d, LLVMValueRef call);
 void lt_blas_gemm(LtBlasEm *e, int ta, int tb, LLVMValueRef m, LLVMValueRef n,
                   LLVMValueRef k, LLVMValueRef al, LLVMValueRef A, LLVMValueRef lda,
                   LLVMValueRef B, LLVMValueRef ldb, LLVMValueRef be, LLVMValueRef C,
                   LLVMValueRef ldc);
+void lt_blas_symm(LtBlasEm *e, int right, int up, LLVMValueRef m, LLVMValueRef n,
+                  LLVMValueRef al, LLVMValueRef A, LLVMValueRef lda, LLVMValueRef B,
+                  LLVMValueRef ldb, LLVMValueRef be, LLVMValueRef C, LLVMValueRef ldc);
+void lt_blas_syrk(LtBlasEm *e, int up, int ta, LLVMValueRef n, LLVMValueRef k, LLVMValueRef al,
+                  LLVMValueRef A, LLVMValueRef lda, LLVMValueRef B, LLVMValueRef ldb,
+                  LLVMValueRef be, LLVMValueRef C, LLVMValueRef ldc);
+void lt_blas_trxm(LtBlasEm *e, int solve, int right, int up, int ta, int unit, LLVMValueRef m,
+                  LLVMValueRef n, LLVMValueRef al, LLVMValueRef A, LLVMValueRef lda,
+                  LLVMValueRef B, LLVMValueRef ldb);
 void lt_blas_gemv(LtBlasEm *e, int ta, LLVMValueRef m, LLVMValueRef n, LLVMValueRef al,
                   LLVMValueRef A, LLVMValueRef lda, LLVMValueRef x, LLVMValueRef incx,
                   LLVMValueRef be, LLVMValueRef y, LLVMValueRef incy);
@@ -360,6 +379,15 @@ void lt_blas_tger(LtBlasEm *e, int up, int strict, LLVMValueRef n, LLVMValueRef 
                   LLVMValueRef u, LLVMValueRef v, LLVMValueRef T, LLVMValueRef ldt);
 void lt_blas_tdiag(LtBlasEm *e, LLVMValueRef n, LLVMValueRef s, LLVMValueRef u, LLVMValueRef v,
                    LLVMValueRef T, LLVMValueRef ldt);
+/* A loop over the lines j < n of X and Y (columns, or rows when rows;
+ * m elements, or the part of column j in the upper (tri 1) or lower (2)
+ * triangle of an n x n matrix, strict: without the diagonal): L_DOT sums
+ * <X_j, Y_j>; L_SCAL X_j *= s; L_AXPY Y_j += s X_j; L_DIAGDOT
+ * D_jj += s <X_j, Y_j>; L_DSCALE Y_j += s D_jj X_j. */
+enum { L_DOT, L_SCAL, L_AXPY, L_DIAGDOT, L_DSCALE };
+LLVMValueRef lt_blas_line(LtBlasEm *e, int op, int rows, int tri, int strict, LLVMValueRef m,
+                          LLVMValueRef n, LLVMValueRef s, LLVMValueRef X, LLVMValueRef ldx,
+                          LLVMValueRef Y, LLVMValueRef ldy, LLVMValueRef D, LLVMValueRef ldd);
 /* A scratch block of count elements (i64) at e->b; a packed copy of the
  * vector x (n elements, stride inc) in one. The caller frees them. */
 LLVMValueRef lt_blas_scratch(LtBlasEm *e, LLVMValueRef count);

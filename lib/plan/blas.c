@@ -8,8 +8,9 @@
  * (not the stack; in split mode only a parameter the caller keeps);
  * otherwise A copies it, whole, before the call. What the call itself
  * writes (scal's x, gemv's y, gemm's C) is always copied when needed;
- * trsv's rule needs the solution, re-read, or re-solved in R from a copy
- * of the right-hand side.
+ * trsv's and trsm's rules need the solution, re-read, or re-solved in R
+ * from a copy of the right-hand side (always for trsm with an active
+ * alpha, whose adjoint needs that right-hand side).
  */
 #include "lt.h"
 
@@ -53,6 +54,23 @@ void lt_plan_blas(const LtFacts *f, LLVMValueRef call, LtBlasNeed *nd) {
     rd[RA] = sh[RY] && (sh[RX] || nd->al);
     rd[RX] = sh[RY] && (sh[RA] || nd->al);
     rd[RY] = sh[RY] && nd->be;
+    break;
+  case LT_BLAS_SYMM:
+    nd->any = sh[RC];
+    rd[RA] = sh[RC] && (sh[RB] || nd->al);
+    rd[RB] = sh[RC] && (sh[RA] || nd->al);
+    rd[RC] = sh[RC] && nd->be;
+    break;
+  case LT_BLAS_SYRK:
+    nd->any = sh[RC];
+    rd[RA] = sh[RC] && (sh[RA] || nd->al);
+    rd[RC] = sh[RC] && nd->be;
+    break;
+  case LT_BLAS_TRMM: /* dT and da need the old B, dB the triangle */
+  case LT_BLAS_TRSM: /* dT needs the solution, da the old B */
+    nd->any = sh[RB];
+    rd[RA] = sh[RB];
+    rd[RB] = sh[RB] && (sh[RA] || nd->al);
     break;
   case LT_BLAS_SYMV:
     nd->any = sh[RY];
@@ -102,7 +120,7 @@ void lt_plan_blas(const LtFacts *f, LLVMValueRef call, LtBlasNeed *nd) {
   for (int r = 0; r < NROLE; r++) {
     unsigned k = (unsigned)nd->op[r];
     /* trsv's rule reads x as the call leaves it */
-    int after = d->kind == LT_BLAS_TRSV && r == RX;
+    int after = (d->kind == LT_BLAS_TRSV && r == RX) || (d->kind == LT_BLAS_TRSM && r == RB && !nd->al);
     nd->cache[r] = !rd[r]                         ? 0
                    : !after && lt_blas_writes(d, (int)k) ? LT_BC_WRITES
                    : !kept_base(f, LLVMGetOperand(call, k)) ? (f->split ? LT_BC_SPLIT : LT_BC_STACK)
