@@ -181,8 +181,7 @@ LtBlasKind lt_blas_call(LLVMValueRef call, LtBlasCall *out) {
       d.right = !d.right;
       swap_int(&d.m, &d.n);
     }
-  }
-  else if (row && d.kind == LT_BLAS_GEMM) {
+  } else if (row && d.kind == LT_BLAS_GEMM) {
     swap_int(&d.m, &d.n);
     swap_int(&d.a, &d.b);
     swap_int(&d.lda, &d.ldb);
