@@ -163,3 +163,19 @@ if mpicc and mpirun:
         config.substitutions.append(
             ("%mpirun", "%s --allow-run-as-root --oversubscribe -np" % mpirun)
         )
+
+# BLAS and LAPACK (tools/setup.sh installs OpenBLAS and LAPACKE): the
+# cblas.h header and libopenblas; one thread, so runs are repeatable.
+import ctypes.util
+import glob
+
+blas_headers = glob.glob("/usr/include/cblas.h") + glob.glob("/usr/include/*/cblas.h")
+if blas_headers and ctypes.util.find_library("openblas"):
+    config.available_features.add("blas")
+    config.substitutions.append(("%blaslibs", "-lopenblas"))
+    config.environment["OPENBLAS_NUM_THREADS"] = "1"
+else:
+    lit_config.note(
+        "no cblas.h or libopenblas: BLAS tests unsupported "
+        "(bash tools/setup.sh installs libopenblas-dev and liblapacke-dev)"
+    )

@@ -110,6 +110,11 @@ fi
 pkgs=()
 command -v mpicc >/dev/null 2>&1 || pkgs+=(libopenmpi-dev)
 command -v mpirun >/dev/null 2>&1 || pkgs+=(openmpi-bin)
+# BLAS and LAPACK for the blas-* tests (OpenBLAS: cblas.h, libopenblas;
+# LAPACKE: lapacke.h).
+ls /usr/include/cblas.h /usr/include/*/cblas.h >/dev/null 2>&1 || pkgs+=(libopenblas-dev)
+ls /usr/lib/*/libopenblas.so /usr/lib/libopenblas.so >/dev/null 2>&1 || pkgs+=(libopenblas-dev)
+[ -f /usr/include/lapacke.h ] || pkgs+=(liblapacke-dev)
 if [ ${#pkgs[@]} -gt 0 ]; then
   apt_install "${pkgs[@]}"
 fi

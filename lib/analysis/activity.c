@@ -60,6 +60,7 @@ static int call_varied(LtActivity *a, LLVMValueRef i) {
   case LT_CALL_DIFF:
   case LT_CALL_CUSTOM:
   case LT_CALL_UNKNOWN:
+  case LT_CALL_BLAS: /* dot, nrm2, asum of active vectors */
     return any_operand(a, i, n, varied) ||
            any_operand(a, i, n, lt_is_shadowed);
   default:
@@ -118,6 +119,8 @@ static int only_sanitizer_uses(LLVMValueRef v) {
 /* Active data stored into memory without a shadow (an enzyme_const
  * argument, a global) loses its derivative; that only matters when the
  * function reads it back. Pass 1 marks such memory, pass 2 reports reads. */
+static int blas_activate(LtActivity *a, LLVMValueRef i, int taint);
+
 static void taint_stores(LtActivity *a, LLVMValueRef i) {
   const LtRule *rule;
   if (LLVMIsAStoreInst(i)) {
@@ -128,6 +131,80 @@ static void taint_stores(LtActivity *a, LLVMValueRef i) {
              lt_points_any_active(&a->pts, LLVMGetOperand(i, 1))) {
     lt_points_taint(&a->pts, LLVMGetOperand(i, 0));
   }
+  blas_activate(a, i, 1);
+}
+
+/* A BLAS call reads active data: a varied scalar, or a matrix, vector
+ * or (Fortran) scalar in memory with a shadow. */
+static int blas_active_in(LtActivity *a, LLVMValueRef i, const LtBlasCall *d) {
+  int in[5];
+  for (unsigned k = 0, n = lt_blas_inputs(d, in); k < n; k++)
+    if (lt_is_shadowed(a, LLVMGetOperand(i, (unsigned)in[k])))
+      return 1;
+  int s[2] = {d->alpha, d->beta};
+  for (int k = 0; k < 2; k++)
+    if (s[k] >= 0 && (lt_is_varied(a, LLVMGetOperand(i, (unsigned)s[k])) ||
+                      lt_is_shadowed(a, LLVMGetOperand(i, (unsigned)s[k]))))
+      return 1;
+  return 0;
+}
+
+/* What a BLAS routine with a rule writes from active inputs gets a
+ * shadow (taint: where it cannot, reading it back is an error). */
+static int blas_activate(LtActivity *a, LLVMValueRef i, int taint) {
+  LtBlasCall d;
+  const LtRule *rule;
+  if (!LLVMIsACallInst(i) || lt_call_kind(i, &rule) != LT_CALL_BLAS ||
+      lt_blas_call(i, &d) == LT_BLAS_UNSUPPORTED || !blas_active_in(a, i, &d))
+    return 0;
+  int o[2], changed = 0;
+  for (unsigned k = 0, n = lt_blas_outputs(&d, o); k < n; k++) {
+    LLVMValueRef p = LLVMGetOperand(i, (unsigned)o[k]);
+    changed |= taint ? lt_points_taint(&a->pts, p) : lt_points_activate(&a->pts, p);
+  }
+  return changed;
+}
+
+/* An active BLAS call that cannot be differentiated: reported, -1. */
+static int check_blas(LtCtx *c, LtActivity *a, LLVMValueRef i) {
+  LtBlasCall d;
+  size_t len;
+  const char *n = lt_callee_name(i, &len);
+  int in[5];
+  if (lt_blas_call(i, &d) == LT_BLAS_UNSUPPORTED) {
+    lt_error(c, i, "no derivative rule for '%.*s' (a BLAS/LAPACK routine Leantape "
+                   "has no rule for yet); mark its arguments enzyme_const, or register "
+                   "a custom derivative (void *__enzyme_register_gradient_<name>[3] = "
+                   "{%.*s, augmented, gradient}; see the README)",
+             (int)len, n, (int)len, n);
+    return -1;
+  }
+  if (d.unknown_flag) {
+    lt_error(c, i, "'%.*s' on active data: its layout and transposes must be "
+                   "constants (CblasRowMajor, CblasTrans, or \"N\"/\"T\" literals)",
+             (int)len, n);
+    return -1;
+  }
+  for (unsigned k = 0, ni = lt_blas_inputs(&d, in); k < ni; k++) {
+    LLVMValueRef p = LLVMGetOperand(i, (unsigned)in[k]);
+    if (lt_points_reads_tainted(&a->pts, p)) {
+      lt_error(c, i, "'%.*s' reads an active value that was stored to memory that "
+                     "has no shadow (a global, or an enzyme_const argument); pass that "
+                     "memory as an enzyme_dup argument with a shadow buffer",
+               (int)len, n);
+      return -1;
+    }
+  }
+  int all[7] = {d.a, d.b, d.c, d.x, d.y, d.fortran ? d.alpha : -1, d.fortran ? d.beta : -1};
+  for (int k = 0; k < 7; k++)
+    if (all[k] >= 0 && lt_shadow_maynull(a, LLVMGetOperand(i, (unsigned)all[k]))) {
+      lt_error(c, i, "'%.*s': argument %d may address active or inactive memory "
+                     "(its shadow may be null at run time), which BLAS rules do "
+                     "not support yet; pass one kind of memory",
+               (int)len, n, all[k] + 1);
+      return -1;
+    }
+  return 0;
 }
 
 static int check_memory(LtCtx *c, LtActivity *a, LLVMValueRef i) {
@@ -233,6 +310,8 @@ static int check_inst(LtCtx *c, LtActivity *a, LLVMValueRef i) {
       lt_error(c, i, "'%.*s' %s", (int)len, n, why);
     return why ? -1 : 0;
   }
+  if (lt_call_kind(i, &rule) == LT_CALL_BLAS)
+    return active ? check_blas(c, a, i) : 0;
   if (lt_call_kind(i, &rule) != LT_CALL_UNKNOWN || !active)
     return 0;
   if (!len)
@@ -274,6 +353,7 @@ static int activate(LtActivity *a, LLVMValueRef i) {
   }
   if (lt_points_any_active(pt, i))
     changed |= lt_points_activate(pt, i);
+  changed |= blas_activate(a, i, 0);
   /* What an MPI call receives may be active on the sending rank: the
    * receive buffers of floating-point data get shadows whatever this
    * rank stores there (every rank then takes part in the adjoint

@@ -209,6 +209,8 @@ typedef enum {
                          no derivative, kept in A, mirrored in R (omp.c) */
   LT_CALL_MPI,        /* an MPI communication with a derivative, or one
                          without that activity.c reports (mpi.c) */
+  LT_CALL_BLAS,       /* a BLAS routine, with a rule or one that activity.c
+                         reports when active (blas.c) */
   LT_CALL_UNKNOWN     /* external, no rule */
 } LtCallKind;
 
@@ -316,6 +318,51 @@ unsigned lt_mpi_status_source_offset(const LtMpiCall *m, LLVMValueRef call);
  * MPI_ANY_TAG, or a value only known at run time): R takes them from the
  * status A recorded. */
 int lt_mpi_recv_wildcard(const LtMpiCall *m, LLVMValueRef call);
+
+/* blas.c: BLAS calls (CBLAS and the Fortran symbols) */
+typedef enum {
+  LT_BLAS_NONE,
+  LT_BLAS_INERT,       /* index searches (i?amax): integers only */
+  LT_BLAS_GEMM,
+  LT_BLAS_SYMM,
+  LT_BLAS_SYRK,
+  LT_BLAS_TRMM,
+  LT_BLAS_TRSM,
+  LT_BLAS_GEMV,
+  LT_BLAS_GER,
+  LT_BLAS_SYMV,
+  LT_BLAS_TRMV,
+  LT_BLAS_TRSV,
+  LT_BLAS_DOT,
+  LT_BLAS_AXPY,
+  LT_BLAS_SCAL,
+  LT_BLAS_COPY,
+  LT_BLAS_SWAP,
+  LT_BLAS_NRM2,
+  LT_BLAS_ASUM,
+  LT_BLAS_UNSUPPORTED  /* a BLAS or LAPACK routine without a rule */
+} LtBlasKind;
+/* A call decoded as the column-major call it equals: the operand index of
+ * each role (-1 if none) and the constant flags. */
+typedef struct LtBlasCall {
+  const char *name;    /* the routine without precision: "gemm" */
+  LtBlasKind kind;
+  int nargs, level;
+  int ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, x, incx, y, incy;
+  int uplo, diag, side;
+  int fortran;         /* every argument by reference (dgemm_) */
+  int single;          /* float data (sgemm) */
+  int tra, trb;        /* op(A), op(B) transpose (column-major) */
+  int up, unit;        /* A's upper triangle (column-major), unit diagonal */
+  int right;           /* A multiplies from the right (symm, trmm, trsm) */
+  int unknown_flag;    /* a flag or layout that is not a constant */
+} LtBlasCall;
+/* What a BLAS call is (LT_BLAS_NONE: not BLAS); *out gets its roles. */
+LtBlasKind lt_blas_call(LLVMValueRef call, LtBlasCall *out);
+/* The operands the call writes (up to 2) and reads (up to 5). */
+unsigned lt_blas_outputs(const LtBlasCall *d, int *out);
+unsigned lt_blas_inputs(const LtBlasCall *d, int *out);
+int lt_blas_writes(const LtBlasCall *d, int k);
 
 /* loops.c: natural loops, nesting, preheader/latch/exits (on LtCfg ids) */
 

@@ -274,6 +274,18 @@ LtCallKind lt_call_kind(LLVMValueRef call, const LtRule **rule) {
   default:
     return LT_CALL_MPI;
   }
+  /* a library routine: a function of the module with a BLAS name is the
+   * user's own code, inlined and differentiated as written */
+  LLVMValueRef callee = lt_called_fn(call);
+  if (callee && LLVMIsDeclaration(callee))
+    switch (lt_blas_call(call, NULL)) {
+    case LT_BLAS_NONE:
+      break;
+    case LT_BLAS_INERT:
+      return LT_CALL_INACTIVE;
+    default:
+      return LT_CALL_BLAS;
+    }
   if (lt_alloc_fn(call))
     return LT_CALL_MALLOC;
   if (is_free_fn(n, len))

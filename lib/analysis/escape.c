@@ -69,6 +69,7 @@ static int call_escapes(LtCtx *c, LLVMValueRef call, LLVMValueRef v, int lv,
   case LT_CALL_MALLOC:
   case LT_CALL_SYNC:
   case LT_CALL_MPI: /* keeps no pointer beyond the request's completion */
+  case LT_CALL_BLAS:
     return 0;
   case LT_CALL_MEMCPY:
     if (lt_is_ptr_ty(LLVMTypeOf(call)))

@@ -442,12 +442,15 @@ static void decide(LtOverwrite *o, Ctx *x) {
 }
 
 /* A call of a function defined in the module (a callee that may stay a
- * call, with its own derivative). */
+ * call, with its own derivative), or a BLAS routine: both may read their
+ * pointer arguments' memory again in the reverse pass. */
 static int is_defined_call(LLVMValueRef i) {
+  const LtRule *r;
   if (!LLVMIsACallInst(i))
     return 0;
   LLVMValueRef f = LLVMGetCalledValue(i);
-  return f && LLVMIsAFunction(f) && !LLVMIsDeclaration(f);
+  return f && LLVMIsAFunction(f) &&
+         (!LLVMIsDeclaration(f) || lt_call_kind(i, &r) == LT_CALL_BLAS);
 }
 
 /* Per pointer argument of call: may a write after it change its memory?

@@ -364,8 +364,8 @@ static int step_call(LtPoints *pt, LLVMValueRef i) {
     return changed;
   }
   if (k == LT_CALL_MEMSET || k == LT_CALL_FREE || k == LT_CALL_RULE ||
-      k == LT_CALL_ZERO || k == LT_CALL_COMPLEX || k == LT_CALL_MPI)
-    return 0; /* MPI moves data, and handles (no pointers of ours) */
+      k == LT_CALL_ZERO || k == LT_CALL_COMPLEX || k == LT_CALL_MPI || k == LT_CALL_BLAS)
+    return 0; /* MPI and BLAS move floating-point data, MPI handles */
   size_t co = (size_t)lt_map_get(&pt->callobj, i);
   if (co) {
     /* The callee may store what escapes from its parameters, or memory it

@@ -1,7 +1,8 @@
 /* writes.c: what an instruction writes.
  *
  * lt_writes_of gives the addresses an instruction may write (a store's,
- * a memory transfer's destination, a rule's output arguments), or
+ * a memory transfer's destination, a rule's output arguments, a BLAS
+ * routine's output matrix or vector), or
  * LT_CLOBBER for memory it cannot name; a call by its kind, its memory
  * effects, or, for a function defined in the module, its body:
  *
@@ -86,6 +87,16 @@ static int call_writes(LtCtx *c, LLVMValueRef i, LtVec *seen) {
   case LT_CALL_ZERO:
   case LT_CALL_COMPLEX:
     return 0;
+  case LT_CALL_BLAS: {
+    LtBlasCall d;
+    int o[2];
+    if (lt_blas_call(i, &d) == LT_BLAS_UNSUPPORTED)
+      break;
+    for (unsigned k = 0, no = lt_blas_outputs(&d, o); k < no; k++)
+      if (!own_memory(LLVMGetOperand(i, (unsigned)o[k])))
+        return 1;
+    return 0;
+  }
   case LT_CALL_MEMCPY:
   case LT_CALL_MEMSET:
     return !own_memory(LLVMGetOperand(i, 0));
@@ -198,6 +209,17 @@ static LLVMValueRef call_write(LtCtx *c, LLVMValueRef i, unsigned *nextra,
   case LT_CALL_ZERO:
   case LT_CALL_COMPLEX:
     return NULL;
+  case LT_CALL_BLAS: {
+    /* a routine with a rule writes its output operands only (BLAS
+     * forbids outputs that overlap inputs); others by their effects */
+    LtBlasCall d;
+    int o[2];
+    if (lt_blas_call(i, &d) == LT_BLAS_UNSUPPORTED)
+      return effects(c, i, nextra, extra);
+    for (unsigned k = 0, no = lt_blas_outputs(&d, o); k < no; k++)
+      extra[(*nextra)++] = LLVMGetOperand(i, (unsigned)o[k]);
+    return NULL;
+  }
   case LT_CALL_MEMCPY:
   case LT_CALL_MEMSET:
   case LT_CALL_FREE:

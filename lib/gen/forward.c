@@ -393,6 +393,9 @@ int lt_forward_build(LtGen *g, const char *name) {
       else if (LLVMIsACallInst(i) && lt_call_kind(i, &rule) == LT_CALL_MPI &&
                lt_mpi_forward(g, b, i, amap(g, i), need_shadow_at))
         g->failed = 1;
+      else if (LLVMIsACallInst(i) && lt_call_kind(i, &rule) == LT_CALL_BLAS &&
+               lt_blas_forward(g, i, amap(g, i)))
+        g->failed = 1;
     }
   fill_phis(g);
   mark_math_pure(g);

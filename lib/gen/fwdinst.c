@@ -610,6 +610,8 @@ static int fwd_call(LtTg *t, LLVMValueRef i) {
     return fwd_free(t, i);
   case LT_CALL_MPI:
     return lt_mpi_tangent(t, i);
+  case LT_CALL_BLAS:
+    return lt_blas_tangent(t, i);
   default:
     return 0; /* inactive, zero derivative (constant tangent 0) */
   }

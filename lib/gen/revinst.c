@@ -216,6 +216,8 @@ static int rev_call(LtGen *g, LLVMValueRef i) {
     return lt_omp_reverse_sync(g, i);
   case LT_CALL_MPI:
     return lt_mpi_reverse(g, i);
+  case LT_CALL_BLAS:
+    return lt_blas_reverse(g, i);
   default:
     return 0; /* inactive, zero-derivative, free (the shadow is freed at
                  the reverse of its allocation) */

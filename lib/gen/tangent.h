@@ -44,6 +44,10 @@ int lt_fwdinst(LtTg *t, LLVMValueRef inst);
 int lt_fwd_pointer(LtTg *t, LLVMValueRef i);
 int lt_fwd_word(LtTg *t, LLVMValueRef i);
 
+/* blasfwd.c: the tangent of a BLAS call (BLAS calls before or after
+ * the primal call's clone). */
+int lt_blas_tangent(LtTg *t, LLVMValueRef call);
+
 /* mpi.c: the tangent communication of an MPI call, at t->b. */
 int lt_mpi_tangent(LtTg *t, LLVMValueRef call);
 int lt_mpicoll_tangent(LtTg *t, LLVMValueRef call);

@@ -116,6 +116,24 @@ int lt_plan_kept_param(const LtFacts *f, LLVMValueRef p);
 int lt_plan_pure(LLVMValueRef v);
 const char *lt_plan_why(LtWhy why);
 
+/* blas.c: what the reverse of a BLAS call reads (roles a, b, c, x, y
+ * of LtBlasCall), and which operands A copies, and why (LT_BC_*). */
+enum { LT_BR_A, LT_BR_B, LT_BR_C, LT_BR_X, LT_BR_Y, LT_BR_N };
+enum { LT_BC_WRITES = 1, LT_BC_LATER, LT_BC_STACK, LT_BC_SPLIT };
+typedef struct LtBlasNeed {
+  LtBlasCall d;
+  int op[LT_BR_N];    /* operand of each role, -1 if none */
+  int sh[LT_BR_N];    /* the role's memory has a shadow */
+  int al, be;         /* alpha, beta are active */
+  int res;            /* the result (dot, nrm2, asum) is active */
+  int any;            /* R emits something */
+  int read[LT_BR_N];  /* R reads the role's primal memory */
+  int cache[LT_BR_N]; /* ... from a copy made in A: why (LT_BC_*), or 0 */
+  int slot;           /* the call has a record on the tape */
+} LtBlasNeed;
+void lt_plan_blas(const LtFacts *f, LLVMValueRef call, LtBlasNeed *nd);
+const char *lt_plan_blas_why(int why);
+
 /* layout.c: the tape's slots */
 /* The slot for (kind, key), added with type ty on first use. */
 unsigned lt_plan_slot(LtPlan *pl, LtSlotKind kind, void *src, LLVMTypeRef ty);

@@ -51,9 +51,28 @@ static void describe(Buf *b, const LtPlan *g, unsigned i) {
   case LT_SLOT_LOOPCOUNT:
     put(b, "%s of a loop", kind == LT_SLOT_LOOPBUF ? "cache" : "count");
     break;
-  case LT_SLOT_CUSTOMTAPE:
-    put(b, "tape of the custom derivative of '%s'", lt_callee_name(src, &len));
+  case LT_SLOT_CUSTOMTAPE: {
+    const LtRule *rule;
+    const char *cn = lt_callee_name(src, &len);
+    if (lt_call_kind(src, &rule) != LT_CALL_BLAS) {
+      put(b, "tape of the custom derivative of '%.*s'", (int)len, cn);
+      break;
+    }
+    /* the block of copies a BLAS call's reverse reads: say which */
+    LtBlasNeed nd;
+    lt_plan_blas(g->f, src, &nd);
+    unsigned line = LLVMGetDebugLocLine(src);
+    put(b, "record of '%.*s'", (int)len, cn);
+    if (line)
+      put(b, " (line %u)", line);
+    const char *sep = ": copies ";
+    for (int r = 0; r < LT_BR_N; r++)
+      if (nd.cache[r]) {
+        put(b, "%sargument %d (%s)", sep, nd.op[r] + 1, lt_plan_blas_why(nd.cache[r]));
+        sep = ", ";
+      }
     break;
+  }
   case LT_SLOT_SUBTAPE:
   case LT_SLOT_SUBPTR: {
     const char *cn = lt_callee_name(src, &len);
