@@ -242,6 +242,28 @@ static int check_memory(LtCtx *c, LtActivity *a, LLVMValueRef i) {
   return 0;
 }
 
+/* Integers that come (through casts and shuffles) from a load of memory
+ * with a shadow: floating-point data moved as an integer vector. */
+static int ints_from_active_memory(LtActivity *a, LLVMValueRef v, int depth) {
+  if (depth > 8 || !LLVMIsAInstruction(v) || lt_bits_type(a, v))
+    return 0;
+  switch (LLVMGetInstructionOpcode(v)) {
+  case LLVMLoad:
+    return lt_is_shadowed(a, LLVMGetOperand(v, 0));
+  case LLVMBitCast:
+  case LLVMFreeze:
+    return ints_from_active_memory(a, LLVMGetOperand(v, 0), depth + 1);
+  case LLVMShuffleVector:
+  case LLVMInsertElement:
+  case LLVMExtractElement:
+    return ints_from_active_memory(a, LLVMGetOperand(v, 0), depth + 1) ||
+           (LLVMGetInstructionOpcode(v) != LLVMExtractElement &&
+            ints_from_active_memory(a, LLVMGetOperand(v, 1), depth + 1));
+  default:
+    return 0;
+  }
+}
+
 static int check_inst(LtCtx *c, LtActivity *a, LLVMValueRef i) {
   LLVMOpcode op = LLVMGetInstructionOpcode(i);
   unsigned nops = (unsigned)LLVMGetNumOperands(i);
@@ -271,6 +293,16 @@ static int check_inst(LtCtx *c, LtActivity *a, LLVMValueRef i) {
       !lt_bits_type(a, i) && !only_sanitizer_uses(i)) {
     lt_error(c, i, "an active floating-point value is reinterpreted as "
                    "bits; its derivative would be lost (use arithmetic, or "
+                   "mark the input enzyme_const)");
+    return -1;
+  }
+  if (op == LLVMBitCast && !vin && lt_is_diff_ty(LLVMTypeOf(i)) &&
+      !lt_is_diff_ty(LLVMTypeOf(LLVMGetOperand(i, 0))) && !lt_bits_type(a, i) &&
+      ints_from_active_memory(a, LLVMGetOperand(i, 0), 0)) {
+    /* read as integers, the data would arrive here without a derivative */
+    lt_error(c, i, "floating-point data is read from active memory as an "
+                   "integer vector and turned back into floating point; its "
+                   "derivative would be lost (load it as floating point, or "
                    "mark the input enzyme_const)");
     return -1;
   }

@@ -81,12 +81,19 @@ static LLVMValueRef shifted_lanes(LtCtx *c, LLVMValueRef r, unsigned *first) {
   return v;
 }
 
+static LLVMValueRef integer_shuffle(LtCtx *c, LLVMBuilderRef b, LLVMValueRef r);
+
 static void float_lanes(LtCtx *c, LLVMValueRef fn, LLVMBuilderRef b) {
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
       next = LLVMGetNextInstruction(i);
       unsigned first;
-      LLVMValueRef v = shifted_lanes(c, i, &first);
+      LLVMValueRef v = shifted_lanes(c, i, &first), sv;
+      if (!v && (sv = integer_shuffle(c, b, i))) {
+        LLVMReplaceAllUsesWith(i, sv);
+        LLVMInstructionEraseFromParent(i);
+        continue; /* the integer casts and shuffle die with their uses */
+      }
       if (!v)
         continue;
       LLVMPositionBuilderBefore(b, i);
@@ -116,6 +123,135 @@ static void float_lanes(LtCtx *c, LLVMValueRef fn, LLVMBuilderRef b) {
         LLVMInstructionEraseFromParent(x);
       }
     }
+}
+
+/* v through bitcasts, down to the first value that is not one. */
+static LLVMValueRef through_casts(LLVMValueRef v) {
+  while (LLVMIsABitCastInst(v))
+    v = LLVMGetOperand(v, 0);
+  return v;
+}
+
+/* r = bitcast ... (shufflevector (bitcast ... a), (bitcast ... b), mask)
+ * to a float vector type F, where a and b are of type F and the mask moves
+ * whole lanes of F (Eigen's SSE swizzles at -O0: _mm_shuffle_epi32 on
+ * _mm_castpd_si128 of doubles): the same shuffle of a and b in lanes of F.
+ * NULL otherwise. */
+static LLVMValueRef integer_shuffle(LtCtx *c, LLVMBuilderRef b, LLVMValueRef r) {
+  LLVMTypeRef ft = LLVMTypeOf(r);
+  if (!LLVMIsABitCastInst(r) || LLVMGetTypeKind(ft) != LLVMVectorTypeKind ||
+      !lt_is_float_ty(LLVMGetElementType(ft)))
+    return NULL;
+  LLVMValueRef sh = through_casts(LLVMGetOperand(r, 0));
+  if (!LLVMIsAShuffleVectorInst(sh))
+    return NULL;
+  LLVMTypeRef it = LLVMTypeOf(sh);
+  LLVMValueRef a = through_casts(LLVMGetOperand(sh, 0)), bb = through_casts(LLVMGetOperand(sh, 1));
+  int a_undef = LLVMIsAUndefValue(LLVMGetOperand(sh, 0)) != NULL;
+  int b_undef = LLVMIsAUndefValue(LLVMGetOperand(sh, 1)) != NULL;
+  if ((!a_undef && LLVMTypeOf(a) != ft) || (!b_undef && LLVMTypeOf(bb) != ft))
+    return NULL;
+  unsigned long long es = LLVMABISizeOfType(c->td, LLVMGetElementType(ft));
+  unsigned long long is = LLVMABISizeOfType(c->td, LLVMGetElementType(it));
+  unsigned nin = LLVMGetVectorSize(LLVMTypeOf(LLVMGetOperand(sh, 0)));
+  unsigned nout = LLVMGetNumMaskElements(sh);
+  if (!is || es % is || LLVMGetVectorSize(ft) * es != nout * is ||
+      nin * is != LLVMGetVectorSize(ft) * es)
+    return NULL;
+  unsigned r_ = (unsigned)(es / is), lanes = LLVMGetVectorSize(ft);
+  LLVMValueRef mask[64];
+  if (lanes > 64)
+    return NULL;
+  for (unsigned j = 0; j < lanes; j++) {
+    int m0 = LLVMGetMaskValue(sh, j * r_);
+    for (unsigned t = 1; t < r_; t++) {
+      int m = LLVMGetMaskValue(sh, j * r_ + t);
+      if (m0 == LLVMGetUndefMaskElem() ? m != m0 : m != m0 + (int)t)
+        return NULL; /* the mask splits a lane */
+    }
+    if (m0 != LLVMGetUndefMaskElem() && m0 % (int)r_)
+      return NULL;
+    mask[j] = m0 == LLVMGetUndefMaskElem() ? LLVMGetUndef(c->i32)
+                                            : LLVMConstInt(c->i32, (unsigned)m0 / r_, 0);
+  }
+  LLVMPositionBuilderBefore(b, r);
+  return LLVMBuildShuffleVector(b, a_undef ? LLVMGetPoison(ft) : a,
+                                b_undef ? LLVMGetPoison(ft) : bb,
+                                LLVMConstVector(mask, lanes), "lt.lanes");
+}
+
+/* A load of integers that become floats: `load <4 x i32>, p` then
+ * `bitcast to <2 x double>` (InstCombine's form of Eigen's SSE2 swizzles
+ * at -O1 and above). Loaded as the floats, with a bitcast back for the
+ * integer uses, the data keeps its derivative; read as integers it would
+ * have none (silently: dy = 0 for the right operand of an Eigen matrix
+ * product under SSE2). */
+/* The float vector type, of size bytes, that the integers v become through
+ * bitcasts and shuffles of whole vectors (-O1 keeps Eigen's SSE2 swizzle as
+ * a shuffle of <4 x i32> between the load and the bitcast), or NULL. */
+static LLVMTypeRef float_view(LtCtx *c, LLVMValueRef v, unsigned long long size, int depth) {
+  if (depth > 4)
+    return NULL;
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef w = LLVMGetUser(u);
+    LLVMTypeRef wt = LLVMTypeOf(w);
+    if (LLVMGetTypeKind(wt) != LLVMVectorTypeKind || LLVMABISizeOfType(c->td, wt) != size)
+      continue;
+    if (LLVMIsABitCastInst(w) && lt_is_float_ty(LLVMGetElementType(wt)))
+      return wt;
+    if (LLVMIsABitCastInst(w) || LLVMIsAShuffleVectorInst(w)) {
+      LLVMTypeRef t = float_view(c, w, size, depth + 1);
+      if (t)
+        return t;
+    }
+  }
+  return NULL;
+}
+
+static void float_loads(LtCtx *c, LLVMValueRef fn, LLVMBuilderRef b) {
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      LLVMTypeRef it = LLVMTypeOf(i);
+      if (!LLVMIsALoadInst(i) || LLVMGetVolatile(i) || LLVMIsAtomic(i) ||
+          LLVMGetTypeKind(it) != LLVMVectorTypeKind ||
+          LLVMGetTypeKind(LLVMGetElementType(it)) != LLVMIntegerTypeKind)
+        continue;
+      LLVMTypeRef ft = float_view(c, i, LLVMABISizeOfType(c->td, it), 0);
+      if (!ft)
+        continue;
+      LLVMPositionBuilderBefore(b, i);
+      LLVMValueRef fl = LLVMBuildLoad2(b, ft, LLVMGetOperand(i, 0), "lt.floats");
+      LLVMSetAlignment(fl, LLVMGetAlignment(i));
+      LLVMValueRef back = LLVMBuildBitCast(b, fl, it, "");
+      for (LLVMUseRef u = LLVMGetFirstUse(i), next; u; u = next) {
+        next = LLVMGetNextUse(u);
+        LLVMValueRef w = LLVMGetUser(u);
+        if (LLVMIsABitCastInst(w) && LLVMTypeOf(w) == ft)
+          LLVMReplaceAllUsesWith(w, fl);
+      }
+      LLVMReplaceAllUsesWith(i, back);
+      i = back; /* the old load dies below */
+    }
+}
+
+/* Casts, shuffles and lane extracts left without uses: dead integer views
+ * of floats would still be reported as reinterpreted bits. */
+static void drop_dead_views(LLVMValueRef fn) {
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
+        next = LLVMGetNextInstruction(i);
+        LLVMOpcode op = LLVMGetInstructionOpcode(i);
+        if (LLVMGetFirstUse(i) ||
+            !(op == LLVMBitCast || op == LLVMShuffleVector || op == LLVMExtractElement ||
+              op == LLVMTrunc || op == LLVMLShr ||
+              (op == LLVMLoad && !LLVMGetVolatile(i) && !LLVMIsAtomic(i))))
+          continue;
+        LLVMInstructionEraseFromParent(i);
+        changed = 1;
+      }
+  }
 }
 
 void lt_pointer_lanes(LtCtx *c, LLVMValueRef fn) {
@@ -152,6 +288,8 @@ void lt_pointer_lanes(LtCtx *c, LLVMValueRef fn) {
       LLVMInstructionEraseFromParent(dead.v[k]);
     }
   lt_vec_free(&dead);
+  float_loads(c, fn, b);
   float_lanes(c, fn, b);
+  drop_dead_views(fn);
   LLVMDisposeBuilder(b);
 }

@@ -1,0 +1,43 @@
+// Doubles moved through integer vectors, as Eigen's SSE2 code does
+// (vec2d_swizzle1: _mm_castsi128_pd(_mm_shuffle_epi32(_mm_castpd_si128(v),
+// m)) broadcasts a lane with pshufd). At -O0 the casts and the <4 x i32>
+// shuffle were "reinterpreted as bits"; at -O1 and above clang loads the
+// doubles as <4 x i32> and the gradient came back 0, silently (the right
+// operand of every Eigen matrix product under SSE2). The canonical clone
+// loads such data as the doubles it becomes and shuffles whole lanes
+// (prep/lanes.c); what it cannot follow is an error, never a zero.
+// RUN: %ltclang -O0 %s -o %t.O0 -lm && %t.O0
+// RUN: %ltclang -O1 %s -o %t.O1 -lm && %t.O1
+// RUN: %ltclang -O2 %s -o %t.O2 -lm && %t.O2
+// RUN: %ltclang -O3 %s -o %t.O3 -lm && %t.O3
+
+#include <emmintrin.h>
+
+#include "check.h"
+#include <leantape.h>
+
+/* f = a . (y0, y0) + a . (y1 y1, y1 y1) + y2 (y3, y2) . (1, 1), a = (2, 3) */
+double f(double *y) {
+  __m128d v = _mm_loadu_pd(y);
+  __m128d lo = _mm_castsi128_pd(_mm_shuffle_epi32(_mm_castpd_si128(v), 0x44));
+  __m128d hi = _mm_castsi128_pd(_mm_shuffle_epi32(_mm_castpd_si128(v), 0xEE));
+  __m128d w = _mm_loadu_pd(y + 2);
+  __m128d sw = _mm_castsi128_pd(_mm_shuffle_epi32(_mm_castpd_si128(w), 0x4E)); /* swap */
+  __m128d a = _mm_set_pd(3.0, 2.0);
+  __m128d r = _mm_add_pd(_mm_mul_pd(a, lo), _mm_mul_pd(a, _mm_mul_pd(hi, hi)));
+  r = _mm_add_pd(r, _mm_mul_pd(_mm_set1_pd(y[2]), sw));
+  double o[2];
+  _mm_storeu_pd(o, r);
+  return o[0] + o[1];
+}
+
+int main(void) {
+  double y[4] = {0.7, -0.4, 1.3, 0.6}, dy[4] = {0};
+  __enzyme_autodiff((void *)f, enzyme_dup, y, dy);
+  /* f = 5 y0 + 5 y1^2 + y2 (y3 + y2) */
+  lt_check("dy0", dy[0], 5, 1e-14, 0);
+  lt_check("dy1", dy[1], 10 * y[1], 1e-14, 0);
+  lt_check("dy2", dy[2], y[3] + 2 * y[2], 1e-14, 0);
+  lt_check("dy3", dy[3], y[2], 1e-14, 0);
+  return lt_done();
+}
