@@ -15,7 +15,10 @@
  * is lanes 1 and 2 of %v; the clone takes them with a shufflevector (an
  * extractelement for one lane), which carries derivatives.
  *
- * Both run after the canonicalising pipeline, which would fold them back.
+ * A sign bit cleared or flipped through an integer mask is llvm.fabs or
+ * fneg.
+ *
+ * All run after the canonicalising pipeline, which would fold them back.
  */
 #include "lt.h"
 
@@ -82,6 +85,7 @@ static LLVMValueRef shifted_lanes(LtCtx *c, LLVMValueRef r, unsigned *first) {
 }
 
 static LLVMValueRef integer_shuffle(LtCtx *c, LLVMBuilderRef b, LLVMValueRef r);
+static LLVMValueRef sign_bits(LtCtx *c, LLVMBuilderRef b, LLVMValueRef r);
 
 static void float_lanes(LtCtx *c, LLVMValueRef fn, LLVMBuilderRef b) {
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
@@ -89,7 +93,7 @@ static void float_lanes(LtCtx *c, LLVMValueRef fn, LLVMBuilderRef b) {
       next = LLVMGetNextInstruction(i);
       unsigned first;
       LLVMValueRef v = shifted_lanes(c, i, &first), sv;
-      if (!v && (sv = integer_shuffle(c, b, i))) {
+      if (!v && ((sv = integer_shuffle(c, b, i)) || (sv = sign_bits(c, b, i)))) {
         LLVMReplaceAllUsesWith(i, sv);
         LLVMInstructionEraseFromParent(i);
         continue; /* the integer casts and shuffle die with their uses */
@@ -199,7 +203,9 @@ static LLVMTypeRef float_view(LtCtx *c, LLVMValueRef v, unsigned long long size,
       continue;
     if (LLVMIsABitCastInst(w) && lt_is_float_ty(LLVMGetElementType(wt)))
       return wt;
-    if (LLVMIsABitCastInst(w) || LLVMIsAShuffleVectorInst(w)) {
+    int mask_op = (LLVMGetInstructionOpcode(w) == LLVMAnd || LLVMGetInstructionOpcode(w) == LLVMXor) &&
+                  (LLVMIsAConstant(LLVMGetOperand(w, 0)) || LLVMIsAConstant(LLVMGetOperand(w, 1)));
+    if (LLVMIsABitCastInst(w) || LLVMIsAShuffleVectorInst(w) || mask_op) {
       LLVMTypeRef t = float_view(c, w, size, depth + 1);
       if (t)
         return t;
@@ -245,13 +251,61 @@ static void drop_dead_views(LLVMValueRef fn) {
         LLVMOpcode op = LLVMGetInstructionOpcode(i);
         if (LLVMGetFirstUse(i) ||
             !(op == LLVMBitCast || op == LLVMShuffleVector || op == LLVMExtractElement ||
-              op == LLVMTrunc || op == LLVMLShr ||
+              op == LLVMTrunc || op == LLVMLShr || op == LLVMAnd || op == LLVMXor ||
               (op == LLVMLoad && !LLVMGetVolatile(i) && !LLVMIsAtomic(i))))
           continue;
         LLVMInstructionEraseFromParent(i);
         changed = 1;
       }
   }
+}
+
+/* r = bitcast (and|xor (bitcast v to integers), C) to v's float type,
+ * where C clears or flips exactly the sign bits (Eigen's SSE2 pabs at -O0,
+ * fabs written as a mask): llvm.fabs(v) or fneg v. NULL otherwise. */
+static LLVMValueRef sign_bits(LtCtx *c, LLVMBuilderRef b, LLVMValueRef r) {
+  LLVMTypeRef ft = LLVMTypeOf(r);
+  LLVMTypeRef fe = LLVMGetTypeKind(ft) == LLVMVectorTypeKind ? LLVMGetElementType(ft) : ft;
+  if (!LLVMIsABitCastInst(r) || !lt_is_float_ty(fe))
+    return NULL;
+  LLVMValueRef x = LLVMGetOperand(r, 0);
+  LLVMOpcode op = LLVMIsAInstruction(x) ? LLVMGetInstructionOpcode(x) : LLVMBitCast;
+  if (op != LLVMAnd && op != LLVMXor)
+    return NULL;
+  LLVMValueRef v = LLVMGetOperand(x, 0), k = LLVMGetOperand(x, 1);
+  if (LLVMIsAConstant(v)) { /* the mask first (_mm_andnot_pd at -O0) */
+    LLVMValueRef t = v;
+    v = k;
+    k = t;
+  }
+  if (!LLVMIsABitCastInst(v) || LLVMTypeOf(LLVMGetOperand(v, 0)) != ft)
+    return NULL;
+  LLVMValueRef e = LLVMGetTypeKind(LLVMTypeOf(k)) == LLVMVectorTypeKind
+                       ? (LLVMIsAConstantDataVector(k) || LLVMIsAConstantVector(k)
+                              ? LLVMGetAggregateElement(k, 0)
+                              : NULL)
+                       : k;
+  if (!e || !LLVMIsAConstantInt(e))
+    return NULL;
+  if (LLVMGetTypeKind(LLVMTypeOf(k)) == LLVMVectorTypeKind)
+    for (unsigned q = 1, n = LLVMGetVectorSize(LLVMTypeOf(k)); q < n; q++)
+      if (LLVMGetAggregateElement(k, q) != e)
+        return NULL; /* not a splat */
+  unsigned bits = LLVMGetIntTypeWidth(LLVMTypeOf(e));
+  if (bits != LLVMSizeOfTypeInBits(c->td, fe) || bits > 64)
+    return NULL;
+  unsigned long long sign = 1ull << (bits - 1), mask = bits == 64 ? ~0ull : (1ull << bits) - 1;
+  unsigned long long kv = LLVMConstIntGetZExtValue(e) & mask;
+  LLVMPositionBuilderBefore(b, r);
+  LLVMValueRef src = LLVMGetOperand(v, 0);
+  if (op == LLVMXor && kv == sign)
+    return LLVMBuildFNeg(b, src, "lt.neg");
+  if (op == LLVMAnd && kv == (mask & ~sign)) {
+    unsigned id = LLVMLookupIntrinsicID("llvm.fabs", 9);
+    return LLVMBuildCall2(b, LLVMIntrinsicGetType(c->llctx, id, &ft, 1),
+                          LLVMGetIntrinsicDeclaration(c->mod, id, &ft, 1), &src, 1, "lt.abs");
+  }
+  return NULL;
 }
 
 void lt_pointer_lanes(LtCtx *c, LLVMValueRef fn) {

@@ -5,7 +5,9 @@
 // doubles as <4 x i32> and the gradient came back 0, silently (the right
 // operand of every Eigen matrix product under SSE2). The canonical clone
 // loads such data as the doubles it becomes and shuffles whole lanes
-// (prep/lanes.c); what it cannot follow is an error, never a zero.
+// (prep/lanes.c); what it cannot follow is an error, never a zero. A sign
+// bit cleared or flipped with an integer mask (SSE2 abs and negation,
+// Eigen's pabs at -O0) is fabs or fneg.
 // RUN: %ltclang -O0 %s -o %t.O0 -lm && %t.O0
 // RUN: %ltclang -O1 %s -o %t.O1 -lm && %t.O1
 // RUN: %ltclang -O2 %s -o %t.O2 -lm && %t.O2
@@ -31,6 +33,19 @@ double f(double *y) {
   return o[0] + o[1];
 }
 
+/* g = sum |y_i| y_i - y0 y1, the abs and the negation by sign-bit masks */
+double g(double *y) {
+  __m128d sign = _mm_set1_pd(-0.0);
+  __m128d a = _mm_andnot_pd(sign, _mm_loadu_pd(y));     /* |y0|, |y1| */
+  __m128d b = _mm_andnot_pd(sign, _mm_loadu_pd(y + 2)); /* |y2|, |y3| */
+  __m128d n = _mm_xor_pd(sign, _mm_set1_pd(y[0] * y[1]));
+  __m128d s = _mm_add_pd(_mm_mul_pd(a, _mm_loadu_pd(y)), _mm_mul_pd(b, _mm_loadu_pd(y + 2)));
+  double o[2], m[2];
+  _mm_storeu_pd(o, s);
+  _mm_storeu_pd(m, n);
+  return o[0] + o[1] + m[0];
+}
+
 int main(void) {
   double y[4] = {0.7, -0.4, 1.3, 0.6}, dy[4] = {0};
   __enzyme_autodiff((void *)f, enzyme_dup, y, dy);
@@ -39,5 +54,12 @@ int main(void) {
   lt_check("dy1", dy[1], 10 * y[1], 1e-14, 0);
   lt_check("dy2", dy[2], y[3] + 2 * y[2], 1e-14, 0);
   lt_check("dy3", dy[3], y[2], 1e-14, 0);
+  double dg[4] = {0};
+  __enzyme_autodiff((void *)g, enzyme_dup, y, dg);
+  /* d(|t| t)/dt = 2 |t| */
+  lt_check("abs: dy0", dg[0], 2 * fabs(y[0]) - y[1], 1e-14, 0);
+  lt_check("abs: dy1", dg[1], 2 * fabs(y[1]) - y[0], 1e-14, 0);
+  lt_check("abs: dy2", dg[2], 2 * fabs(y[2]), 1e-14, 0);
+  lt_check("abs: dy3", dg[3], 2 * fabs(y[3]), 1e-14, 0);
   return lt_done();
 }
