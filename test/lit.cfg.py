@@ -86,6 +86,9 @@ config.substitutions.append(
     ("%ltclang", "%s -fpass-plugin=%s %s" % (clang, plugin, includes))
 )
 config.substitutions.append(("%ltopt", "%s -load-pass-plugin=%s" % (opt, plugin)))
+# Loads the plugin before clang parses -mllvm options (clang 19 loads pass
+# plugins only after: "Unknown command line argument '-leantape-...'").
+config.substitutions.append(("%ltload", "-Xclang -load -Xclang %s" % plugin))
 config.substitutions.append(("%clangxx", "%s %s" % (clangxx, includes)))
 config.substitutions.append(("%clang", "%s %s" % (clang, includes)))
 config.substitutions.append(("%opt", opt))

@@ -8,10 +8,10 @@
 // split mode (the shadows carry from the augmented call to the reverse
 // call) and forward mode, against central differences. Without the option
 // the clear error stays.
-// RUN: %ltclang -O0 -mllvm -leantape-global-shadows %s -o %t.O0 -lm && %t.O0
-// RUN: %ltclang -O2 -mllvm -leantape-global-shadows %s -o %t.O2 -lm && %t.O2
+// RUN: %ltclang %ltload -O0 -mllvm -leantape-global-shadows %s -o %t.O0 -lm && %t.O0
+// RUN: %ltclang %ltload -O2 -mllvm -leantape-global-shadows %s -o %t.O2 -lm && %t.O2
 // RUN: not %ltclang -O2 -g -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=OFF
-// RUN: %ltclang -O2 -mllvm -leantape-global-shadows -S -emit-llvm %s -o - | FileCheck %s
+// RUN: %ltclang %ltload -O2 -mllvm -leantape-global-shadows -S -emit-llvm %s -o - | FileCheck %s
 // OFF: error: leantape: this reads back an active value that was stored to memory that has no shadow
 // CHECK-DAG: @scratch.lt.shadow = internal global [4 x double] zeroinitializer
 // CHECK-DAG: @P.lt.shadow = internal global
