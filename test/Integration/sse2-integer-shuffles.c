@@ -46,6 +46,19 @@ double g(double *y) {
   return o[0] + o[1] + m[0];
 }
 
+/* the same in scalar C: fabs and negation through a union */
+double h(double x) {
+  union {
+    double d;
+    unsigned long long u;
+  } v, w;
+  v.d = x;
+  v.u &= ~(1ull << 63);
+  w.d = x * x;
+  w.u ^= 1ull << 63;
+  return v.d * 3.0 + w.d;
+}
+
 int main(void) {
   double y[4] = {0.7, -0.4, 1.3, 0.6}, dy[4] = {0};
   __enzyme_autodiff((void *)f, enzyme_dup, y, dy);
@@ -61,5 +74,8 @@ int main(void) {
   lt_check("abs: dy1", dg[1], 2 * fabs(y[1]) - y[0], 1e-14, 0);
   lt_check("abs: dy2", dg[2], 2 * fabs(y[2]), 1e-14, 0);
   lt_check("abs: dy3", dg[3], 2 * fabs(y[3]), 1e-14, 0);
+  /* d(3 |x| - x^2)/dx */
+  lt_check("scalar mask, x < 0", __enzyme_autodiff((void *)h, -0.8), -3 + 1.6, 1e-14, 0);
+  lt_check("scalar mask, x > 0", __enzyme_autodiff((void *)h, 0.5), 3 - 1.0, 1e-14, 0);
   return lt_done();
 }
