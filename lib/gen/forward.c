@@ -115,6 +115,21 @@ static LLVMValueRef shadow_alloc(LtGen *g, LLVMBuilderRef b, LLVMValueRef i) {
     return s;
   }
   LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(ai));
+  if (LLVMIsAAllocaInst(i) && LLVMGetAlignment(ai) > 16) {
+    /* as aligned as the slot (a 32-byte Eigen Matrix4d under AVX: its
+     * shadow is read with aligned vector loads); freed like calloc's */
+    LtCtx *c = g->c;
+    LLVMValueRef al = LLVMConstInt(c->i64, LLVMGetAlignment(ai), 0);
+    LLVMValueRef m = LLVMConstInt(c->i64, LLVMGetAlignment(ai) - 1, 0);
+    LLVMValueRef n = LLVMBuildAnd(b, LLVMBuildAdd(b, byte_size(g, b, i), m, ""),
+                                  LLVMBuildNot(b, m, ""), "");
+    LLVMTypeRef pt[2] = {c->i64, c->i64};
+    LLVMTypeRef fty = LLVMFunctionType(c->ptr, pt, 2, 0);
+    LLVMValueRef args[2] = {al, n};
+    LLVMValueRef s = LLVMBuildCall2(b, fty, lt_decl_fn(c->mod, "aligned_alloc", fty), args, 2, "");
+    LLVMBuildMemSet(b, s, LLVMConstInt(c->i8, 0, 0), n, LLVMGetAlignment(ai));
+    return s;
+  }
   if (LLVMIsAAllocaInst(i))
     return lt_build_calloc(b, g->c->mod, byte_size(g, b, i));
   return heap_shadow(g, b, i);
