@@ -119,6 +119,43 @@ static void lower_iter_hints(LLVMModuleRef m) {
       }
 }
 
+/* __enzyme_virtualreverse(x) is x: Enzyme's shadow of a function pointer
+ * or vtable leads to its derivatives; Leantape's derivatives find them by
+ * the primal pointer (prep/indirect.c), so a shadow object may keep the
+ * primal's vtable. 1 if any was lowered. */
+static int lower_virtual_reverse(LLVMModuleRef m) {
+  int any = 0;
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+    size_t len;
+    const char *n = LLVMGetValueName2(f, &len);
+    if (!LLVMIsDeclaration(f) || !strstr(n, "__enzyme_virtualreverse"))
+      continue;
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
+    for (LLVMUseRef u = LLVMGetFirstUse(f), next; u; u = next) {
+      next = LLVMGetNextUse(u);
+      LLVMValueRef call = LLVMGetUser(u);
+      if (!LLVMIsACallInst(call) || lt_called_fn(call) != f ||
+          LLVMGetNumArgOperands(call) != 1)
+        continue; /* reported as a stray use */
+      LLVMValueRef x = LLVMGetOperand(call, 0);
+      LLVMTypeRef t = LLVMTypeOf(call);
+      if (LLVMGetTypeKind(t) != LLVMVoidTypeKind) {
+        if (LLVMTypeOf(x) != t) {
+          if (!lt_is_ptr_ty(t) || !lt_is_ptr_ty(LLVMTypeOf(x)))
+            continue;
+          LLVMPositionBuilderBefore(b, call);
+          x = LLVMBuildPointerCast(b, x, t, "");
+        }
+        LLVMReplaceAllUsesWith(call, x);
+      }
+      LLVMInstructionEraseFromParent(call);
+      any = 1;
+    }
+    LLVMDisposeBuilder(b);
+  }
+  return any;
+}
+
 /* Entry-point declarations and marker globals nobody uses any more. */
 static void drop_unused_decls(LLVMModuleRef m) {
   for (LLVMValueRef f = LLVMGetFirstFunction(m), next; f; f = next) {
@@ -153,10 +190,13 @@ int lt_run_module(LLVMModuleRef m, const LtHost *host, int opt_level) {
   LtCtx c;
   init_ctx(&c, m, host, opt_level);
   LtVec calls = {0}, failed = {0}, hints = {0};
+  int virt = lower_virtual_reverse(m);
   find_calls(&c, &calls, &failed, &hints);
   if (!calls.n && !failed.n && !hints.n) {
     lower_iter_hints(m); /* hints in code nothing differentiates */
-    return 0;
+    if (virt)
+      drop_unused_decls(m);
+    return virt;
   }
   lt_annotate_module(&c);
   for (size_t i = 0; i < hints.n; i++)

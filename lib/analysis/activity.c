@@ -319,6 +319,17 @@ static int check_inst(LtCtx *c, LtActivity *a, LLVMValueRef i) {
   unsigned nargs = LLVMGetNumArgOperands(i);
   int active = any_operand(a, i, nargs, varied) ||
                any_operand(a, i, nargs, lt_is_shadowed);
+  if (lt_call_is_fallback(i)) {
+    /* no function of the module answered this indirect call: on active
+     * data the derivative cannot go on (prep/indirect.c) */
+    LLVMValueRef check = lt_fallback_check(i);
+    if (active && check)
+      LLVMSetOperand(check, 0, LLVMConstInt(c->i1, 1, 0));
+    if (active && !check)
+      lt_error(c, i, "indirect call on an active value; call the function "
+                     "directly");
+    return active && !check ? -1 : 0;
+  }
   if (LLVMIsAInlineAsm(callee)) {
     if (active) {
       lt_error(c, i, "inline assembly on an active value; compute it in C, "
@@ -347,9 +358,10 @@ static int check_inst(LtCtx *c, LtActivity *a, LLVMValueRef i) {
   if (lt_call_kind(i, &rule) != LT_CALL_UNKNOWN || !active)
     return 0;
   if (!len)
-    lt_error(c, i, "indirect call on an active value; call the function "
-                   "directly so it can be inlined, or mark the argument "
-                   "enzyme_const");
+    lt_error(c, i, "indirect call on an active value, and no function of "
+                   "this module can be its callee (none of its type has its "
+                   "address taken); define the callee in this module, call "
+                   "it directly, or mark the argument enzyme_const");
   else
     lt_error(c, i, "no derivative rule for '%.*s'; define it in this module "
                    "so it can be differentiated, mark the argument "

@@ -219,6 +219,12 @@ LtCallKind lt_call_kind(LLVMValueRef call, const LtRule **rule);
  * function called with (null, null, captures...), a "diff" call whose
  * derivatives run on a team (gen/omp.c). */
 int lt_call_is_parallel(LLVMValueRef call);
+/* The last branch of an indirect call's dispatcher (prep/indirect.c). */
+int lt_call_is_fallback(LLVMValueRef call);
+/* The run-time check before such a call: LT_UNKNOWN_CALLEE(active, msg,
+ * len) (NULL if gone). */
+#define LT_UNKNOWN_CALLEE "leantape.unknown_callee"
+LLVMValueRef lt_fallback_check(LLVMValueRef call);
 /* A complex multiply/divide runtime call (*is_div: 0 multiply, 1 divide)
  * or cabsf on a <2 x float> (*is_div = 2). */
 int lt_is_complex_call(LLVMValueRef call, int *is_div);

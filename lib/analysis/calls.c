@@ -132,8 +132,9 @@ static const char *const inactive_intrinsics[] = {
 };
 
 /* Preprocessing marks the calls it keeps (preprocess.c): "diff" (a
- * defined function differentiated on its own), "custom", "inactive", or
- * "like=<name>" (__enzyme_function_like: treated as a call of <name>). */
+ * defined function differentiated on its own), "custom", "inactive",
+ * "like=<name>" (__enzyme_function_like: treated as a call of <name>), or
+ * "fallback" (an indirect call no known function answered, indirect.c). */
 static const char *mark_of(LLVMValueRef call, unsigned *len) {
   LLVMAttributeRef a = LLVMGetCallSiteStringAttribute(
       call, LLVMAttributeFunctionIndex, LT_MARK_ATTR, sizeof LT_MARK_ATTR - 1);
@@ -151,6 +152,23 @@ void lt_mark_call(LLVMValueRef call, const char *what) {
 int lt_call_marked(LLVMValueRef call) {
   unsigned len;
   return mark_of(call, &len) != NULL;
+}
+
+int lt_call_is_fallback(LLVMValueRef call) {
+  unsigned len;
+  const char *m = mark_of(call, &len);
+  return m && len == 8 && !strncmp(m, "fallback", 8);
+}
+
+LLVMValueRef lt_fallback_check(LLVMValueRef call) {
+  for (LLVMValueRef i = LLVMGetPreviousInstruction(call); i;
+       i = LLVMGetPreviousInstruction(i)) {
+    size_t len;
+    const char *n = LLVMIsACallInst(i) ? lt_callee_name(i, &len) : "";
+    if (!strcmp(n, LT_UNKNOWN_CALLEE))
+      return i;
+  }
+  return NULL;
 }
 
 int lt_call_is_parallel(LLVMValueRef call) {
@@ -227,10 +245,15 @@ LtCallKind lt_call_kind(LLVMValueRef call, const LtRule **rule) {
   size_t len;
   const char *n = lt_callee_name(call, &len);
   *rule = NULL;
-  if (!len)
-    return LT_CALL_UNKNOWN;
   unsigned ml;
   const char *mark = mark_of(call, &ml);
+  /* the last branch of an indirect call's dispatcher (prep/indirect.c):
+   * it runs as it is; where it is active, the check before it stops the
+   * derivative at run time (activity.c arms it) */
+  if (mark && ml == 8 && !strncmp(mark, "fallback", 8))
+    return LT_CALL_INACTIVE;
+  if (!len)
+    return LT_CALL_UNKNOWN;
   if (mark) {
     if ((ml == 4 && !strncmp(mark, "diff", 4)) ||
         (ml == 8 && !strncmp(mark, "parallel", 8)))

@@ -44,7 +44,6 @@ static const struct {
     {"__enzyme_sample", "probabilistic sampling"},
     {"__enzyme_observe", "probabilistic observation"},
     {"__enzyme_todense", "sparse-to-dense lowering"},
-    {"__enzyme_virtualreverse", "virtual reverse functions"},
     {"__enzyme_call_inactive", "inactive calls"},
 };
 

@@ -44,6 +44,11 @@ void lt_known_asm(LtCtx *c, LLVMValueRef fn);
  * an integer of its own (after the pipeline) */
 void lt_pointer_lanes(LtCtx *c, LLVMValueRef fn);
 
+/* indirect.c: each call through a function pointer in fn becomes a call
+ * of a dispatcher over the module's functions it may reach (inlined by the
+ * next round); the number of calls changed */
+int lt_promote_indirect(LtCtx *c, LLVMValueRef fn);
+
 /* eh.c */
 /* Invokes whose unwind path only cleans up become calls; a catch that
  * resumes normal code is reported (-1). */

@@ -346,7 +346,8 @@ LLVMValueRef lt_preprocess(LtCtx *c, LLVMValueRef fn, LLVMValueRef at) {
       rc = -1;
       break;
     }
-    if (round == 3 || !new_direct_calls(p))
+    int promoted = lt_promote_indirect(c, p);
+    if (round == 3 || (!promoted && !new_direct_calls(p)))
       break;
     rc = inline_all(c, &gr, p);
   }
