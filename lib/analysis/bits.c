@@ -346,12 +346,21 @@ static int verdict(const Group *g, LLVMTypeRef *fty) {
 /* Evidence from one memory access (load or store) of a member. */
 static void access_evidence(Bits *b, Group *g, LLVMValueRef i, LLVMValueRef addr,
                             LLVMTypeRef t) {
+  /* each class first, then its vote: in one call, whether the vote read
+   * fty before or after the class set it would be the compiler's choice
+   * (C leaves the order of arguments unspecified; one build of the plugin
+   * lost every float type this way, and the adjoint of a double moved by
+   * an i64 with it) */
+  unsigned long long size = LLVMABISizeOfType(b->td, t);
   LLVMTypeRef fty = NULL;
-  vote(g, E_TBAA, tbaa_class(b, i, &fty), fty);
+  int cls = tbaa_class(b, i, &fty);
+  vote(g, E_TBAA, cls, fty);
   fty = NULL;
-  vote(g, E_ADDR, addr_class(b, addr, LLVMABISizeOfType(b->td, t), &fty), fty);
+  cls = addr_class(b, addr, size, &fty);
+  vote(g, E_ADDR, cls, fty);
   fty = NULL;
-  vote(g, E_DECL, decl_class(b, addr, LLVMABISizeOfType(b->td, t), &fty), fty);
+  cls = decl_class(b, addr, size, &fty);
+  vote(g, E_DECL, cls, fty);
 }
 
 static int move_use(LLVMValueRef v, LLVMValueRef user) {
