@@ -29,7 +29,6 @@
 #include "lt.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #define LT_MAX_TARGETS 32 /* more possible callees: left alone */
@@ -374,7 +373,6 @@ static int promote(LtCtx *c, LLVMValueRef call) {
 }
 
 int lt_promote_indirect(LtCtx *c, LLVMValueRef fn) {
-  if (getenv("LT_NOPROMO")) return 0;
   LtVec calls = {0};
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
