@@ -4,7 +4,9 @@ direct recursion with a depth parameter (linear, tree, with an extra
 active parameter), mutual recursion, a recursion over halves of an array,
 a recursion that writes an output array and reads it back, helpers
 returning a pointer into an array argument (read and written through; one
-of them recursive), a struct-reading recursion (with --pointers), and
+of them recursive), a struct-reading recursion (with --pointers), tables
+of helpers called through a pointer chosen by data (directly or handed to
+a noinline helper as a callback), and
 sometimes a helper with a registered custom gradient (Enzyme's ABI, the
 true derivative). Helpers are randomly static and/or noinline, called in
 loops, with counters in the depth and offsets; depth <= 4."""
@@ -187,6 +189,34 @@ class Calls(Helpers, Mode):
                    "                                          (void *)%s_grad};" % name]
         return {"name": name, "lines": L}
 
+    @kind("ft")
+    def mk_ftable(self, name):
+        """A table of 2-3 scalar helpers called through a pointer chosen by
+        data: table[(k) % m](a, b) (prep/indirect.c dispatches it)."""
+        r = self.r
+        m = r.randint(2, 3)
+        attr = "static " if r.random() < 0.7 else ""
+        L = []
+        for j in range(m):
+            L += ["%sdouble %s_%d(double a, double b) {" % (attr, name, j),
+                  "  return %s;" % self.squash(self.hexpr(["a", "b"], need=["a"])), "}"]
+        cst = "const " if r.random() < 0.6 else ""
+        L.append("static double (*%s%s[%d])(double, double) = {%s};" % (
+            cst, name, m, ", ".join("%s_%d" % (name, j) for j in range(m))))
+        return {"name": name, "m": m, "lines": L}
+
+    @kind("fc")
+    def mk_fcall(self, name):
+        """A noinline helper applying a function pointer it is given (a
+        callback), with an active parameter of its own."""
+        r = self.r
+        L = ["__attribute__((noinline)) double %s(double (*g)(double, double), double v, double w) {" % name,
+             "  double u = g(v, w);"]
+        if r.random() < 0.5:
+            L.append("  u = g(u, %s);" % self.squash(self.hexpr(["v", "w"], 1)))
+        L += ["  return %s;" % self.combine("u", ["v", "w"]), "}"]
+        return {"name": name, "lines": L}
+
     @kind("hst")
     def mk_sread(self, name):
         """A recursion reading a struct S through its pointer (--pointers)."""
@@ -262,7 +292,8 @@ class Calls(Helpers, Mode):
         self.ncalls += 1
         if scope:
             self.cloop_done = True
-        kinds = ["small", "small", "rec", "rec", "mut", "halves", "halves", "pickr"]
+        kinds = ["small", "small", "rec", "rec", "mut", "halves", "halves", "pickr",
+                 "ftable"]
         if self.custom_ok:
             kinds += ["custom", "custom"]
         if self.pointers and self.structs:
@@ -288,6 +319,15 @@ class Calls(Helpers, Mode):
         elif k == "pickr":
             h = self.helper("pick")
             s = "%s[%d]" % (self.pickcall(h, scope), r.randrange(h["w"]))
+        elif k == "ftable":
+            h = self.helper("ftable")
+            idx = self.index(scope)
+            g = "%s[(%s) %% %d]" % (h["name"], idx, h["m"])
+            if r.random() < 0.4:
+                s = "%s(%s, %s, %s)" % (self.helper("fcall")["name"], g,
+                                        self.carg(scope), self.carg(scope))
+            else:
+                s = "%s(%s, %s)" % (g, self.carg(scope), self.carg(scope))
         elif k == "custom":
             s = "%s(%s)" % (self.helper("custom")["name"], self.carg(scope))
         else:

@@ -4,7 +4,8 @@ per program, see its fuzz-cxxflags line): std::vector<double> locals of f
 assignment, swap, front/back/at), vector temporaries inside loops, a
 template helper `template <typename T> T ht(const T *a, int m)`,
 std::pair<double, double> returned from a helper (kept in a pair or in a
-structured binding), lambdas (by-reference, by-value and generic, one
+structured binding), virtual calls through a base reference on temporaries
+of derived classes chosen by data, lambdas (by-reference, by-value and generic, one
 writing an array), Enzyme's template declaration of the entry point with
 the markers defined in the program (a transform of the C program's text).
 Combines with every other option but --split."""
@@ -137,6 +138,24 @@ class Cxx(Helpers, Mode):
         L.append("}")
         return {"name": name, "lines": L}
 
+    @kind("hv")
+    def mk_virt(self, name):
+        """A base class with a pure virtual ev and 2-3 overrides reading an
+        active member, and a noinline caller taking the base by reference:
+        a virtual call prep/indirect.c dispatches."""
+        r = self.r
+        m = r.randint(2, 3)
+        L = ["struct %s {" % name, "  virtual double ev(double v) const = 0;",
+             "  virtual ~%s() {}" % name, "};"]
+        for j in range(m):
+            L += ["struct %s_%d : %s {" % (name, j, name), "  double k;",
+                  "  %s_%d(double k) : k(k) {}" % (name, j),
+                  "  double ev(double v) const override { return %s; }" % self.squash(
+                      self.hexpr(["v", "k"], need=["v", "k"])), "};"]
+        L.append("__attribute__((noinline)) double %s_call(const %s &o, double v) { return o.ev(v); }"
+                 % (name, name))
+        return {"name": name, "m": m, "lines": L}
+
     def xsetup(self):
         """Pairs returned by helpers and lambdas, at the top of f."""
         r = self.r
@@ -182,7 +201,7 @@ class Cxx(Helpers, Mode):
         r = self.r
         self.cnest += 1
         vals = [l for l, kd in self.lams if kd == "val"]
-        opts = ["tmpl", "tmpl", "pair", "pair", "vacc"] + ["lam"] * 2 * bool(vals)
+        opts = ["tmpl", "tmpl", "pair", "pair", "vacc", "virt"] + ["lam"] * 2 * bool(vals)
         k = kind or r.choice(opts)
         self.xused.add(k)
         if k == "tmpl":
@@ -194,6 +213,14 @@ class Cxx(Helpers, Mode):
         elif k == "pair":
             s = r.choice(self.pairs)
             self.xused.add(s)
+        elif k == "virt":
+            h = self.helper("virt")
+            idx = self.index(scope)
+            calls = ["%s_call(%s_%d(%s), %s)" % (h["name"], h["name"], j, self.expr(scope, 1),
+                                                 self.expr(scope, 1)) for j in range(h["m"])]
+            s = calls[-1]
+            for j in range(h["m"] - 2, -1, -1):
+                s = "((%s) %% %d == %d ? %s : %s)" % (idx, h["m"], j, calls[j], s)
         elif k == "lam":
             name = r.choice(vals)
             self.xused.add(name)
