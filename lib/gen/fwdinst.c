@@ -574,6 +574,31 @@ static int fwd_custom(LtTg *t, LLVMValueRef i) {
   return 0;
 }
 
+/* A link call (calls.c), made again on the shadows, per lane. */
+static int fwd_link(LtTg *t, LLVMValueRef i) {
+  LLVMValueRef ti = lt_tg_val(t, i), args[8], lanes[64];
+  unsigned n = LLVMGetNumArgOperands(i);
+  int any = 0, mn = 0;
+  for (unsigned q = 0; q < n && q < 8; q++) {
+    any |= shadowed(t, LLVMGetOperand(i, q));
+    mn |= lt_shadow_maynull(&t->g->act_of, LLVMGetOperand(i, q));
+  }
+  if (!any || n > 8)
+    return 0;
+  for (unsigned k = 0; k < t->W && k < 64; k++) {
+    for (unsigned q = 0; q < n; q++) {
+      LLVMValueRef op = LLVMGetOperand(i, q);
+      args[q] = !lt_is_ptr_ty(LLVMTypeOf(op)) ? LLVMGetOperand(ti, q)
+                : shadowed(t, op)              ? shadow_lane(t, op, k)
+                                               : LLVMConstNull(LLVMTypeOf(op));
+    }
+    lanes[k] = lt_link_call(t->c, t->b, ti, args, mn);
+  }
+  if (lt_is_ptr_ty(LLVMTypeOf(i)) && shadowed(t, i))
+    lt_map_put(&t->sh, i, lt_tg_join(t, lanes, LLVMTypeOf(i)));
+  return 0;
+}
+
 static int fwd_call(LtTg *t, LLVMValueRef i) {
   const LtRule *rule;
   LtCallKind k = lt_call_kind(i, &rule);
@@ -612,6 +637,8 @@ static int fwd_call(LtTg *t, LLVMValueRef i) {
     return lt_mpi_tangent(t, i);
   case LT_CALL_BLAS:
     return lt_blas_tangent(t, i);
+  case LT_CALL_LINK:
+    return fwd_link(t, i);
   default:
     return 0; /* inactive, zero derivative (constant tangent 0) */
   }

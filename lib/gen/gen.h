@@ -5,6 +5,12 @@
 #ifndef LT_GEN_H
 #define LT_GEN_H
 
+/* link.c: call (a LT_CALL_LINK call of a clone) again with args (the
+ * shadows of its pointer arguments, its other arguments), at b; maynull:
+ * a shadow may be null at run time (then nothing, and a null result). */
+LLVMValueRef lt_link_call(LtCtx *c, LLVMBuilderRef b, LLVMValueRef call, LLVMValueRef *args,
+                          int maynull);
+
 /* heap.c: heap shadows (a size header in front, for realloc), placed at
  * the primal block's address modulo 64 (primal: the block, or NULL) */
 LLVMValueRef lt_shadow_alloc(LtCtx *c, LLVMBuilderRef b, LLVMValueRef size,
