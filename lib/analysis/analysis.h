@@ -106,6 +106,9 @@ int lt_points_any_stack(LtPoints *pt, LLVMValueRef v);
  * literal holds no links: it is never a node of a linked structure) and
  * null shadows (checked at run time). */
 int lt_points_any_inactive_node(LtPoints *pt, LLVMValueRef v);
+/* Allocation `alloc` of the function may outlive it: its address may be
+ * stored in memory from outside (a caller's container), or returned. */
+int lt_points_escapes(LtPoints *pt, LLVMValueRef alloc);
 /* Give every allocation v may address a shadow; 1 when one was new. */
 int lt_points_activate(LtPoints *pt, LLVMValueRef v);
 /* lt_points_activate, and also for allocations their memory points to. */

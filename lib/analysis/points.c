@@ -750,6 +750,35 @@ int lt_points_any_inactive_node(LtPoints *pt, LLVMValueRef v) {
   return 0;
 }
 
+int lt_points_escapes(LtPoints *pt, LLVMValueRef alloc) {
+  const uint64_t *a = lt_points_of(pt, alloc);
+  uint64_t *reach = lt_xcalloc(pt->words, sizeof *reach);
+  for (unsigned o = 0; o < pt->nobj; o++) {
+    int k = pt->obj[o].kind;
+    if ((k == O_ARG || k == O_ARGMEM || k == O_GLOBAL || k == O_UNKNOWN || k == O_CALLMEM) &&
+        !holds_data(pt, o))
+      join(pt, reach, contents(pt, o));
+  }
+  LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInstructionParent(alloc));
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+    if (t && LLVMIsAReturnInst(t) && LLVMGetNumOperands(t) == 1)
+      join(pt, reach, lt_points_of(pt, LLVMGetOperand(t, 0)));
+  }
+  for (int grew = 1; grew;) {
+    grew = 0;
+    for (unsigned o = 0; o < pt->nobj; o++)
+      if (set_has(reach, o))
+        grew |= join(pt, reach, contents(pt, o));
+  }
+  int esc = 0;
+  for (unsigned o = 0; o < pt->nobj && !esc; o++)
+    esc = set_has(a, o) && pt->obj[o].kind == O_ALLOC && pt->obj[o].src == alloc &&
+          set_has(reach, o);
+  free(reach);
+  return esc;
+}
+
 /* The allocations in set s get shadows; 1 when one had none. */
 static int activate_set(LtPoints *pt, const uint64_t *s) {
   int changed = 0;

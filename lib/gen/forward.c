@@ -83,6 +83,8 @@ static LLVMValueRef heap_shadow(LtGen *g, LLVMBuilderRef b, LLVMValueRef i) {
   if (af->old_arg >= 0)
     return lt_shadow_realloc(g->c, b, need_shadow(g, LLVMGetOperand(i, (unsigned)af->old_arg), i),
                              size, ai);
+  if (lt_shadow_plain(&g->act_of, i))
+    return lt_shadow_alloc_plain(g->c, b, ai, size);
   return lt_shadow_alloc(g->c, b, size,
                          af->align_arg >= 0 ? LLVMGetOperand(ai, (unsigned)af->align_arg) : NULL,
                          af->out_arg >= 0 ? NULL : ai);

@@ -12,13 +12,20 @@
 //    range-for sums them (a tree walk, or the hashtable's node list);
 //  - forward mode on the local maps, and on a map passed with its shadow
 //    (the tree walked on both);
-//  - reverse mode of that walk: the adjoints land in the shadow map.
+//  - reverse mode of that walk: the adjoints land in the shadow map;
+//  - inserts into a map of the caller's (empty, with an empty shadow map):
+//    the new shadow nodes belong to the caller's shadow map, which frees
+//    them (the address sanitizer run checks that nothing is freed twice or
+//    used after the derivative freed it; shadows of forward mode's local
+//    hashtables may leak, so leaks are not checked).
 // RUN: %ltclangxx -O0 -fno-exceptions %s -o %t.O0 -lm && %t.O0
 // RUN: %ltclangxx -O1 -fno-exceptions %s -o %t.O1 -lm && %t.O1
 // RUN: %ltclangxx -O2 -fno-exceptions %s -o %t.O2 -lm && %t.O2
 // RUN: %ltclangxx -O3 -fno-exceptions %s -o %t.O3 -lm && %t.O3
 // RUN: %ltclangxx -O0 -ffast-math %s -o %t.f0 -lm && %t.f0
 // RUN: %ltclangxx -O2 -ffast-math %s -o %t.f2 -lm && %t.f2
+// RUN: %ltclangxx -O1 -fsanitize=address %s -o %t.asan -lm
+// RUN: env ASAN_OPTIONS=detect_leaks=0 %t.asan
 
 #include "check.h"
 #include "testutil.h"
@@ -132,6 +139,62 @@ double weigh(const MI &m) {
   return s;
 }
 
+/* Inserts into a map of the caller's, which passes an empty shadow map:
+ * the shadow nodes are linked into it and outlive the derivative (the
+ * caller's shadow map frees them). fill(x) = sum over keys of m[k]^2. */
+template <typename M> double fill(M &m, const double *x, int n) {
+  for (int i = 0; i < n; i++)
+    m[names[i]] += x[i] * x[i];
+  double s = 0;
+  for (auto &kv : m)
+    s += kv.second * kv.second;
+  return s;
+}
+static double fill_grad(const double *x, int j) {
+  double v = 0;
+  for (int i = 0; i < N; i++)
+    if (names[i] == names[j])
+      v += x[i] * x[i];
+  return 4 * v * x[j];
+}
+template <typename M> static double fill_p(const double *x) {
+  M m;
+  return fill<M>(m, x, N);
+}
+
+template <typename M> static void check_fill(const char *what, const double *x) {
+  char buf[100];
+  double dx[N] = {0};
+  {
+    M m, dm;
+    __enzyme_autodiff((void *)fill<M>, enzyme_dup, &m, &dm, enzyme_dup, x, dx,
+                      enzyme_const, lt_vi(N));
+    snprintf(buf, sizeof buf, "%s: primal entries", what);
+    lt_check(buf, (double)m.size(), 5, 0, 0);
+  } /* both maps' destructors free their nodes */
+  for (int j = 0; j < N; j++)
+    lt_grad(what, x[j], dx[j], fill_grad(x, j), lt_fd_arr(fill_p<M>, x, N, j), 1e-13, 1e-6);
+  for (int j = 0; j < N; j++) {
+    M m, tm;
+    double t[N] = {0};
+    t[j] = 1;
+    double d = __enzyme_fwddiff<double>((void *)fill<M>, enzyme_dup, &m, &tm, enzyme_dup, x,
+                                        (const double *)t, enzyme_const, lt_vi(N));
+    snprintf(buf, sizeof buf, "fwd %s", what);
+    lt_check(buf, d, fill_grad(x, j), 1e-13, 0);
+    /* the tangent map has the primal's shape: walked in lockstep, the
+     * entry of x_j's key holds d m[k] / d x_j = 2 x_j */
+    auto it = tm.begin();
+    for (auto &kv : m) {
+      double want = kv.first == names[j] ? 2 * x[j] : 0;
+      snprintf(buf, sizeof buf, "fwd %s: tangent entry", what);
+      lt_check(buf, it == tm.end() ? NAN : it->second, want, 1e-15, 0);
+      if (it != tm.end())
+        ++it;
+    }
+  }
+}
+
 int main() {
   check_square<US>("unordered_map<string> square");
   check_square<UC>("unordered_map<const char *> square");
@@ -170,5 +233,8 @@ int main() {
   __enzyme_autodiff((void *)weigh, enzyme_dup, (const MI *)&m, &dm);
   for (auto &kv : m)
     lt_check("map walk adjoint", dm[kv.first], 2 * (kv.first + 1) * kv.second, 1e-14, 0);
+
+  check_fill<MC>("fill the caller's map<const char *>", x);
+  check_fill<MS>("fill the caller's map<string>", x);
   return lt_done();
 }
