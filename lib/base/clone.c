@@ -219,7 +219,7 @@ int lt_inline_call(LtCtx *c, LLVMValueRef call, int keep_dbg) {
       LLVMValueRef copy = LLVMBuildAlloca(b, t, "lt.byval");
       LLVMBuildMemCpy(b, copy, 8, arg, 1,
                       LLVMConstInt(c->i64, LLVMABISizeOfType(c->td, t), 0));
-      arg = copy;
+      arg = lt_ptr_as(b, copy, LLVMTypeOf(arg));
     }
     lt_map_put(&vm, LLVMGetParam(callee, i), arg);
   }
