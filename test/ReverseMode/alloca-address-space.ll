@@ -3,9 +3,11 @@
 ; active memory through a generic pointer, and its helpers' temporaries)
 ; are allocas in addrspace(5), cast to a generic `ptr` before they are
 ; passed to the helpers that take `ptr` (the module did not verify: 'Call
-; parameter type does not match function signature'). Reverse and forward
-; mode over global (1), shared (3) and private (5) memory.
+; parameter type does not match function signature'), and the tape of a
+; recursive call that stays a call. Reverse and forward mode over global
+; (1), shared (3) and private (5) memory.
 ; RUN: %ltopt -passes=leantape -S %s | FileCheck %s
+; RUN: %ltopt -passes=leantape -S %s | FileCheck %s --check-prefix=REC
 ; RUN: %ltopt -passes=leantape -S %s | %opt -passes=verify -disable-output
 
 target datalayout = "e-p:64:64-p1:64:64-p2:32:32-p3:32:32-p4:64:64-p5:32:32-p6:32:32-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024-v2048:2048-n32:64-S32-A5-G1"
@@ -45,6 +47,32 @@ exit:
   ret double %r
 }
 
+declare double @llvm.sin.f64(double)
+
+; rec(x, n) = sin(x_n rec(x, n - 1)), rec(x, 0) = x_0: a kept call whose
+; tape the caller's derivative holds in a stack slot
+define double @rec(ptr addrspace(1) %x, i64 %n) {
+entry:
+  %c = icmp eq i64 %n, 0
+  br i1 %c, label %base, label %step
+base:
+  %v = load double, ptr addrspace(1) %x
+  ret double %v
+step:
+  %n1 = sub i64 %n, 1
+  %p = getelementptr inbounds double, ptr addrspace(1) %x, i64 %n
+  %w = load double, ptr addrspace(1) %p
+  %s = call double @rec(ptr addrspace(1) %x, i64 %n1)
+  %m = fmul double %w, %s
+  %t = call double @llvm.sin.f64(double %m)
+  ret double %t
+}
+
+define double @drec(ptr addrspace(1) %x, ptr addrspace(1) %dx) {
+  %r = call double (...) @__enzyme_autodiff(ptr @rec, metadata !"enzyme_dup", ptr addrspace(1) %x, ptr addrspace(1) %dx, metadata !"enzyme_const", i64 5)
+  ret double %r
+}
+
 define double @d(ptr addrspace(1) %x, ptr addrspace(1) %dx, ptr addrspace(3) %sh, ptr addrspace(3) %dsh) {
   %r = call double (...) @__enzyme_autodiff(ptr @k, metadata !"enzyme_dup", ptr addrspace(1) %x, ptr addrspace(1) %dx, metadata !"enzyme_dup", ptr addrspace(3) %sh, ptr addrspace(3) %dsh, metadata !"enzyme_const", i64 8)
   %f = call double (...) @__enzyme_fwddiff(ptr @k, metadata !"enzyme_dup", ptr addrspace(1) %x, ptr addrspace(1) %dx, metadata !"enzyme_dup", ptr addrspace(3) %sh, ptr addrspace(3) %dsh, metadata !"enzyme_const", i64 8)
@@ -61,4 +89,7 @@ define double @d(ptr addrspace(1) %x, ptr addrspace(1) %dx, ptr addrspace(3) %sh
 ; CHECK:         call void @lt.undo.begin(ptr {{.*}}%[[G]], i64
 ; CHECK:         call void @lt.undo.save(ptr {{.*}}%[[G]], ptr
 ; CHECK-LABEL: define internal double @k.lt.tan(
+; REC-LABEL:   define internal void @rec.lt.grad(
+; REC:           %tape = alloca [{{[0-9]+}} x i8], align 16, addrspace(5)
+; REC-NEXT:      addrspacecast ptr addrspace(5) %tape to ptr
 ; CHECK:         ret double
