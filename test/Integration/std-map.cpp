@@ -13,6 +13,10 @@
 //  - forward mode on the local maps, and on a map passed with its shadow
 //    (the tree walked on both);
 //  - reverse mode of that walk: the adjoints land in the shadow map;
+//  - std::list (push_back and push_front link nodes through
+//    _List_node_base::_M_hook, pop_front unlinks one) and std::set of
+//    active keys (the order depends on the values; the derivative is the
+//    one of the order the primal took);
 //  - inserts into a map of the caller's (empty, with an empty shadow map):
 //    the new shadow nodes belong to the caller's shadow map, which frees
 //    them (the address sanitizer run checks that nothing is freed twice or
@@ -31,7 +35,9 @@
 #include "testutil.h"
 #include <cmath>
 #include <leantape.h>
+#include <list>
 #include <map>
+#include <set>
 #include <string>
 #include <unordered_map>
 
@@ -195,6 +201,68 @@ template <typename M> static void check_fill(const char *what, const double *x) 
   }
 }
 
+/* lsum(x) = sin x2 + 2 sin x0 + 3 x1^2 + 4 x3^2 for n = 5: the list is
+ * sin x4, sin x2, sin x0, x1^2, x3^2 before pop_front */
+double lsum(const double *x, int n) {
+  std::list<double> l;
+  for (int i = 0; i < n; i++) {
+    if (i % 2)
+      l.push_back(x[i] * x[i]);
+    else
+      l.push_front(std::sin(x[i]));
+  }
+  l.pop_front();
+  double s = 0, k = 1;
+  for (double v : l) {
+    s += k * v;
+    k += 1;
+  }
+  return s;
+}
+static double lsum_p(const double *x) { return lsum(x, 5); }
+static double lsum_grad(const double *x, int j) {
+  const double w[5] = {2 * std::cos(x[0]), 6 * x[1], std::cos(x[2]), 8 * x[3], 0};
+  return w[j];
+}
+
+/* ssum(x) = sum over the squares in increasing order, the k-th times k */
+double ssum(const double *x, int n) {
+  std::set<double> s;
+  for (int i = 0; i < n; i++)
+    s.insert(x[i] * x[i]);
+  double r = 0, k = 1;
+  for (double v : s) {
+    r += k * v;
+    k += 1;
+  }
+  return r;
+}
+static double ssum_p(const double *x) { return ssum(x, 5); }
+static double ssum_grad(const double *x, int j) {
+  int rank = 1;
+  for (int i = 0; i < 5; i++)
+    rank += x[i] * x[i] < x[j] * x[j];
+  return 2 * rank * x[j];
+}
+
+static void check_list_set(const double *x) {
+  double dl[5] = {0}, ds[5] = {0};
+  __enzyme_autodiff((void *)lsum, enzyme_dup, x, dl, enzyme_const, lt_vi(5));
+  __enzyme_autodiff((void *)ssum, enzyme_dup, x, ds, enzyme_const, lt_vi(5));
+  for (int j = 0; j < 5; j++) {
+    lt_grad("list", x[j], dl[j], lsum_grad(x, j), lt_fd_arr(lsum_p, x, 5, j), 1e-13, 1e-6);
+    lt_grad("set", x[j], ds[j], ssum_grad(x, j), lt_fd_arr(ssum_p, x, 5, j), 1e-13, 1e-6);
+    double t[5] = {0};
+    t[j] = 1;
+    double tl = __enzyme_fwddiff<double>((void *)lsum, enzyme_dup, x, (const double *)t,
+                                         enzyme_const, lt_vi(5));
+    double ts = __enzyme_fwddiff<double>((void *)ssum, enzyme_dup, x, (const double *)t,
+                                         enzyme_const, lt_vi(5));
+    lt_check("fwd list", tl, lsum_grad(x, j), 1e-13, 1e-15);
+    lt_check("fwd set", ts, ssum_grad(x, j), 1e-13, 1e-15);
+  }
+}
+
 int main() {
   check_square<US>("unordered_map<string> square");
   check_square<UC>("unordered_map<const char *> square");
@@ -234,6 +302,7 @@ int main() {
   for (auto &kv : m)
     lt_check("map walk adjoint", dm[kv.first], 2 * (kv.first + 1) * kv.second, 1e-14, 0);
 
+  check_list_set(x);
   check_fill<MC>("fill the caller's map<const char *>", x);
   check_fill<MS>("fill the caller's map<string>", x);
   return lt_done();
