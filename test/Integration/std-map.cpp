@@ -17,6 +17,8 @@
 //    _List_node_base::_M_hook, pop_front unlinks one) and std::set of
 //    active keys (the order depends on the values; the derivative is the
 //    one of the order the primal took);
+//  - erase from a local map (_Rb_tree_rebalance_for_erase on the shadow
+//    tree too) after reading the erased value;
 //  - inserts into a map of the caller's (empty, with an empty shadow map):
 //    the new shadow nodes belong to the caller's shadow map, which frees
 //    them (the address sanitizer run checks that nothing is freed twice or
@@ -245,7 +247,32 @@ static double ssum_grad(const double *x, int j) {
   return 2 * rank * x[j];
 }
 
+/* erased(x) = 10 x4^2 + x0^2 + 4 x1^2 + 2 x2^2: keys (3 i) % 5 are 0, 3, 1,
+ * 4, 2; the value under 2 is read, then 2 and 4 are erased */
+double erased(const double *x, int n) {
+  MI m;
+  for (int i = 0; i < n; i++)
+    m[(i * 3) % n] = x[i] * x[i];
+  double first = m[2];
+  m.erase(2);
+  m.erase(4);
+  double s = first * 10;
+  for (auto &kv : m)
+    s += (kv.first + 1) * kv.second;
+  return s;
+}
+static double erased_p(const double *x) { return erased(x, 5); }
+static double erased_grad(const double *x, int j) {
+  const double w[5] = {2, 8, 4, 0, 20};
+  return w[j] * x[j];
+}
+
 static void check_list_set(const double *x) {
+  double de[5] = {0};
+  __enzyme_autodiff((void *)erased, enzyme_dup, x, de, enzyme_const, lt_vi(5));
+  for (int j = 0; j < 5; j++)
+    lt_grad("map erase", x[j], de[j], erased_grad(x, j), lt_fd_arr(erased_p, x, 5, j), 1e-13,
+            1e-6);
   double dl[5] = {0}, ds[5] = {0};
   __enzyme_autodiff((void *)lsum, enzyme_dup, x, dl, enzyme_const, lt_vi(5));
   __enzyme_autodiff((void *)ssum, enzyme_dup, x, ds, enzyme_const, lt_vi(5));
