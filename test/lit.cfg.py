@@ -8,6 +8,7 @@
 # cmake/leantape-build.env.in); the tools (clang, opt, FileCheck, lli, not)
 # are that LLVM's, from its bin directory: a plugin built for one LLVM major
 # does not load into another.
+import glob
 import os
 import shlex
 
@@ -109,6 +110,11 @@ try:
         config.available_features.add("avx2-fma")
 except OSError:
     pass
+# the address sanitizer's runtime for this LLVM's clang (REQUIRES: asan;
+# Debian's LLVM 19 packages here come without it)
+if glob.glob("/usr/lib/llvm-%d/lib/clang/%d/lib/*/libclang_rt.asan.a" % (llvm_major, llvm_major)) or \
+        glob.glob("/usr/lib/llvm-%d/lib/clang/%d/lib/linux/libclang_rt.asan-x86_64.a" % (llvm_major, llvm_major)):
+    config.available_features.add("asan")
 config.substitutions.append(
     (
         "%enzymecxxflags",

@@ -355,6 +355,19 @@ static int check_inst(LtCtx *c, LtActivity *a, LLVMValueRef i) {
   }
   if (lt_call_kind(i, &rule) == LT_CALL_BLAS)
     return active ? check_blas(c, a, i) : 0;
+  if (lt_call_kind(i, &rule) == LT_CALL_LINK && active)
+    for (unsigned q = 0; q < nargs; q++) {
+      LLVMValueRef p = LLVMGetOperand(i, q);
+      if (lt_is_ptr_ty(LLVMTypeOf(p)) && !LLVMIsAConstantPointerNull(p) &&
+          (!lt_is_shadowed(a, p) || lt_points_any_inactive_node(&a->pts, p))) {
+        lt_error(c, i, "'%.*s' links active nodes with nodes that have no "
+                       "shadow (argument %u), so the shadow structure cannot "
+                       "follow it; keep active values and inactive ones in "
+                       "separate containers",
+                 (int)len, n, q + 1);
+        return -1;
+      }
+    }
   if (lt_call_kind(i, &rule) != LT_CALL_UNKNOWN || !active)
     return 0;
   if (!len)
@@ -432,6 +445,19 @@ static int activate(LtActivity *a, LLVMValueRef i) {
     for (unsigned q = 0; q < n && active; q++)
       if (lt_is_ptr_ty(LLVMTypeOf(LLVMGetOperand(i, q))))
         changed |= lt_points_activate_reach(pt, LLVMGetOperand(i, q));
+  }
+  /* A link call does the same to the shadows: with one node of the
+   * structure active, all of them and their links are. */
+  if (k == LT_CALL_LINK) {
+    unsigned n = LLVMGetNumArgOperands(i);
+    int active = lt_points_any_active(pt, i);
+    for (unsigned q = 0; q < n && !active; q++)
+      active = lt_points_any_active(pt, LLVMGetOperand(i, q));
+    for (unsigned q = 0; q < n && active; q++)
+      if (lt_is_ptr_ty(LLVMTypeOf(LLVMGetOperand(i, q))))
+        changed |= lt_points_activate_reach(pt, LLVMGetOperand(i, q));
+    if (active && lt_is_ptr_ty(LLVMTypeOf(i)))
+      changed |= lt_points_activate_reach(pt, i);
   }
   /* A callee whose caller uses the shadow of its pointer result gives
    * what it returns a shadow (a buffer it allocates, say). */

@@ -102,6 +102,13 @@ int lt_points_all_heap(LtPoints *pt, LLVMValueRef v);
 int lt_points_all_own(LtPoints *pt, LLVMValueRef v);
 /* v may address a stack object (an alloca of the function). */
 int lt_points_any_stack(LtPoints *pt, LLVMValueRef v);
+/* v may address inactive memory other than constant data (a string
+ * literal holds no links: it is never a node of a linked structure) and
+ * null shadows (checked at run time). */
+int lt_points_any_inactive_node(LtPoints *pt, LLVMValueRef v);
+/* Allocation `alloc` of the function may outlive it: its address may be
+ * stored in memory from outside (a caller's container), or returned. */
+int lt_points_escapes(LtPoints *pt, LLVMValueRef alloc);
 /* Give every allocation v may address a shadow; 1 when one was new. */
 int lt_points_activate(LtPoints *pt, LLVMValueRef v);
 /* lt_points_activate, and also for allocations their memory points to. */
@@ -171,8 +178,9 @@ void lt_mem_note_types(LtCtx *c, LLVMValueRef fn); /* before canonicalising */
 /* The float (else pointer) type the function of `call` accesses through
  * pointers based on its destination or source (b1, b2), or NULL. */
 LLVMTypeRef lt_mem_elem_type(LLVMValueRef call);
-/* The function accesses the copy's memory both as floats and pointers. */
-int lt_mem_mixed(LLVMValueRef call);
+/* The function accesses the copy's memory both as floats and pointers,
+ * and pointers where the copy may move them (not all below its start). */
+int lt_mem_mixed(LLVMTargetDataRef td, LLVMValueRef call);
 LLVMTypeRef lt_elem_type_of(LLVMValueRef fn, LLVMValueRef b1, LLVMValueRef b2);
 /* Helper (dst, src, elements): forward moves pointer fields, reverse
  * moves float adjoints from dst to src. */
@@ -211,6 +219,9 @@ typedef enum {
                          without that activity.c reports (mpi.c) */
   LT_CALL_BLAS,       /* a BLAS routine, with a rule or one that activity.c
                          reports when active (blas.c) */
+  LT_CALL_LINK,       /* links or walks nodes of a pointer structure
+                         (libstdc++'s red-black tree): done again on the
+                         shadows in A and T, no adjoint (calls.c) */
   LT_CALL_UNKNOWN     /* external, no rule */
 } LtCallKind;
 
@@ -225,6 +236,10 @@ int lt_call_is_fallback(LLVMValueRef call);
  * len) (NULL if gone). */
 #define LT_UNKNOWN_CALLEE "leantape.unknown_callee"
 LLVMValueRef lt_fallback_check(LLVMValueRef call);
+/* A call of std::string's allocation of a character buffer. */
+int lt_is_char_alloc(LLVMValueRef call);
+/* A call of a LT_CALL_LINK function (by name, without marks). */
+int lt_is_link_call(LLVMValueRef call);
 /* A complex multiply/divide runtime call (*is_div: 0 multiply, 1 divide)
  * or cabsf on a <2 x float> (*is_div = 2). */
 int lt_is_complex_call(LLVMValueRef call, int *is_div);

@@ -85,8 +85,12 @@ static const char *const inactive_names[] = {
     "__fprintf_chk",        "__sprintf_chk",       "__snprintf_chk",
     "strlen",   "strcmp",   "strncmp", "atoi",     "atol",     "abs",
     "labs",     "llabs",    "fputs_unlocked",      "vprintf",  "vfprintf",
-    /* C++: hashing of keys, throwing, terminate */
+    "memcmp",   "bcmp",     "strnlen",
+    /* C++: hashing and comparing of keys, the hashtable's bucket counts,
+     * throwing, terminate */
     "_ZSt11_Hash_bytesPKvmm", "_ZSt15_Fnv_hash_bytesPKvmm",
+    "_ZNKSt8__detail20_Prime_rehash_policy14_M_need_rehashEmmm",
+    "_ZNKSt8__detail20_Prime_rehash_policy11_M_next_bktEm",
     "__cxa_throw", "__cxa_allocate_exception", "__cxa_free_exception",
     "__cxa_rethrow", "__clang_call_terminate", "_ZSt9terminatev",
 };
@@ -130,6 +134,46 @@ static const char *const inactive_intrinsics[] = {
     "llvm.fptosi.sat.", "llvm.fptoui.sat.", "llvm.annotation.",
     "llvm.var.annotation.", "llvm.ptr.annotation.", "llvm.objectsize.",
 };
+
+/* libstdc++'s out-of-line functions that link nodes into, or walk, a
+ * red-black tree (std::map, std::set) or a list (std::list). They move
+ * pointers only: the shadow structure has the same shape as the primal
+ * one (Enzyme's convention: the shadow container holds the same keys), so
+ * the derivative does the same to the shadows (the shadow node is linked
+ * into the shadow tree; a walk from a shadow node ends at the shadow of
+ * where the primal walk ends), and has no adjoint. */
+static const char *const link_names[] = {
+    "_ZSt29_Rb_tree_insert_and_rebalancebPSt18_Rb_tree_node_baseS0_RS_",
+    "_ZSt28_Rb_tree_rebalance_for_erasePSt18_Rb_tree_node_baseRS_",
+    "_ZSt18_Rb_tree_incrementPSt18_Rb_tree_node_base",
+    "_ZSt18_Rb_tree_incrementPKSt18_Rb_tree_node_base",
+    "_ZSt18_Rb_tree_decrementPSt18_Rb_tree_node_base",
+    "_ZSt18_Rb_tree_decrementPKSt18_Rb_tree_node_base",
+    "_ZNSt8__detail15_List_node_base7_M_hookEPS0_",
+    "_ZNSt8__detail15_List_node_base9_M_unhookEv",
+};
+
+int lt_is_link_call(LLVMValueRef call) {
+  size_t len;
+  const char *n = lt_callee_name(call, &len);
+  LLVMValueRef f = lt_called_fn(call);
+  if (!f || !LLVMIsDeclaration(f))
+    return 0;
+  for (size_t i = 0; i < sizeof link_names / sizeof *link_names; i++)
+    if (name_is(n, len, link_names[i]))
+      return 1;
+  return 0;
+}
+
+/* std::string's allocation of a new character buffer (both ABIs): its
+ * result addresses fresh memory holding characters only. */
+int lt_is_char_alloc(LLVMValueRef call) {
+  size_t len;
+  const char *n = lt_callee_name(call, &len);
+  return lt_is_ptr_ty(LLVMTypeOf(call)) &&
+         (name_is(n, len, "_ZNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEE9_M_createERmm") ||
+          name_is(n, len, "_ZNSs4_Rep9_S_createEmmRKSaIcE"));
+}
 
 /* Preprocessing marks the calls it keeps (preprocess.c): "diff" (a
  * defined function differentiated on its own), "custom", "inactive",
@@ -311,6 +355,8 @@ LtCallKind lt_call_kind(LLVMValueRef call, const LtRule **rule) {
     }
   if (lt_alloc_fn(call))
     return LT_CALL_MALLOC;
+  if (lt_is_link_call(call))
+    return LT_CALL_LINK;
   if (is_free_fn(n, len))
     return LT_CALL_FREE;
   int is_div;

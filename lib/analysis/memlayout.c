@@ -75,11 +75,34 @@ LLVMTypeRef lt_elem_type_of(LLVMValueRef fn, LLVMValueRef b1, LLVMValueRef b2) {
   return u.fl ? u.fl : u.pt;
 }
 
-int lt_mem_mixed(LLVMValueRef call) {
-  Uses u = uses_of(LLVMGetBasicBlockParent(LLVMGetInstructionParent(call)),
-                   lt_base_of(LLVMGetOperand(call, 0)),
-                   lt_base_of(LLVMGetOperand(call, 1)));
-  return u.any_fl && u.any_pt;
+/* Every pointer fn loads or stores in the object of `end` lies at a
+ * constant offset below end's: a copy starting at end moves none of them
+ * (a std::string's characters copied into a map node, after the node's
+ * links and the string's own pointer). */
+static int ptrs_before(LLVMTargetDataRef td, LLVMValueRef fn, LLVMValueRef end) {
+  long long at, off;
+  LLVMValueRef base = lt_const_offset(td, end, &at);
+  if (!base)
+    return 0;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      LLVMTypeRef t = NULL;
+      LLVMValueRef addr = access(i, &t);
+      if (!addr || !lt_is_ptr_ty(t) || lt_base_of(addr) != lt_base_of(base))
+        continue;
+      if (lt_const_offset(td, addr, &off) != base ||
+          off + (long long)LLVMABISizeOfType(td, t) > at)
+        return 0;
+    }
+  return 1;
+}
+
+int lt_mem_mixed(LLVMTargetDataRef td, LLVMValueRef call) {
+  LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInstructionParent(call));
+  Uses u = uses_of(fn, lt_base_of(LLVMGetOperand(call, 0)), lt_base_of(LLVMGetOperand(call, 1)));
+  return u.any_fl && u.any_pt &&
+         !(ptrs_before(td, fn, LLVMGetOperand(call, 0)) &&
+           ptrs_before(td, fn, LLVMGetOperand(call, 1)));
 }
 
 LLVMTypeRef lt_mem_elem_type(LLVMValueRef call) {

@@ -27,8 +27,10 @@
 
 /* O_NULL stands for "no shadow here" where a shadow may be null at run
  * time (a callee's result, a LT_DUPNULL parameter): inactive, and never
- * reported as memory losing active data (guard.c handles it). */
-enum { O_ARG, O_ARGMEM, O_ALLOC, O_GLOBAL, O_UNKNOWN, O_CALLMEM, O_NULL };
+ * reported as memory losing active data (guard.c handles it). O_CHARS is
+ * a buffer of characters a library function allocates (std::string's):
+ * never active, it holds no addresses. */
+enum { O_ARG, O_ARGMEM, O_ALLOC, O_GLOBAL, O_UNKNOWN, O_CALLMEM, O_NULL, O_CHARS };
 
 /* A call to a function differentiated on its own (kept as a call): its
  * effects are not analysed here, so what it may store or return is
@@ -95,6 +97,86 @@ int lt_global_may_shadow(LtCtx *c, LLVMValueRef gv) {
   return may_hold_data(LLVMGlobalGetValueType(gv));
 }
 
+/* A constant global whose value is plain data (a string literal, a table
+ * of numbers): it holds no addresses, and no store can reach it. */
+static int const_data(LLVMValueRef gv) {
+  LLVMValueRef init = LLVMIsAGlobalVariable(gv) && LLVMIsGlobalConstant(gv) &&
+                              !LLVMIsDeclaration(gv)
+                          ? LLVMGetInitializer(gv)
+                          : NULL;
+  return init && (LLVMIsAConstantDataSequential(init) || LLVMIsAConstantAggregateZero(init) ||
+                  LLVMIsAConstantInt(init) || LLVMIsAConstantFP(init));
+}
+
+/* The globals whose addresses constant v holds, into out (up to max);
+ * 0 when v may hold other addresses (functions, integers made pointers). */
+static int const_refs(LLVMValueRef v, LtVec *out, int depth) {
+  if (depth > 8)
+    return 0;
+  if (LLVMIsAConstantDataSequential(v) || LLVMIsAConstantAggregateZero(v) ||
+      LLVMIsAConstantInt(v) || LLVMIsAConstantFP(v) || LLVMIsAConstantPointerNull(v) ||
+      LLVMIsAUndefValue(v))
+    return 1;
+  if (LLVMIsAGlobalVariable(v)) {
+    lt_vec_push(out, v);
+    return 1;
+  }
+  if (LLVMIsAConstantExpr(v)) {
+    LLVMValueRef base = strip_const(v);
+    return base != v && const_refs(base, out, depth + 1);
+  }
+  if (LLVMIsAConstantArray(v) || LLVMIsAConstantStruct(v) || LLVMIsAConstantVector(v)) {
+    for (int k = 0, n = LLVMGetNumOperands(v); k < n; k++)
+      if (!const_refs(LLVMGetOperand(v, (unsigned)k), out, depth + 1))
+        return 0;
+    return 1;
+  }
+  return 0;
+}
+
+/* v (an internal global, or an address made from it) is only ever read. */
+static int only_loaded(LLVMValueRef v, int depth) {
+  if (depth > 8)
+    return 0;
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef w = LLVMGetUser(u);
+    if (LLVMIsALoadInst(w))
+      continue;
+    if ((LLVMIsAGetElementPtrInst(w) && LLVMGetOperand(w, 0) == v) ||
+        (LLVMIsAConstantExpr(w) && (LLVMGetConstOpcode(w) == LLVMGetElementPtr ||
+                                    LLVMGetConstOpcode(w) == LLVMBitCast))) {
+      if (!only_loaded(w, depth + 1))
+        return 0;
+      continue;
+    }
+    return 0;
+  }
+  return 1;
+}
+
+/* A global table of string literals, constant or internal and never
+ * written (clang -O0 leaves `static const char *names[]` mutable): the
+ * globals it points to, or 0 when it may point elsewhere. */
+static int const_table(LLVMValueRef gv, LtVec *out) {
+  if (!LLVMIsAGlobalVariable(gv) || LLVMIsDeclaration(gv))
+    return 0;
+  LLVMLinkage l = LLVMGetLinkage(gv);
+  int internal = l == LLVMInternalLinkage || l == LLVMPrivateLinkage;
+  return (LLVMIsGlobalConstant(gv) || (internal && only_loaded(gv, 0))) &&
+         const_refs(LLVMGetInitializer(gv), out, 0);
+}
+
+static void add_global(LtPoints *pt, LLVMValueRef gv) {
+  if (lt_map_get(&pt->gobj, gv))
+    return;
+  lt_map_put(&pt->gobj, gv, (void *)(size_t)(new_obj(pt, O_GLOBAL, gv, -1) + 1));
+  LtVec refs = {0};
+  if (const_table(gv, &refs))
+    for (size_t k = 0; k < refs.n; k++)
+      add_global(pt, refs.v[k]);
+  lt_vec_free(&refs);
+}
+
 static void collect_globals(LtPoints *pt, const LtCfg *g) {
   for (unsigned b = 0; b < g->nblocks; b++)
     for (LLVMValueRef i = LLVMGetFirstInstruction(g->block[b]); i;
@@ -104,9 +186,8 @@ static void collect_globals(LtPoints *pt, const LtCfg *g) {
         if (!op || !LLVMIsAConstant(op))
           continue;
         LLVMValueRef base = strip_const(op);
-        if (LLVMIsAGlobalVariable(base) && !lt_map_get(&pt->gobj, base))
-          lt_map_put(&pt->gobj, base,
-                     (void *)(size_t)(new_obj(pt, O_GLOBAL, base, -1) + 1));
+        if (LLVMIsAGlobalVariable(base))
+          add_global(pt, base);
       }
 }
 
@@ -157,6 +238,8 @@ void lt_points_init(LtPoints *pt, LtCtx *c, LLVMValueRef fn, const LtCfg *g,
       if (LLVMIsAAllocaInst(i) ||
           (LLVMIsACallInst(i) && lt_call_kind(i, &rule) == LT_CALL_MALLOC))
         new_obj(pt, O_ALLOC, i, -1);
+      else if (LLVMIsACallInst(i) && lt_is_char_alloc(i))
+        new_obj(pt, O_CHARS, i, -1);
       else if (LLVMIsACallInst(i) && kept_call(i))
         lt_map_put(&pt->callobj, i, (void *)(size_t)(new_obj(pt, O_CALLMEM, i, -1) + 1));
   collect_globals(pt, g);
@@ -184,7 +267,15 @@ void lt_points_init(LtPoints *pt, LtCtx *c, LLVMValueRef fn, const LtCfg *g,
       /* with global shadows, every mutable global of the module that may
        * hold active data has a shadow, in every function alike */
       pt->active[o] = lt_global_may_shadow(pt->c, pt->obj[o].src);
-      set_add(c, pt->unknown);
+      if (!const_data(pt->obj[o].src)) {
+        LtVec refs = {0};
+        if (const_table(pt->obj[o].src, &refs))
+          for (size_t k = 0; k < refs.n; k++)
+            set_add(c, (unsigned)(size_t)lt_map_get(&pt->gobj, refs.v[k]) - 1);
+        else
+          set_add(c, pt->unknown);
+        lt_vec_free(&refs);
+      }
       break;
     case O_UNKNOWN:
       set_add(c, pt->unknown);
@@ -199,7 +290,7 @@ void lt_points_init(LtPoints *pt, LtCtx *c, LLVMValueRef fn, const LtCfg *g,
     default: /* allocations start empty: their loads read what was stored */
       break;
     }
-    if (pt->obj[o].kind == O_ALLOC) {
+    if (pt->obj[o].kind == O_ALLOC || pt->obj[o].kind == O_CHARS) {
       uint64_t *s = new_set(pt);
       set_add(s, o);
       lt_map_put(&pt->sets, pt->obj[o].src, s);
@@ -318,10 +409,65 @@ static int narrow_int(LtPoints *pt, LLVMValueRef load) {
          !lt_ptr_sized_int(pt->c, load);
 }
 
+/* Object o is a null shadow, or memory that only ever holds plain data
+ * (constant data, a string's characters): no store of the program can put
+ * active data there (the analysis, blind to offsets, may think one does),
+ * and it is never a node of a linked structure. */
+static int holds_data(const LtPoints *pt, unsigned o) {
+  int k = pt->obj[o].kind;
+  return k == O_NULL || k == O_CHARS || (k == O_GLOBAL && const_data(pt->obj[o].src));
+}
+
+/* t is an integer, or an aggregate of integers (std::pair<bool, size_t>). */
+static int ints_only(LLVMTypeRef t) {
+  switch (LLVMGetTypeKind(t)) {
+  case LLVMIntegerTypeKind:
+  case LLVMVoidTypeKind:
+    return 1;
+  case LLVMStructTypeKind:
+    for (unsigned k = 0, n = LLVMCountStructElementTypes(t); k < n; k++)
+      if (!ints_only(LLVMStructGetTypeAtIndex(t, k)))
+        return 0;
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+/* A link call (calls.c) stores its pointer arguments, and pointers the
+ * structure already holds, into the memory of any of them, and a walk
+ * returns any node it reaches: the closure of its pointer arguments
+ * through contents. */
+static int step_link(LtPoints *pt, LLVMValueRef i) {
+  uint64_t *all = lt_xcalloc(pt->words, sizeof *all);
+  int changed = 0;
+  for (unsigned a = 0, n = LLVMGetNumArgOperands(i); a < n; a++)
+    if (lt_is_ptr_ty(LLVMTypeOf(LLVMGetOperand(i, a))))
+      join(pt, all, lt_points_of(pt, LLVMGetOperand(i, a)));
+  for (int grew = 1; grew;) {
+    grew = 0;
+    for (unsigned o = 0; o < pt->nobj; o++)
+      if (set_has(all, o))
+        grew |= join(pt, all, contents(pt, o));
+  }
+  /* a node holds links: constant data (a key's string literal) and
+   * characters are none */
+  for (unsigned o = 0; o < pt->nobj; o++)
+    if (holds_data(pt, o) && pt->obj[o].kind != O_NULL)
+      all[o / 64] &= ~(1ull << (o % 64));
+  for (unsigned a = 0, n = LLVMGetNumArgOperands(i); a < n; a++)
+    if (lt_is_ptr_ty(LLVMTypeOf(LLVMGetOperand(i, a))))
+      changed |= join_stored(pt, LLVMGetOperand(i, a), all);
+  if (lt_may_hold_ptr(LLVMTypeOf(i)))
+    changed |= join(pt, own(pt, i), all);
+  free(all);
+  return changed;
+}
+
 static int step_call(LtPoints *pt, LLVMValueRef i) {
   const LtRule *rule;
-  if (lt_is_iter_hint(i))
-    return 0; /* an integer, a count: no pointer's bits */
+  if (lt_is_iter_hint(i) || lt_is_char_alloc(i))
+    return 0; /* an integer, a count: no pointer's bits; a new buffer */
   LLVMValueRef callee = lt_called_fn(i);
   if (callee && LLVMGetIntrinsicID(callee) &&
       LLVMGetTypeKind(LLVMTypeOf(i)) == LLVMIntegerTypeKind) {
@@ -366,6 +512,13 @@ static int step_call(LtPoints *pt, LLVMValueRef i) {
   if (k == LT_CALL_MEMSET || k == LT_CALL_FREE || k == LT_CALL_RULE ||
       k == LT_CALL_ZERO || k == LT_CALL_COMPLEX || k == LT_CALL_MPI || k == LT_CALL_BLAS)
     return 0; /* MPI and BLAS move floating-point data, MPI handles */
+  if (k == LT_CALL_LINK)
+    return step_link(pt, i);
+  /* A known inactive library function's integer result is a length, a
+   * hash, a comparison or a count, never an address (a hashtable's bucket
+   * index computed from a key's hash would otherwise address anything). */
+  if (k == LT_CALL_INACTIVE && !lt_call_marked(i) && ints_only(LLVMTypeOf(i)))
+    return 0;
   size_t co = (size_t)lt_map_get(&pt->callobj, i);
   if (co) {
     /* The callee may store what escapes from its parameters, or memory it
@@ -589,6 +742,43 @@ int lt_points_any_inactive(LtPoints *pt, LLVMValueRef v) {
   return 0;
 }
 
+int lt_points_any_inactive_node(LtPoints *pt, LLVMValueRef v) {
+  const uint64_t *s = lt_points_of(pt, v);
+  for (unsigned o = 0; o < pt->nobj; o++)
+    if (set_has(s, o) && !pt->active[o] && !holds_data(pt, o))
+      return 1;
+  return 0;
+}
+
+int lt_points_escapes(LtPoints *pt, LLVMValueRef alloc) {
+  const uint64_t *a = lt_points_of(pt, alloc);
+  uint64_t *reach = lt_xcalloc(pt->words, sizeof *reach);
+  for (unsigned o = 0; o < pt->nobj; o++) {
+    int k = pt->obj[o].kind;
+    if ((k == O_ARG || k == O_ARGMEM || k == O_GLOBAL || k == O_UNKNOWN || k == O_CALLMEM) &&
+        !holds_data(pt, o))
+      join(pt, reach, contents(pt, o));
+  }
+  LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInstructionParent(alloc));
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+    if (t && LLVMIsAReturnInst(t) && LLVMGetNumOperands(t) == 1)
+      join(pt, reach, lt_points_of(pt, LLVMGetOperand(t, 0)));
+  }
+  for (int grew = 1; grew;) {
+    grew = 0;
+    for (unsigned o = 0; o < pt->nobj; o++)
+      if (set_has(reach, o))
+        grew |= join(pt, reach, contents(pt, o));
+  }
+  int esc = 0;
+  for (unsigned o = 0; o < pt->nobj && !esc; o++)
+    esc = set_has(a, o) && pt->obj[o].kind == O_ALLOC && pt->obj[o].src == alloc &&
+          set_has(reach, o);
+  free(reach);
+  return esc;
+}
+
 /* The allocations in set s get shadows; 1 when one had none. */
 static int activate_set(LtPoints *pt, const uint64_t *s) {
   int changed = 0;
@@ -634,7 +824,7 @@ int lt_points_taint(LtPoints *pt, LLVMValueRef addr) {
   const uint64_t *a = lt_points_of(pt, addr);
   int changed = 0;
   for (unsigned o = 0; o < pt->nobj; o++)
-    if (set_has(a, o) && !pt->active[o] && pt->obj[o].kind != O_NULL) {
+    if (set_has(a, o) && !pt->active[o] && !holds_data(pt, o)) {
       if (getenv("LEANTAPE_DEBUG")) {
         fprintf(stderr, "leantape debug: in %s object %u (kind %d, param %d) gets active data through",
                 LLVMIsAInstruction(addr) ? LLVMGetValueName2(LLVMGetBasicBlockParent(LLVMGetInstructionParent(addr)), &(size_t){0}) : "?",

@@ -65,6 +65,13 @@ LLVMValueRef lt_helper_fn(LtCtx *c, const char *name, LLVMTypeRef fty,
 /* ptr malloc(i64)/calloc/free declarations, typed correctly (LLVMBuildMalloc is broken). */
 LLVMValueRef lt_decl_fn(LLVMModuleRef m, const char *name, LLVMTypeRef fty);
 LLVMValueRef lt_build_malloc(LLVMBuilderRef b, LLVMModuleRef m, LLVMValueRef size);
+/* A stack slot of type t (alignment align, 0: the type's) as a generic
+ * pointer (address space 0): where the data layout puts allocas in another
+ * address space (AMDGPU: 5), the slot is cast, so that it can be passed
+ * where a `ptr` is expected. */
+LLVMValueRef lt_build_slot(LLVMBuilderRef b, LLVMTypeRef t, unsigned align, const char *name);
+/* p converted to type t (pointers of another address space are cast). */
+LLVMValueRef lt_ptr_as(LLVMBuilderRef b, LLVMValueRef p, LLVMTypeRef t);
 LLVMValueRef lt_build_calloc(LLVMBuilderRef b, LLVMModuleRef m, LLVMValueRef size);
 void lt_build_free(LLVMBuilderRef b, LLVMModuleRef m, LLVMValueRef p);
 int lt_run_pipeline(LtCtx *c, LLVMValueRef fn, const char *pipeline);

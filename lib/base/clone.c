@@ -219,11 +219,22 @@ int lt_inline_call(LtCtx *c, LLVMValueRef call, int keep_dbg) {
       LLVMValueRef copy = LLVMBuildAlloca(b, t, "lt.byval");
       LLVMBuildMemCpy(b, copy, 8, arg, 1,
                       LLVMConstInt(c->i64, LLVMABISizeOfType(c->td, t), 0));
-      arg = copy;
+      arg = lt_ptr_as(b, copy, LLVMTypeOf(arg));
     }
     lt_map_put(&vm, LLVMGetParam(callee, i), arg);
   }
   LLVMBasicBlockRef body = lt_clone_body(&vm, callee, caller, bb, keep_dbg);
+  /* `tail` promises that the callee's calls touch none of its allocas;
+   * the caller's may now reach them (a std::map local to the caller, its
+   * header passed to _Rb_tree_insert_and_rebalance): LICM would hoist the
+   * header's loads out of the loop that inserts. LLVM's inliner drops the
+   * marker too. */
+  for (LLVMBasicBlockRef cb = LLVMGetFirstBasicBlock(callee); cb; cb = LLVMGetNextBasicBlock(cb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(cb); i; i = LLVMGetNextInstruction(i)) {
+      LLVMValueRef ni = LLVMIsACallInst(i) ? lt_map_get(&vm, i) : NULL;
+      if (ni && LLVMGetTailCallKind(ni) == LLVMTailCallKindTail)
+        LLVMSetTailCallKind(ni, LLVMTailCallKindNone);
+    }
   LLVMPositionBuilderAtEnd(b, pre);
   LLVMBuildBr(b, body);
   /* Static allocas go to the caller's entry so mem2reg can promote them. */

@@ -179,6 +179,17 @@ static LLVMTypeRef i64_ty(LLVMModuleRef m) {
   return LLVMInt64TypeInContext(LLVMGetModuleContext(m));
 }
 
+LLVMValueRef lt_build_slot(LLVMBuilderRef b, LLVMTypeRef t, unsigned align, const char *name) {
+  LLVMValueRef s = LLVMBuildAlloca(b, t, name);
+  if (align)
+    LLVMSetAlignment(s, align);
+  return lt_ptr_as(b, s, LLVMPointerTypeInContext(LLVMGetTypeContext(t), 0));
+}
+
+LLVMValueRef lt_ptr_as(LLVMBuilderRef b, LLVMValueRef p, LLVMTypeRef t) {
+  return LLVMTypeOf(p) == t ? p : LLVMBuildPointerCast(b, p, t, "");
+}
+
 LLVMValueRef lt_build_malloc(LLVMBuilderRef b, LLVMModuleRef m,
                              LLVMValueRef size) {
   LLVMTypeRef p[1] = {i64_ty(m)};

@@ -140,8 +140,7 @@ static int hidden_sret(LtCtx *c, LLVMValueRef call, LtRequest *r) {
   LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(entry));
   LLVMValueRef prim = r->sret;
   if (!r->primal_return) {
-    prim = LLVMBuildAlloca(b, st, "lt.sret");
-    LLVMSetAlignment(prim, 16);
+    prim = lt_build_slot(b, st, 16, "lt.sret");
   }
   LLVMPositionBuilderBefore(b, call);
   for (unsigned k = 0; k < W; k++) {

@@ -32,7 +32,7 @@ static LLVMValueRef slot(LtBlasEm *e, LLVMValueRef v) {
     LLVMPositionBuilderBefore(ab, first);
   else
     LLVMPositionBuilderAtEnd(ab, entry);
-  LLVMValueRef a = LLVMBuildAlloca(ab, LLVMTypeOf(v), "lt.blas.arg");
+  LLVMValueRef a = lt_build_slot(ab, LLVMTypeOf(v), 0, "lt.blas.arg");
   LLVMDisposeBuilder(ab);
   LLVMBuildStore(e->b, v, a);
   return a;

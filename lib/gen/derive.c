@@ -73,8 +73,7 @@ static LLVMValueRef build_grad(LtGen *g, LtDeriv *d, const char *name) {
   LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
   LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(c->llctx, f, "entry"));
   unsigned long long sz = d->tape_size ? d->tape_size : 1;
-  LLVMValueRef tape = LLVMBuildAlloca(b, LLVMArrayType2(c->i8, sz), "tape");
-  LLVMSetAlignment(tape, 16);
+  LLVMValueRef tape = lt_build_slot(b, LLVMArrayType2(c->i8, sz), 16, "tape");
   LLVMValueRef args[260];
   for (unsigned k = 0; k + 1 < na; k++)
     args[k] = LLVMGetParam(f, k);

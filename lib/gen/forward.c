@@ -83,6 +83,8 @@ static LLVMValueRef heap_shadow(LtGen *g, LLVMBuilderRef b, LLVMValueRef i) {
   if (af->old_arg >= 0)
     return lt_shadow_realloc(g->c, b, need_shadow(g, LLVMGetOperand(i, (unsigned)af->old_arg), i),
                              size, ai);
+  if (lt_shadow_plain(&g->act_of, i))
+    return lt_shadow_alloc_plain(g->c, b, ai, size);
   return lt_shadow_alloc(g->c, b, size,
                          af->align_arg >= 0 ? LLVMGetOperand(ai, (unsigned)af->align_arg) : NULL,
                          af->out_arg >= 0 ? NULL : ai);
@@ -236,6 +238,31 @@ static LLVMValueRef shadow_of_word(LtGen *g, LLVMBuilderRef b, LLVMValueRef i) {
   return LLVMGetPoison(LLVMTypeOf(i));
 }
 
+/* A link call (calls.c) is made again on the shadows of its pointer
+ * arguments, right after the primal one: the shadow node goes into the
+ * shadow structure where the primal node went, and a walk's result's
+ * shadow is the same walk from the shadow node. */
+static void link_shadow(LtGen *g, LLVMBuilderRef b, LLVMValueRef i) {
+  LLVMValueRef ai = amap(g, i);
+  unsigned n = LLVMGetNumArgOperands(i);
+  LLVMValueRef args[8];
+  int any = 0, mn = 0;
+  if (n > 8)
+    return; /* no link function has as many */
+  for (unsigned k = 0; k < n; k++) {
+    LLVMValueRef op = LLVMGetOperand(i, k);
+    any |= lt_is_shadowed(&g->act_of, op);
+    mn |= maynull(g, op);
+    args[k] = lt_is_ptr_ty(LLVMTypeOf(op)) ? need_shadow(g, op, i) : LLVMGetOperand(ai, k);
+  }
+  if (!any)
+    return;
+  LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(ai));
+  LLVMValueRef s = lt_link_call(g->c, b, ai, args, mn);
+  if (lt_is_ptr_ty(LLVMTypeOf(i)) && lt_is_shadowed(&g->act_of, i))
+    lt_map_put(&g->fshadow, i, s);
+}
+
 /* Scalar math only sets errno, which a gradient need not preserve: marked
  * memory(none) willreturn nounwind, an unused result is deleted (combined
  * mode computes sin(x) for nothing otherwise). */
@@ -311,7 +338,7 @@ static void mirror_pointer_memory(LtGen *g, LLVMBuilderRef b, LLVMValueRef i) {
     /* Pointers with shadows may be among what is copied, and nothing says
      * where: their shadows could not be moved. */
     if (k == LT_CALL_MEMCPY && L.guessed &&
-        lt_points_contents_active(&g->act_of.pts, src) && lt_mem_mixed(i)) {
+        lt_points_contents_active(&g->act_of.pts, src) && lt_mem_mixed(g->c->td, i)) {
       lt_error(g->c, i, "this copies memory that may hold both pointers to "
                         "active data and floating-point values, and its "
                         "layout is unknown; copy the struct by assignment, or "
@@ -398,7 +425,9 @@ int lt_forward_build(LtGen *g, const char *name) {
           lt_map_put(&g->fshadow, i, rs);
         continue;
       }
-      if (lt_is_ptr_ty(LLVMTypeOf(i)) && lt_is_shadowed(&g->act_of, i))
+      if (LLVMIsACallInst(i) && lt_call_kind(i, &rule) == LT_CALL_LINK)
+        link_shadow(g, b, i);
+      else if (lt_is_ptr_ty(LLVMTypeOf(i)) && lt_is_shadowed(&g->act_of, i))
         lt_map_put(&g->fshadow, i, shadow_of_inst(g, b, i));
       else if (lt_is_ptr_word(&g->act_of, i))
         lt_map_put(&g->fshadow, i, shadow_of_word(g, b, i));

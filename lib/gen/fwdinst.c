@@ -409,6 +409,8 @@ static int fwd_alloc(LtTg *t, LLVMValueRef i) {
         lanes[k] = lt_shadow_realloc(c, t->b, shadow_lane(t, old, k), size, ti);
         if (lt_points_all_heap(&t->g->act_of.pts, old))
           lt_shadow_free(c, t->b, shadow_lane(t, old, k)); /* the primal freed it */
+      } else if (lt_shadow_plain(&t->g->act_of, i)) {
+        lanes[k] = lt_shadow_alloc_plain(c, t->b, ti, size);
       } else {
         lanes[k] = lt_shadow_alloc(c, t->b, size,
                                    af->align_arg >= 0 ? LLVMGetOperand(ti, (unsigned)af->align_arg)
@@ -427,10 +429,22 @@ static int fwd_alloc(LtTg *t, LLVMValueRef i) {
   return 0;
 }
 
+/* p may address a block whose shadow is plain (heap.c). */
+static int any_plain(LtTg *t, LLVMValueRef p) {
+  for (unsigned b = 0; b < t->g->g.nblocks; b++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(t->g->g.block[b]); i;
+         i = LLVMGetNextInstruction(i))
+      if (LLVMIsACallInst(i) && lt_shadow_plain(&t->g->act_of, i) &&
+          lt_points_may_alias(&t->g->act_of.pts, p, i))
+        return 1;
+  return 0;
+}
+
 static int fwd_free(LtTg *t, LLVMValueRef i) {
   LLVMValueRef p = LLVMGetOperand(i, 0);
-  /* the shadows this function allocated go with their blocks */
-  if (!shadowed(t, p) || !lt_points_all_heap(&t->g->act_of.pts, p))
+  /* the shadows this function allocated go with their blocks (plain ones,
+   * which the caller's shadow data may hold, stay: heap.c) */
+  if (!shadowed(t, p) || !lt_points_all_heap(&t->g->act_of.pts, p) || any_plain(t, p))
     return 0;
   for (unsigned k = 0; k < t->W; k++)
     lt_shadow_free(t->c, t->b, shadow_lane(t, p, k));
@@ -574,6 +588,31 @@ static int fwd_custom(LtTg *t, LLVMValueRef i) {
   return 0;
 }
 
+/* A link call (calls.c), made again on the shadows, per lane. */
+static int fwd_link(LtTg *t, LLVMValueRef i) {
+  LLVMValueRef ti = lt_tg_val(t, i), args[8], lanes[64];
+  unsigned n = LLVMGetNumArgOperands(i);
+  int any = 0, mn = 0;
+  for (unsigned q = 0; q < n && q < 8; q++) {
+    any |= shadowed(t, LLVMGetOperand(i, q));
+    mn |= lt_shadow_maynull(&t->g->act_of, LLVMGetOperand(i, q));
+  }
+  if (!any || n > 8)
+    return 0;
+  for (unsigned k = 0; k < t->W && k < 64; k++) {
+    for (unsigned q = 0; q < n; q++) {
+      LLVMValueRef op = LLVMGetOperand(i, q);
+      args[q] = !lt_is_ptr_ty(LLVMTypeOf(op)) ? LLVMGetOperand(ti, q)
+                : shadowed(t, op)              ? shadow_lane(t, op, k)
+                                               : LLVMConstNull(LLVMTypeOf(op));
+    }
+    lanes[k] = lt_link_call(t->c, t->b, ti, args, mn);
+  }
+  if (lt_is_ptr_ty(LLVMTypeOf(i)) && shadowed(t, i))
+    lt_map_put(&t->sh, i, lt_tg_join(t, lanes, LLVMTypeOf(i)));
+  return 0;
+}
+
 static int fwd_call(LtTg *t, LLVMValueRef i) {
   const LtRule *rule;
   LtCallKind k = lt_call_kind(i, &rule);
@@ -612,6 +651,8 @@ static int fwd_call(LtTg *t, LLVMValueRef i) {
     return lt_mpi_tangent(t, i);
   case LT_CALL_BLAS:
     return lt_blas_tangent(t, i);
+  case LT_CALL_LINK:
+    return fwd_link(t, i);
   default:
     return 0; /* inactive, zero derivative (constant tangent 0) */
   }

@@ -5,6 +5,12 @@
 #ifndef LT_GEN_H
 #define LT_GEN_H
 
+/* link.c: call (a LT_CALL_LINK call of a clone) again with args (the
+ * shadows of its pointer arguments, its other arguments), at b; maynull:
+ * a shadow may be null at run time (then nothing, and a null result). */
+LLVMValueRef lt_link_call(LtCtx *c, LLVMBuilderRef b, LLVMValueRef call, LLVMValueRef *args,
+                          int maynull);
+
 /* heap.c: heap shadows (a size header in front, for realloc), placed at
  * the primal block's address modulo 64 (primal: the block, or NULL) */
 LLVMValueRef lt_shadow_alloc(LtCtx *c, LLVMBuilderRef b, LLVMValueRef size,
@@ -13,6 +19,12 @@ void lt_shadow_free(LtCtx *c, LLVMBuilderRef b, LLVMValueRef p);
 LLVMValueRef lt_shadow_realloc(LtCtx *c, LLVMBuilderRef b, LLVMValueRef old,
                                LLVMValueRef size, LLVMValueRef primal);
 LLVMValueRef lt_shadow_size(LtCtx *c, LLVMBuilderRef b, LLVMValueRef p);
+/* An operator new whose block may outlive the function: its shadow is
+ * plain (lt_shadow_alloc_plain: the same call on the clone `call`, zeroed,
+ * size bytes), owned by the caller's shadow data, never freed here. */
+int lt_shadow_plain(LtActivity *a, LLVMValueRef call);
+LLVMValueRef lt_shadow_alloc_plain(LtCtx *c, LLVMBuilderRef b, LLVMValueRef call,
+                                   LLVMValueRef size);
 
 /* globals.c: shadow globals (-leantape-global-shadows) */
 LLVMValueRef lt_global_shadow(LtCtx *c, LLVMValueRef gv);

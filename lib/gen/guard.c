@@ -40,10 +40,7 @@ LLVMValueRef lt_guard_read(LtCtx *c, LLVMBuilderRef b, LLVMValueRef sp) {
 }
 
 LLVMValueRef lt_guard_sink(LtCtx *c, LLVMBuilderRef entry) {
-  LLVMValueRef s = LLVMBuildAlloca(entry, LLVMArrayType2(c->i8, LT_GUARD_BYTES),
-                                   "lt.sink");
-  LLVMSetAlignment(s, 16);
-  return s;
+  return lt_build_slot(entry, LLVMArrayType2(c->i8, LT_GUARD_BYTES), 16, "lt.sink");
 }
 
 LLVMValueRef lt_guard_write(LtCtx *c, LLVMBuilderRef b, LLVMValueRef sp,

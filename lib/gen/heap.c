@@ -10,6 +10,10 @@
  * pass) and keeps it; the reverse of the realloc moves the new shadow's
  * adjoints back into the old one and frees the new shadow. Each shadow is
  * freed at the reverse of its allocation, exactly once.
+ * A block of operator new whose address may outlive the function (a node
+ * linked into the caller's std::map) has a plain shadow instead: the same
+ * operator new, zeroed, never freed by the derivative, since it belongs to
+ * the caller's shadow container, whose own delete frees it.
  *   ptr  lt.shadow.alloc(i64 size, i64 align, ptr primal)
  *        (the shadow's address is the primal's modulo 64)
  *   void lt.shadow.free(ptr)                     (null: nothing)
@@ -17,6 +21,8 @@
  *   i64  lt.shadow.size(ptr)
  */
 #include "lt.h"
+
+#include <string.h>
 
 /* The heap helper `name` (ret (pt[0..n))), defined once: fill builds its
  * body, the builder standing in the entry block. */
@@ -155,4 +161,24 @@ LLVMValueRef lt_shadow_realloc(LtCtx *c, LLVMBuilderRef b, LLVMValueRef old,
 LLVMValueRef lt_shadow_size(LtCtx *c, LLVMBuilderRef b, LLVMValueRef p) {
   LLVMValueRef f = size_fn(c);
   return LLVMBuildCall2(b, LLVMGlobalGetValueType(f), f, &p, 1, "");
+}
+
+int lt_shadow_plain(LtActivity *a, LLVMValueRef call) {
+  size_t len;
+  const char *n = lt_callee_name(call, &len);
+  const LtAllocFn *af = LLVMIsACallInst(call) ? lt_alloc_fn(call) : NULL;
+  return af && af->old_arg < 0 && af->out_arg < 0 && len > 3 && !strncmp(n, "_Zn", 3) &&
+         lt_points_escapes(&a->pts, call);
+}
+
+LLVMValueRef lt_shadow_alloc_plain(LtCtx *c, LLVMBuilderRef b, LLVMValueRef call,
+                                   LLVMValueRef size) {
+  unsigned n = LLVMGetNumArgOperands(call);
+  LLVMValueRef args[4];
+  for (unsigned k = 0; k < n && k < 4; k++)
+    args[k] = LLVMGetOperand(call, k);
+  LLVMValueRef s = LLVMBuildCall2(b, LLVMGetCalledFunctionType(call), LLVMGetCalledValue(call),
+                                  args, n < 4 ? n : 4, "");
+  LLVMBuildMemSet(b, s, LLVMConstInt(c->i8, 0, 0), size, 1);
+  return s;
 }

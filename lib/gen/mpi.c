@@ -105,8 +105,7 @@ void lt_mpi_status_after(LtCtx *c, LLVMBuilderRef b, const LtMpiCall *m, LLVMVal
       LLVMGetEntryBasicBlock(LLVMGetBasicBlockParent(LLVMGetInstructionParent(acall)));
   LLVMBuilderRef eb = LLVMCreateBuilderInContext(c->llctx);
   LLVMPositionBuilderBefore(eb, LLVMGetFirstInstruction(entry));
-  LLVMValueRef mine = LLVMBuildAlloca(eb, LLVMArrayType2(c->i8, 64), "lt.mpi.status");
-  LLVMSetAlignment(mine, 8);
+  LLVMValueRef mine = lt_build_slot(eb, LLVMArrayType2(c->i8, 64), 8, "lt.mpi.status");
   LLVMDisposeBuilder(eb);
   LLVMValueRef use = mine;
   if (!LLVMIsAConstant(st)) {

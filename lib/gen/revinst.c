@@ -173,8 +173,8 @@ static int rev_alloc(LtGen *g, LLVMValueRef i) {
       return 0;
     s = lt_tape_load(g, LT_SLOT_SHADOW, i, g->c->ptr);
   } else {
-    if (!lt_is_shadowed(&g->act_of, i))
-      return 0;
+    if (!lt_is_shadowed(&g->act_of, i) || lt_shadow_plain(&g->act_of, i))
+      return 0; /* a plain shadow is the caller's (heap.c) */
     s = lt_rs(g, i);
   }
   if (af->old_arg >= 0) {

@@ -100,8 +100,8 @@ void lt_fuse_sincos(LtCtx *c, LLVMValueRef fn) {
         /* two stack slots per type, reused by every pair */
         LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(fn);
         LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(entry));
-        slot[fl][0] = LLVMBuildAlloca(b, ft, "lt.sin.slot");
-        slot[fl][1] = LLVMBuildAlloca(b, ft, "lt.cos.slot");
+        slot[fl][0] = lt_build_slot(b, ft, 0, "lt.sin.slot");
+        slot[fl][1] = lt_build_slot(b, ft, 0, "lt.cos.slot");
       }
       LLVMPositionBuilderBefore(b, i);
       LLVMTypeRef fty;

@@ -120,7 +120,7 @@ static void fill_restore(LtCtx *c, LLVMBuilderRef b, LLVMValueRef f) {
   {
     LLVMBuilderRef eb = LLVMCreateBuilderInContext(c->llctx);
     LLVMPositionBuilderBefore(eb, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(f)));
-    tmp = LLVMBuildAlloca(eb, c->i64, "tmp");
+    tmp = lt_build_slot(eb, c->i64, 0, "tmp");
     LLVMDisposeBuilder(eb);
   }
   LLVMPositionBuilderAtEnd(b, body);
@@ -179,7 +179,7 @@ static LLVMValueRef finish_fn(LtCtx *c) {
 static LLVMValueRef new_state(LtCtx *c, LLVMValueRef fn) {
   LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
   LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(fn)));
-  LLVMValueRef st = LLVMBuildAlloca(b, state_ty(c), "lt.undo");
+  LLVMValueRef st = lt_build_slot(b, state_ty(c), 0, "lt.undo");
   LLVMDisposeBuilder(b);
   return st;
 }

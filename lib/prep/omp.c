@@ -155,7 +155,7 @@ static LLVMValueRef region_fn(LtCtx *c, LLVMValueRef f, LLVMTypeRef **ty_out,
       p = LLVMBuildBitCast(b, p, LLVMTypeOf(LLVMGetParam(g0, k)), "");
     } else if (ty[k]) {
       lt_drop_param_attrs(g1, k);
-      LLVMValueRef slot = LLVMBuildAlloca(b, ty[k], "");
+      LLVMValueRef slot = lt_build_slot(b, ty[k], 0, "");
       LLVMBuildStore(b, p, slot);
       p = slot;
     }

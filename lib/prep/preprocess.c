@@ -269,7 +269,8 @@ static void copy_byval(LtCtx *c, LLVMValueRef p) {
     LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(entry));
     LLVMValueRef copy = LLVMBuildAlloca(b, t, "lt.byval");
     LLVMSetAlignment(copy, 16);
-    LLVMReplaceAllUsesWith(arg, copy);
+    LLVMValueRef use = lt_ptr_as(b, copy, LLVMTypeOf(arg));
+    LLVMReplaceAllUsesWith(arg, use);
     LLVMBuildMemCpy(b, copy, 16, arg, 1,
                     LLVMConstInt(c->i64, LLVMABISizeOfType(c->td, t), 0));
   }
