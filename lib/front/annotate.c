@@ -149,7 +149,8 @@ static void like(LtCtx *c, LLVMValueRef gv, const char *name) {
  *   "enzyme_inactive"                  an inactive global (or function)
  *   "enzyme_function_like=<name>"      a function that behaves as <name>
  * and Leantape's "enzyme_shadow" on a global, whose one argument is the
- * global's shadow (Enzyme's !enzyme_shadow metadata, from the source).
+ * global's shadow (Enzyme's !enzyme_shadow metadata, from the source,
+ * which read_metadata reads too).
  * Declarations the file does not define get registration globals instead
  * (__enzyme_inactivefn_autoreg_<n>, ...), read above. Enzyme's other
  * annotations (enzyme_nofree, ...) are hints Leantape has no use for; our
@@ -194,23 +195,53 @@ static int inactive_text(const LtAnnot *a) {
          is_text(a, "enzyme_inactive");
 }
 
-static void shadow(LtCtx *c, const LtAnnot *a) {
+static void shadow(LtCtx *c, LLVMValueRef g, LLVMValueRef s) {
   size_t len;
-  const char *name = LLVMGetValueName2(a->target, &len);
-  LLVMValueRef s = NULL;
-  if (a->args && LLVMGetTypeKind(LLVMTypeOf(a->args)) == LLVMStructTypeKind &&
-      LLVMCountStructElementTypes(LLVMTypeOf(a->args)) == 1)
-    s = strip(LLVMGetAggregateElement(a->args, 0));
-  if (!LLVMIsAGlobalVariable(a->target) || !s || !LLVMIsAGlobalVariable(s) ||
-      s == a->target || LLVMIsGlobalConstant(s) || LLVMIsGlobalConstant(a->target) ||
-      LLVMGlobalGetValueType(s) != LLVMGlobalGetValueType(a->target)) {
-    lt_error(c, a->target, "enzyme_shadow on '%.*s' must name another mutable "
-                           "global of the same type; this shadow cannot be used",
+  const char *name = LLVMGetValueName2(g, &len);
+  if (!LLVMIsAGlobalVariable(g) || !s || !LLVMIsAGlobalVariable(s) || s == g ||
+      LLVMIsGlobalConstant(s) || LLVMIsGlobalConstant(g) ||
+      LLVMGlobalGetValueType(s) != LLVMGlobalGetValueType(g)) {
+    lt_error(c, g, "enzyme_shadow on '%.*s' must name another mutable "
+                   "global of the same type; this shadow cannot be used",
              (int)len, name);
     return;
   }
-  lt_map_put(&c->user_shadow, a->target, s);
+  lt_map_put(&c->user_shadow, g, s);
   lt_map_put(&c->user_shadow, s, (void *)1);
+}
+
+static LLVMValueRef shadow_arg(const LtAnnot *a) {
+  if (a->args && LLVMGetTypeKind(LLVMTypeOf(a->args)) == LLVMStructTypeKind &&
+      LLVMCountStructElementTypes(LLVMTypeOf(a->args)) == 1)
+    return strip(LLVMGetAggregateElement(a->args, 0));
+  return NULL;
+}
+
+/* Enzyme's IR metadata on globals: !enzyme_shadow !{ptr @s} (the shadow
+ * Enzyme's GradientUtils uses for the global) and !enzyme_inactive (what
+ * its PreserveNVVM makes of __enzyme_inactive_global). */
+static void read_metadata(LtCtx *c) {
+  unsigned kshadow = LLVMGetMDKindIDInContext(c->llctx, "enzyme_shadow", 13);
+  unsigned kinactive = LLVMGetMDKindIDInContext(c->llctx, "enzyme_inactive", 15);
+  for (LLVMValueRef gv = LLVMGetFirstGlobal(c->mod); gv; gv = LLVMGetNextGlobal(gv)) {
+    size_t n = 0;
+    LLVMValueMetadataEntry *md = LLVMGlobalCopyAllMetadata(gv, &n);
+    for (size_t i = 0; i < n; i++) {
+      unsigned k = LLVMValueMetadataEntriesGetKind(md, (unsigned)i);
+      if (k == kinactive) {
+        lt_map_put(&c->inactive_globals, gv, (void *)1);
+      } else if (k == kshadow) {
+        LLVMValueRef node = LLVMMetadataAsValue(
+            c->llctx, LLVMValueMetadataEntriesGetMetadata(md, (unsigned)i));
+        LLVMValueRef op = NULL;
+        if (LLVMGetMDNodeNumOperands(node) == 1)
+          LLVMGetMDNodeOperands(node, &op);
+        shadow(c, gv, op ? strip(op) : NULL);
+      }
+    }
+    if (md)
+      LLVMDisposeValueMetadataEntries(md);
+  }
 }
 
 static void read_annotations(LtCtx *c) {
@@ -236,7 +267,7 @@ static void read_annotations(LtCtx *c) {
       r->like[a.len - 21] = 0;
       r->reg_name = "enzyme_function_like";
     } else if (is_text(&a, "enzyme_shadow")) {
-      shadow(c, &a);
+      shadow(c, a.target, shadow_arg(&a));
     }
   }
 }
@@ -246,6 +277,7 @@ void lt_annotate_module(LtCtx *c) {
   lt_map_init(&c->inactive_globals, 8);
   lt_map_init(&c->user_shadow, 8);
   read_annotations(c);
+  read_metadata(c);
   for (LLVMValueRef gv = LLVMGetFirstGlobal(c->mod); gv; gv = LLVMGetNextGlobal(gv)) {
     size_t len;
     const char *name = LLVMGetValueName2(gv, &len);
