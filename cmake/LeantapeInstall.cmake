@@ -15,6 +15,9 @@ set(LEANTAPE_PLUGIN_NAME "LLVMLeantape${CMAKE_SHARED_MODULE_SUFFIX}")
 set(LEANTAPE_CLANG "${LEANTAPE_LLVM_TOOLS_DIR}/clang")
 
 install(TARGETS LLVMLeantape LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}")
+if(TARGET ClangLeantape) # next to LLVMLeantape.so, which it loads
+  install(TARGETS ClangLeantape LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}")
+endif()
 install(FILES include/leantape.h DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
 
 configure_package_config_file(cmake/LeantapeConfig.cmake.in

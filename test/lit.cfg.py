@@ -90,6 +90,29 @@ config.substitutions.append(("%ltopt", "%s -load-pass-plugin=%s" % (opt, plugin)
 # Loads the plugin before clang parses -mllvm options (clang 19 loads pass
 # plugins only after: "Unknown command line argument '-leantape-...'").
 config.substitutions.append(("%ltload", "-Xclang -load -Xclang %s" % plugin))
+# The clang plugin (lib/clang/ClangLeantape.cpp), when the build has it
+# (libclang-NN-dev installed): `clang -fplugin=` alone, which loads the
+# pass itself (REQUIRES: clang-plugin). First in the list: %clang is a
+# prefix of %clangplugin.
+clang_plugin = site.get("LEANTAPE_CLANG_PLUGIN", "")
+if clang_plugin and os.path.isfile(clang_plugin):
+    config.available_features.add("clang-plugin")
+    config.substitutions.insert(0, ("%clangplugin", clang_plugin))
+    config.substitutions.insert(
+        0, ("%fpluginclang", "%s -fplugin=%s %s" % (clang, clang_plugin, includes))
+    )
+    config.substitutions.insert(
+        0,
+        (
+            "%fpluginclangxx",
+            "%s -std=c++17 -fplugin=%s %s" % (clangxx, clang_plugin, includes),
+        ),
+    )
+else:
+    lit_config.note(
+        "no clang plugin in this build: test/ClangPlugin unsupported "
+        "(apt-get install libclang-%d-dev, then configure again)" % llvm_major
+    )
 config.substitutions.append(("%clangxx", "%s %s" % (clangxx, includes)))
 config.substitutions.append(("%clang", "%s %s" % (clang, includes)))
 config.substitutions.append(("%opt", opt))

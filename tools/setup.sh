@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # setup.sh: idempotent set-up on a fresh Debian 12 machine, then build.
 #
-# Installs LLVM NN (clang-NN, opt-NN, llvm-config-NN, FileCheck, lit, lld)
-# and a build toolchain with apt when something is missing, then configures
-# and builds the plugin against it. Prints one short line per step; on a
+# Installs LLVM NN (clang-NN, opt-NN, llvm-config-NN, FileCheck, lit, lld,
+# and clang's headers, libclang-NN-dev, for the clang plugin) and a build
+# toolchain with apt when something is missing, then configures and builds
+# the plugins against it. Prints one short line per step; on a
 # failure it prints the step's log. Safe to run again: it only does what is
 # missing, and rebuilds incrementally.
 #
@@ -67,6 +68,9 @@ for v in $LT_VERSIONS; do
   if [ "$missing" -eq 1 ]; then
     pkgs+=(llvm-$v-dev clang-$v llvm-$v-tools lld-$v)
   fi
+  # clang's headers, for the clang plugin (build/lib/ClangLeantape.so)
+  [ -f "/usr/lib/llvm-$v/include/clang/Frontend/FrontendPluginRegistry.h" ] ||
+    pkgs+=(libclang-$v-dev)
 done
 if [ ${#pkgs[@]} -gt 0 ]; then
   apt_install "${pkgs[@]}"
@@ -149,7 +153,7 @@ for v in $LT_VERSIONS; do
   else
     run cmake -S . -B "$build" -DLEANTAPE_LLVM_VERSION="$v" -DLLVM_DIR="$llvm_dir"
   fi
-  step "build $build/lib/LLVMLeantape.so (LLVM $v)"
+  step "build $build/lib/LLVMLeantape.so and ClangLeantape.so (LLVM $v)"
   run cmake --build "$build" -j2
   # omp.h for an LLVM without its own (test/lit.cfg.py: %openmp adds
   # -isystem $build/omp-include): libomp-22-dev's, which declares the same

@@ -85,6 +85,11 @@ static int may_hold_data(LLVMTypeRef t) {
 }
 
 int lt_global_may_shadow(LtCtx *c, LLVMValueRef gv) {
+  /* enzyme_shadow: the user's shadow, with or without the option; the
+   * shadow itself is inactive memory */
+  void *user = gv ? lt_map_get(&c->user_shadow, gv) : NULL;
+  if (user)
+    return user != (void *)1;
   if (!c->host->global_shadows || !gv || !LLVMIsAGlobalVariable(gv) ||
       LLVMIsDeclaration(gv) || LLVMIsGlobalConstant(gv) ||
       lt_map_get(&c->inactive_globals, gv) || lt_map_get(&c->gshadow, gv) == (void *)1)

@@ -162,6 +162,8 @@ struct LtCtx {
   LtMap reg;             /* function -> LtReg * (annotate.c) */
   LtVec regs;
   LtMap inactive_globals;/* __enzyme_inactive_global */
+  LtMap user_shadow;     /* enzyme_shadow: global -> the user's shadow global;
+                            shadow -> (void *)1 (annotate.c) */
   LtMap gshadow;         /* global -> its shadow global; shadow -> (void *)1
                             under the key of the shadow (gen/globals.c) */
   LtMap purity;          /* function -> writes or not (writes.c) */

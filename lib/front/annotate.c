@@ -7,9 +7,11 @@
  *   void *__enzyme_inactivefn<...> = fn;           (or an array of them)
  *   void *__enzyme_function_like<...>[2] = {fn, "log1p"};  ("malloc", ...)
  *   void *__enzyme_inactive_global<...> = &global;
- * and the IR function attributes "enzyme_inactive" and
- * "enzyme_inactive_noblock" (on the function or a call). A registration
- * that cannot be used is a compile error naming it, never ignored.
+ * the IR function attributes "enzyme_inactive" and
+ * "enzyme_inactive_noblock" (on the function or a call), and the source
+ * attributes of Enzyme's clang plugin and ours (lib/clang), which clang
+ * emits as annotations (see annotations() below). A registration that
+ * cannot be used is a compile error naming it, never ignored.
  */
 #include "lt.h"
 
@@ -138,9 +140,144 @@ static void like(LtCtx *c, LLVMValueRef gv, const char *name) {
   r->reg_name = name;
 }
 
+
+/* Source attributes reach the IR as clang annotations: entries {target,
+ * "text", file, line, args} of @llvm.global.annotations, for what the file
+ * defines. The texts are ClangEnzyme's (Enzyme's clang plugin,
+ * enzyme/Enzyme/Clang/EnzymeClang.cpp), which ours (lib/clang) follows:
+ *   "enzyme_inactivefn", "enzyme_inactivenoblockfn"  an inactive function
+ *   "enzyme_inactive"                  an inactive global (or function)
+ *   "enzyme_function_like=<name>"      a function that behaves as <name>
+ * and Leantape's "enzyme_shadow" on a global, whose one argument is the
+ * global's shadow (Enzyme's !enzyme_shadow metadata, from the source,
+ * which read_metadata reads too).
+ * Declarations the file does not define get registration globals instead
+ * (__enzyme_inactivefn_autoreg_<n>, ...), read above. Enzyme's other
+ * annotations (enzyme_nofree, ...) are hints Leantape has no use for; our
+ * clang plugin warns about them and does not emit them. */
+typedef struct LtAnnot {
+  LLVMValueRef target; /* stripped of casts */
+  const char *text;
+  size_t len;
+  LLVMValueRef args;   /* the constant struct of arguments, or NULL */
+} LtAnnot;
+
+static unsigned annotations(LLVMModuleRef m, LLVMValueRef *arr) {
+  LLVMValueRef g = LLVMGetNamedGlobal(m, "llvm.global.annotations");
+  *arr = g ? LLVMGetInitializer(g) : NULL;
+  if (!*arr || LLVMGetTypeKind(LLVMTypeOf(*arr)) != LLVMArrayTypeKind)
+    return 0;
+  return (unsigned)LLVMGetArrayLength2(LLVMTypeOf(*arr));
+}
+
+static int annotation(LLVMValueRef arr, unsigned i, LtAnnot *a) {
+  LLVMValueRef e = LLVMGetAggregateElement(arr, i);
+  if (!e || LLVMGetTypeKind(LLVMTypeOf(e)) != LLVMStructTypeKind ||
+      LLVMCountStructElementTypes(LLVMTypeOf(e)) < 2)
+    return 0;
+  a->target = strip(LLVMGetAggregateElement(e, 0));
+  a->text = cstring(LLVMGetAggregateElement(e, 1), &a->len);
+  a->args = NULL;
+  if (LLVMCountStructElementTypes(LLVMTypeOf(e)) >= 5) {
+    LLVMValueRef g = strip(LLVMGetAggregateElement(e, 4));
+    if (g && LLVMIsAGlobalVariable(g))
+      a->args = LLVMGetInitializer(g);
+  }
+  return a->target && a->text && a->len > 7 && !memcmp(a->text, "enzyme_", 7);
+}
+
+static int is_text(const LtAnnot *a, const char *w) {
+  return a->len == strlen(w) && !memcmp(a->text, w, a->len);
+}
+
+static int inactive_text(const LtAnnot *a) {
+  return is_text(a, "enzyme_inactivefn") || is_text(a, "enzyme_inactivenoblockfn") ||
+         is_text(a, "enzyme_inactive");
+}
+
+static void shadow(LtCtx *c, LLVMValueRef g, LLVMValueRef s) {
+  size_t len;
+  const char *name = LLVMGetValueName2(g, &len);
+  if (!LLVMIsAGlobalVariable(g) || !s || !LLVMIsAGlobalVariable(s) || s == g ||
+      LLVMIsGlobalConstant(s) || LLVMIsGlobalConstant(g) ||
+      LLVMGlobalGetValueType(s) != LLVMGlobalGetValueType(g)) {
+    lt_error(c, g, "enzyme_shadow on '%.*s' must name another mutable "
+                   "global of the same type; this shadow cannot be used",
+             (int)len, name);
+    return;
+  }
+  lt_map_put(&c->user_shadow, g, s);
+  lt_map_put(&c->user_shadow, s, (void *)1);
+}
+
+static LLVMValueRef shadow_arg(const LtAnnot *a) {
+  if (a->args && LLVMGetTypeKind(LLVMTypeOf(a->args)) == LLVMStructTypeKind &&
+      LLVMCountStructElementTypes(LLVMTypeOf(a->args)) == 1)
+    return strip(LLVMGetAggregateElement(a->args, 0));
+  return NULL;
+}
+
+/* Enzyme's IR metadata on globals: !enzyme_shadow !{ptr @s} (the shadow
+ * Enzyme's GradientUtils uses for the global) and !enzyme_inactive (what
+ * its PreserveNVVM makes of __enzyme_inactive_global). */
+static void read_metadata(LtCtx *c) {
+  unsigned kshadow = LLVMGetMDKindIDInContext(c->llctx, "enzyme_shadow", 13);
+  unsigned kinactive = LLVMGetMDKindIDInContext(c->llctx, "enzyme_inactive", 15);
+  for (LLVMValueRef gv = LLVMGetFirstGlobal(c->mod); gv; gv = LLVMGetNextGlobal(gv)) {
+    size_t n = 0;
+    LLVMValueMetadataEntry *md = LLVMGlobalCopyAllMetadata(gv, &n);
+    for (size_t i = 0; i < n; i++) {
+      unsigned k = LLVMValueMetadataEntriesGetKind(md, (unsigned)i);
+      if (k == kinactive) {
+        lt_map_put(&c->inactive_globals, gv, (void *)1);
+      } else if (k == kshadow) {
+        LLVMValueRef node = LLVMMetadataAsValue(
+            c->llctx, LLVMValueMetadataEntriesGetMetadata(md, (unsigned)i));
+        LLVMValueRef op = NULL;
+        if (LLVMGetMDNodeNumOperands(node) == 1)
+          LLVMGetMDNodeOperands(node, &op);
+        shadow(c, gv, op ? strip(op) : NULL);
+      }
+    }
+    if (md)
+      LLVMDisposeValueMetadataEntries(md);
+  }
+}
+
+static void read_annotations(LtCtx *c) {
+  LLVMValueRef arr;
+  unsigned n = annotations(c->mod, &arr);
+  for (unsigned i = 0; i < n; i++) {
+    LtAnnot a;
+    if (!annotation(arr, i, &a))
+      continue;
+    if (LLVMIsAFunction(a.target) && inactive_text(&a)) {
+      reg_of(c, a.target)->inactive = 1;
+    } else if (LLVMIsAGlobalVariable(a.target) && is_text(&a, "enzyme_inactive")) {
+      lt_map_put(&c->inactive_globals, a.target, (void *)1);
+    } else if (a.len > 21 && !memcmp(a.text, "enzyme_function_like=", 21)) {
+      if (!LLVMIsAFunction(a.target) || a.len - 21 > 63) {
+        lt_error(c, a.target, "the annotation '%.*s' must be on a function and "
+                              "name a function Leantape knows (\"log1p\", ...)",
+                 (int)a.len, a.text);
+        continue;
+      }
+      LtReg *r = reg_of(c, a.target);
+      memcpy(r->like, a.text + 21, a.len - 21);
+      r->like[a.len - 21] = 0;
+      r->reg_name = "enzyme_function_like";
+    } else if (is_text(&a, "enzyme_shadow")) {
+      shadow(c, a.target, shadow_arg(&a));
+    }
+  }
+}
+
 void lt_annotate_module(LtCtx *c) {
   lt_map_init(&c->reg, 16);
   lt_map_init(&c->inactive_globals, 8);
+  lt_map_init(&c->user_shadow, 8);
+  read_annotations(c);
+  read_metadata(c);
   for (LLVMValueRef gv = LLVMGetFirstGlobal(c->mod); gv; gv = LLVMGetNextGlobal(gv)) {
     size_t len;
     const char *name = LLVMGetValueName2(gv, &len);
@@ -185,6 +322,7 @@ void lt_annotate_free(LtCtx *c) {
   lt_vec_free(&c->regs);
   lt_map_free(&c->reg);
   lt_map_free(&c->inactive_globals);
+  lt_map_free(&c->user_shadow);
 }
 
 const LtReg *lt_annotation(LtCtx *c, LLVMValueRef call) {
@@ -245,5 +383,15 @@ int lt_prepare_module(LLVMModuleRef m, const LtHost *host) {
       no_inline(c, f);
       changed = 1;
     }
+  LLVMValueRef arr;
+  unsigned n = annotations(m, &arr);
+  for (unsigned i = 0; i < n; i++) {
+    LtAnnot a;
+    if (annotation(arr, i, &a) && LLVMIsAFunction(a.target) &&
+        (inactive_text(&a) || (a.len > 21 && !memcmp(a.text, "enzyme_function_like=", 21)))) {
+      no_inline(c, a.target);
+      changed = 1;
+    }
+  }
   return changed;
 }

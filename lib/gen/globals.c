@@ -10,7 +10,9 @@
  * before it starts (__enzyme_autodiff, __enzyme_augmentfwd and
  * __enzyme_fwddiff; __enzyme_reverse continues what its augmented call
  * began). Enzyme calls this global activity (-enzyme-global-activity) and
- * names its shadows the same way.
+ * names its shadows the same way. A global with a shadow of the user's
+ * (the enzyme_shadow attribute, front/annotate.c) has that one, with or
+ * without the option, and it is not zeroed.
  */
 #include "lt.h"
 
@@ -18,7 +20,12 @@
 #include <string.h>
 
 LLVMValueRef lt_global_shadow(LtCtx *c, LLVMValueRef gv) {
-  LLVMValueRef s = lt_map_get(&c->gshadow, gv);
+  /* enzyme_shadow: the user's, never zeroed here (the user seeds and reads
+   * it, as the shadow of an enzyme_dup argument) */
+  LLVMValueRef s = lt_map_get(&c->user_shadow, gv);
+  if (s && s != (void *)1)
+    return s;
+  s = lt_map_get(&c->gshadow, gv);
   if (s && s != (void *)1)
     return s;
   size_t len;
