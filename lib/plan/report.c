@@ -68,7 +68,10 @@ static void describe(Buf *b, const LtPlan *g, unsigned i) {
     const char *sep = ": copies ";
     for (int r = 0; r < LT_BR_N; r++)
       if (nd.cache[r]) {
-        put(b, "%sargument %d (%s)", sep, nd.op[r] + 1, lt_plan_blas_why(nd.cache[r]));
+        put(b, "%sargument %d (%s%s%s)", sep, nd.op[r] + 1,
+            lt_blas_is_lapack(nd.d.kind) ? lt_plan_lapack_role(&nd.d, r) : "",
+            lt_blas_is_lapack(nd.d.kind) ? ", after the call: " : "",
+            lt_plan_blas_why(nd.cache[r]));
         sep = ", ";
       }
     break;
