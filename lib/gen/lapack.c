@@ -7,7 +7,8 @@
  *  - potrf, S = L L^T (Murray 2016, "Differentiation of the Cholesky
  *    decomposition"): dS = Phi(W + W^T) on the stored triangle, W =
  *    L^-T Phi(L^T dL) L^-1, Phi the lower triangle with half its
- *    diagonal; with U = L^T for the upper triangle;
+ *    diagonal; with U = L^T for the upper triangle; by blocks of columns
+ *    (his section 3.3), the formula on each diagonal block;
  *  - potrs, X = S^-1 B: dB = S^-1 dX (potrs), dS = -dB X^T, taken to the
  *    factor as dL += tril((dS + dS^T) L) (triu(U (dS + dS^T)));
  *  - getrf, A = P L U: dA = P L^-T (tril_s(L^T dL) + triu(dU U^T)) U^-T;
@@ -21,6 +22,7 @@
  */
 #include "lt.h"
 
+#include <stdio.h>
 #include <string.h>
 
 enum { RA = LT_BR_A, RB, RC, RX, RY, RP, NROLE };
@@ -118,7 +120,8 @@ int lt_lapack_forward(LtGen *g, LLVMValueRef call, LLVMValueRef acall) {
   return 0;
 }
 
-/* potrf: the factor's adjoint on the stored triangle becomes S's. */
+/* potrf: the factor's adjoint on the stored triangle becomes S's (one
+ * block: the symbolic formula). */
 static void rev_potrf(LtBlasEm *e, int up, LtLapackVals *v) {
   LLVMValueRef one = LLVMConstReal(e->fty, 1), zero = LLVMConstReal(e->fty, 0), ldw, n = v->n;
   LLVMValueRef W = lt_lapack_mat(e, n, n, &ldw, 1);
@@ -135,6 +138,107 @@ static void rev_potrf(LtBlasEm *e, int up, LtLapackVals *v) {
   lt_lapack_tri_add(e, up, 0, n, one, W, ldw, v->da, v->ldda);
   lt_lapack_tri_tadd(e, !up, n, W, ldw, v->da, v->ldda);
   lt_build_free(e->b, e->c->mod, W);
+}
+
+/* The blocked reverse of potrf (Murray 2016, section 3.3), on blocks of
+ * CHOL_NB columns from the last: with the block's rows and columns
+ * L = [L11 0 0; R D 0; B C L33] (lower; the transposes for upper), the
+ * adjoints in the same places in dL,
+ *   dC = dC D^-1, dB -= dC R, dD -= tril(dC^T C), dD = the block's
+ *   symbolic reverse, dR -= dC^T B + (dD + dD^T) R,
+ * which costs about twice the factorisation, nearly all of it in gemm
+ * (the symbolic formula alone costs about nine times). A helper function
+ * lt.lapack.cholrev.* (n, L, ld, dL, ldd), column-major. */
+#define CHOL_NB 64
+
+static LLVMValueRef at(LtBlasEm *e, LLVMValueRef p, LLVMValueRef i, LLVMValueRef j,
+                       LLVMValueRef ld) {
+  LtCtx *c = e->c;
+  LLVMValueRef o = LLVMBuildAdd(e->b, LLVMBuildSExt(e->b, i, c->i64, ""),
+                                LLVMBuildMul(e->b, LLVMBuildSExt(e->b, j, c->i64, ""),
+                                             LLVMBuildSExt(e->b, ld, c->i64, ""), ""), "");
+  return LLVMBuildGEP2(e->b, e->fty, p, &o, 1, "");
+}
+
+static void cholrev_body(LtBlasEm *e0, int up, LLVMValueRef f, LLVMBasicBlockRef entry) {
+  LtCtx *c = e0->c;
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
+  LLVMBasicBlockRef loop = LLVMAppendBasicBlockInContext(c->llctx, f, "block");
+  LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c->llctx, f, "done");
+  LtBlasEm e = *e0;
+  e.b = b, e.fn = f, e.row = 0;
+  LLVMValueRef n = LLVMGetParam(f, 0), L = LLVMGetParam(f, 1), ld = LLVMGetParam(f, 2);
+  LLVMValueRef dL = LLVMGetParam(f, 3), ldd = LLVMGetParam(f, 4);
+  LLVMValueRef zero = LLVMConstInt(e.ity, 0, 0);
+  LLVMPositionBuilderAtEnd(b, entry);
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSGT, n, zero, ""), loop, done);
+  LLVMPositionBuilderAtEnd(b, loop);
+  LLVMValueRef k = LLVMBuildPhi(b, e.ity, "k");
+  LLVMValueRef km = LLVMBuildSub(b, k, LLVMConstInt(e.ity, CHOL_NB, 0), "");
+  LLVMValueRef j = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, km, zero, ""), km, zero, "j");
+  LLVMValueRef nb = LLVMBuildSub(b, k, j, ""), m = LLVMBuildSub(b, n, k, "");
+  LLVMValueRef one = LLVMConstReal(e.fty, 1), mone = LLVMConstReal(e.fty, -1);
+  LLVMValueRef fz = LLVMConstReal(e.fty, 0);
+  /* R, D, B, C and their adjoints (upper: the transposed blocks) */
+  LLVMValueRef R = up ? at(&e, L, zero, j, ld) : at(&e, L, j, zero, ld);
+  LLVMValueRef D = at(&e, L, j, j, ld);
+  LLVMValueRef B = up ? at(&e, L, zero, k, ld) : at(&e, L, k, zero, ld);
+  LLVMValueRef C = up ? at(&e, L, j, k, ld) : at(&e, L, k, j, ld);
+  LLVMValueRef dR = up ? at(&e, dL, zero, j, ldd) : at(&e, dL, j, zero, ldd);
+  LLVMValueRef dD = at(&e, dL, j, j, ldd);
+  LLVMValueRef dB = up ? at(&e, dL, zero, k, ldd) : at(&e, dL, k, zero, ldd);
+  LLVMValueRef dC = up ? at(&e, dL, j, k, ldd) : at(&e, dL, k, j, ldd);
+  LLVMValueRef ldt, T = lt_lapack_mat(&e, nb, nb, &ldt, 0);
+  if (!up) {
+    lt_blas_trxm(&e, 1, 1, 0, 0, 0, m, nb, one, D, ld, dC, ldd);
+    lt_blas_gemm(&e, 0, 0, m, j, nb, mone, dC, ldd, R, ld, one, dB, ldd);
+    lt_blas_gemm(&e, 1, 0, nb, nb, m, mone, dC, ldd, C, ld, fz, T, ldt);
+  } else {
+    lt_blas_trxm(&e, 1, 0, 1, 0, 0, nb, m, one, D, ld, dC, ldd);
+    lt_blas_gemm(&e, 0, 0, j, m, nb, mone, R, ld, dC, ldd, one, dB, ldd);
+    lt_blas_gemm(&e, 0, 1, nb, nb, m, mone, C, ld, dC, ldd, fz, T, ldt);
+  }
+  lt_lapack_tri_add(&e, up, 0, nb, one, T, ldt, dD, ldd);
+  lt_build_free(b, c->mod, T);
+  LtLapackVals v = {.n = nb, .a = D, .lda = ld, .da = dD, .ldda = ldd};
+  rev_potrf(&e, up, &v);
+  if (!up) {
+    lt_blas_gemm(&e, 1, 0, nb, j, m, mone, dC, ldd, B, ld, one, dR, ldd);
+    lt_blas_symm(&e, 0, 0, nb, j, mone, dD, ldd, R, ld, one, dR, ldd);
+  } else {
+    lt_blas_gemm(&e, 0, 1, j, nb, m, mone, B, ld, dC, ldd, one, dR, ldd);
+    lt_blas_symm(&e, 1, 1, j, nb, mone, dD, ldd, R, ld, one, dR, ldd);
+  }
+  /* (dD + dD^T) counts dD's diagonal twice; symm once */
+  lt_blas_line(&e, L_DSCALE, !up, 0, 0, j, nb, mone, R, ld, dR, ldd, dD, ldd);
+  LLVMBasicBlockRef last = LLVMGetInsertBlock(b);
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSGT, j, zero, ""), loop, done);
+  LLVMAddIncoming(k, (LLVMValueRef[]){n, j}, (LLVMBasicBlockRef[]){entry, last}, 2);
+  LLVMPositionBuilderAtEnd(b, done);
+  LLVMBuildRetVoid(b);
+  LLVMDisposeBuilder(b);
+}
+
+/* potrf's reverse: blocked, column-major (a row-major triangle is the
+ * other triangle of the same memory, S being symmetric). */
+static void rev_potrf_blocked(LtBlasEm *e, int up, LtLapackVals *v) {
+  LtCtx *c = e->c;
+  if (e->row)
+    up = !up;
+  char name[64];
+  snprintf(name, sizeof name, "lt.lapack.cholrev%c.%c%s.i%u", up ? 'u' : 'l',
+           e->single ? 's' : 'd', e->fortran ? "f" : "c", LLVMGetIntTypeWidth(e->ity));
+  LLVMTypeRef pt[5] = {e->ity, c->ptr, e->ity, c->ptr, e->ity};
+  LLVMTypeRef ft = LLVMFunctionType(c->vd, pt, 5, 0);
+  LLVMBasicBlockRef entry;
+  LLVMValueRef f = lt_helper_fn(c, name, ft, &entry);
+  if (entry)
+    cholrev_body(e, up, f, entry);
+  LLVMValueRef a[5] = {v->n, v->a, v->lda, v->da, v->ldda};
+  for (unsigned k = 0; k < 5; k++)
+    if (LLVMGetTypeKind(pt[k]) == LLVMIntegerTypeKind)
+      a[k] = LLVMBuildIntCast2(e->b, a[k], e->ity, 1, "");
+  LLVMBuildCall2(e->b, ft, f, a, 5, "");
 }
 
 /* potrs: dB = S^-1 dX; the factor gets tri((dS + dS^T) L) (lower) or
@@ -277,7 +381,7 @@ int lt_lapack_reverse(LtGen *g, LLVMValueRef call) {
     v.ldb = ld[RB];
   switch (d->kind) {
   case LT_BLAS_POTRF:
-    rev_potrf(&e, d->up, &v);
+    rev_potrf_blocked(&e, d->up, &v);
     break;
   case LT_BLAS_POTRS:
     rev_potrs(&e, d->up, &v);

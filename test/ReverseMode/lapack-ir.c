@@ -7,8 +7,9 @@
 // factor, not the original matrix), and the remark says so; so does
 // dpotrs_'s record, which copies what it reads itself. The reverse of
 // dpotrs_ is dpotrs_ with the same factor (then copies of the n x nrhs
-// solution and its adjoint, the rule's own work); dpotrf_'s is trmm and
-// trsm.
+// solution and its adjoint, the rule's own work); dpotrf_'s a helper that
+// runs Murray's blocked algorithm: trsm, gemm, symm per block of columns,
+// the symbolic formula (trmm, two trsm) on each diagonal block.
 // REQUIRES: blas
 // RUN: %ltclang -O0 %s -S -emit-llvm -o - | FileCheck %s
 // RUN: %ltclang -O2 %s -S -emit-llvm -o - | FileCheck %s
@@ -46,6 +47,17 @@ void grad_chol_over(double *A, double *dA, double *b, double *db, int n) {
   __enzyme_autodiff((void *)chol_over, A, dA, b, db, enzyme_const, n);
 }
 
+// CHECK-LABEL: define internal void @lt.lapack.cholrevl.df.i32(
+// CHECK: call void @dtrsm_(ptr {{(nonnull )?}}@lt.blas.R, ptr {{(nonnull )?}}@lt.blas.L, ptr {{(nonnull )?}}@lt.blas.N, ptr {{(nonnull )?}}@lt.blas.N,
+// CHECK: call void @dgemm_(
+// CHECK: call void @dgemm_(
+// CHECK: call void @dtrmm_(
+// CHECK: call void @dtrsm_(
+// CHECK: call void @dtrsm_(
+// CHECK: call void @dgemm_(
+// CHECK: call void @dsymm_(
+// CHECK: br i1 %{{[0-9]+}}, label %{{[0-9]+}}, label %{{[0-9]+}}
+
 // CHECK-LABEL: define internal void @chol.lt.grad(
 // CHECK-SAME: ptr [[A:%[0-9]+]], ptr [[B:%[0-9]+]],
 // CHECK-NOT: @malloc
@@ -58,9 +70,7 @@ void grad_chol_over(double *A, double *dA, double *b, double *db, int n) {
 // CHECK-NOT: @lt.blas.mcopy
 // CHECK: call void @dpotrs_(ptr nonnull @lt.blas.L, ptr nonnull %{{[0-9]+}}, ptr nonnull %{{[0-9]+}}, ptr [[A]],
 // CHECK: call {{.*}}@lt.blas.mcopy.df.i32({{.*}}, ptr [[B]],
-// CHECK: call void @dtrmm_(
-// CHECK: call void @dtrsm_(
-// CHECK: call void @dtrsm_(
+// CHECK: call void @lt.lapack.cholrevl.df.i32(i32 %2, ptr [[A]], i32 %2, ptr nonnull %3, i32 %2)
 // CHECK: ret void
 
 // CHECK-LABEL: define internal void @chol_over.lt.grad(
@@ -74,5 +84,6 @@ void grad_chol_over(double *A, double *dA, double *b, double *db, int n) {
 // CHECK: call void @dpotrs_(ptr nonnull @lt.blas.L, ptr nonnull %{{[0-9]+}}, ptr nonnull %{{[0-9]+}}, ptr %{{[0-9]+}},
 // CHECK: ret void
 
-// REMARK: remark: derivative of 'chol' (combined mode): {{.*}}record of 'dpotrs_' (line 27), record of 'dpotrf_' (line 26);
-// REMARK: remark: derivative of 'chol_over' (combined mode): {{.*}}record of 'dpotrs_' (line 38): copies argument 4 (the factor, after the call: may be overwritten later), record of 'dpotrf_' (line 37): copies argument 3 (the factor, after the call: may be overwritten later);
+// REMARK: remark: derivative of 'chol' (combined mode): {{.*}}record of 'dpotrs_' (line 28), record of 'dpotrf_' (line 27);
+// REMARK: remark: derivative of 'chol_over' (combined mode): {{.*}}record of 'dpotrs_' (line 39): copies argument 4 (the factor, after the call: may be overwritten later), record of 'dpotrf_' (line 38): copies argument 3 (the factor, after the call: may be overwritten later);
+
