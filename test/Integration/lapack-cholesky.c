@@ -4,7 +4,9 @@
 // program builds from its inputs. The factor is read again in the
 // reverse pass where nothing overwrites it, and copied after the call
 // where the program overwrites it (overwritten_factor; chol_stack, whose
-// matrix is on the stack). Gradients against central differences in
+// matrix is on the stack), and in split mode (the caller overwrites the
+// matrix between the halves). A constant factor has no adjoint: only the
+// right-hand side's is computed. Gradients against central differences in
 // reverse mode, forward mode at widths 1 and 4 (test/Inputs/blascheck.h).
 // REQUIRES: blas
 // RUN: %ltclang -O0 %s -o %t.O0 %blaslibs -lm && %t.O0
@@ -90,7 +92,48 @@ static LtT chol_stack(LtT *A, LtT *B, LtT *C, LtT *S) {
 }
 LT_BLAS_DERIVS(chol_stack)
 
+/* a constant matrix (no shadow): only the right-hand side is active */
+static LtT const_factor(LtT *A, LtT *B, LtT *C, LtT *S) {
+  (void)C, (void)S;
+  LtT T[9] = {4, 1, 0.5, 1, 3, 0.25, 0.5, 0.25, 2};
+  int n = 3, one = 1, info;
+  dpotrf_("U", &n, T, &n, &info, 1);
+  for (int i = 0; i < 3; i++)
+    B[i] = A[i] * A[i];
+  dpotrs_("U", &n, &one, T, &n, B, &n, &info);
+  return lt_blas_loss(B, 3);
+}
+LT_BLAS_DERIVS(const_factor)
+
+/* split mode: the caller overwrites the matrix between the halves */
+static void split_mode(void) {
+  LtBlasPt p, q, d;
+  lt_blas_init(&p);
+  q = p;
+  memset(&d, 0, sizeof d);
+  void *tape = __enzyme_augmentfwd((void *)solve_upper, enzyme_dup, q.a[0], d.a[0], enzyme_dup,
+                                   q.a[1], d.a[1], enzyme_dup, q.a[2], d.a[2], enzyme_dup, q.a[3],
+                                   d.a[3]);
+  for (int i = 0; i < LT_N; i++)
+    q.a[0][i] = q.a[1][i] = q.a[2][i] = -7;
+  __enzyme_reverse((void *)solve_upper, enzyme_dup, q.a[0], d.a[0], enzyme_dup, q.a[1], d.a[1],
+                   enzyme_dup, q.a[2], d.a[2], enzyme_dup, q.a[3], d.a[3], 1.0, tape);
+  int bad = 0;
+  for (int k = 0; k < 4; k++)
+    for (int i = 0; i < LT_N; i++) {
+      LtBlasPt pp = p, pm = p;
+      double h = 1e-6;
+      pp.a[k][i] += h;
+      pm.a[k][i] -= h;
+      double fd = (lt_blas_eval(solve_upper, &pp) - lt_blas_eval(solve_upper, &pm)) / (2 * h);
+      bad += lt_blas_cmp("split mode vs FD", "solve_upper", k, i, d.a[k][i], fd);
+    }
+  lt_check("split mode: elements off", bad, 0, 0, 0);
+}
+
 int main(void) {
+  split_mode();
+  LT_BLAS_CASE(const_factor);
   LT_BLAS_CASE(chol_lower);
   LT_BLAS_CASE(chol_upper);
   LT_BLAS_CASE(solve_lower);

@@ -5,7 +5,9 @@
 // info are integers: the losses use info, and the pivots choose an
 // element, which carries no derivative. The factor and pivots are read
 // again in the reverse pass where nothing overwrites them, copied after
-// the call where the program overwrites them (overwritten). Gradients
+// the call where the program overwrites them (overwritten), and in split
+// mode, where the caller may change them between the halves. A constant
+// matrix has no adjoint: only the right-hand side's is computed. Gradients
 // against central differences in reverse mode, forward mode at widths 1
 // and 4 (test/Inputs/blascheck.h).
 // REQUIRES: blas
@@ -83,7 +85,55 @@ static LtT overwritten(LtT *A, LtT *B, LtT *C, LtT *S) {
 }
 LT_BLAS_DERIVS(overwritten)
 
+/* a constant matrix (no shadow): only the right-hand side is active, and
+ * the rules solve with the factor */
+static LtT const_matrix(LtT *A, LtT *B, LtT *C, LtT *S) {
+  (void)C;
+  static const LtT K[9] = {0.5, 2, 0.25, 1, 0.5, 3, 4, 0.75, 0.5};
+  LtT T[9];
+  int n = 3, one = 1, ipiv[3], info;
+  for (int i = 0; i < 9; i++)
+    T[i] = K[i];
+  dgetrf_(&n, &n, T, &n, ipiv, &info);
+  for (int i = 0; i < 3; i++)
+    B[i] = A[i] * S[0];
+  dgetrs_("T", &n, &one, T, &n, ipiv, B, &n, &info, 1);
+  dgesv_(&n, &one, T, &n, ipiv, B + 3, &n, &info); /* T is the factor: any matrix */
+  return lt_blas_loss(B, 6);
+}
+LT_BLAS_DERIVS(const_matrix)
+
+/* split mode: __enzyme_augmentfwd, the caller overwrites the matrix and
+ * the right-hand sides, __enzyme_reverse: the factor, the pivots and the
+ * solution come from the tape */
+static void split_mode(void) {
+  LtBlasPt p, q, d;
+  lt_blas_init(&p);
+  q = p;
+  memset(&d, 0, sizeof d);
+  void *tape = __enzyme_augmentfwd((void *)lu_solve_n, enzyme_dup, q.a[0], d.a[0], enzyme_dup,
+                                   q.a[1], d.a[1], enzyme_dup, q.a[2], d.a[2], enzyme_dup, q.a[3],
+                                   d.a[3]);
+  for (int i = 0; i < LT_N; i++)
+    q.a[0][i] = q.a[1][i] = q.a[2][i] = -7;
+  __enzyme_reverse((void *)lu_solve_n, enzyme_dup, q.a[0], d.a[0], enzyme_dup, q.a[1], d.a[1],
+                   enzyme_dup, q.a[2], d.a[2], enzyme_dup, q.a[3], d.a[3], 1.0, tape);
+  int bad = 0;
+  for (int k = 0; k < 4; k++)
+    for (int i = 0; i < LT_N; i++) {
+      LtBlasPt pp = p, pm = p;
+      double h = 1e-6;
+      pp.a[k][i] += h;
+      pm.a[k][i] -= h;
+      double fd = (lt_blas_eval(lu_solve_n, &pp) - lt_blas_eval(lu_solve_n, &pm)) / (2 * h);
+      bad += lt_blas_cmp("split mode vs FD", "lu_solve_n", k, i, d.a[k][i], fd);
+    }
+  lt_check("split mode: elements off", bad, 0, 0, 0);
+}
+
 int main(void) {
+  split_mode();
+  LT_BLAS_CASE(const_matrix);
   LT_BLAS_CASE(lu);
   LT_BLAS_CASE(lu_solve_n);
   LT_BLAS_CASE(lu_solve_t);
