@@ -60,10 +60,12 @@ static LLVMValueRef places(LtBlasEm *e, const LtBlasNeed *nd, LLVMValueRef n, LL
     if (!nd->cache[r])
       continue;
     LLVMValueRef cols = r == RA ? n : nrhs;
-    LLVMValueRef cnt = r == RP ? nonneg64(e, n) : LLVMBuildMul(e->b, nonneg64(e, n), nonneg64(e, cols), "");
+    LLVMValueRef cnt =
+        r == RP ? nonneg64(e, n) : LLVMBuildMul(e->b, nonneg64(e, n), nonneg64(e, cols), "");
     at[r] = block ? LLVMBuildGEP2(e->b, c->i8, block, &off, 1, "lt.lapack.copy") : NULL;
     ld[r] = lt_blas_max1(e, LLVMBuildIntCast2(e->b, e->row ? cols : n, e->ity, 1, ""));
-    off = LLVMBuildAdd(e->b, off, LLVMBuildMul(e->b, cnt, LLVMConstInt(c->i64, r == RP ? is : es, 0), ""), "");
+    LLVMValueRef bytes = LLVMBuildMul(e->b, cnt, LLVMConstInt(c->i64, r == RP ? is : es, 0), "");
+    off = LLVMBuildAdd(e->b, off, bytes, "");
   }
   return off;
 }
@@ -348,7 +350,8 @@ int lt_lapack_reverse(LtGen *g, LLVMValueRef call) {
       ints[k] = LLVMConstInt(e.ity, 0, 0);
     else if (d->fortran)
       ints[k] = LLVMBuildTrunc(
-          g->b, LLVMBuildExtractValue(g->b, LLVMBuildExtractValue(g->b, rec, 1, ""), (unsigned)k, ""),
+          g->b,
+          LLVMBuildExtractValue(g->b, LLVMBuildExtractValue(g->b, rec, 1, ""), (unsigned)k, ""),
           e.ity, "");
     else
       ints[k] = lt_rv(g, LLVMGetOperand(call, (unsigned)op));

@@ -153,7 +153,8 @@ int lt_lapack_tangent(LtTg *t, LLVMValueRef call, const LtBlasCall *d) {
   int ints[5] = {d->n, d->k, d->lda, d->ldb, -1};
   LLVMValueRef *iv[4] = {&v.n, &v.nrhs, &v.lda, &v.ldb};
   for (int q = 0; q < 4; q++) {
-    LLVMValueRef x = ints[q] >= 0 ? LLVMGetOperand(tc, (unsigned)ints[q]) : LLVMConstInt(e.ity, 0, 0);
+    LLVMValueRef x =
+        ints[q] >= 0 ? LLVMGetOperand(tc, (unsigned)ints[q]) : LLVMConstInt(e.ity, 0, 0);
     *iv[q] = ints[q] >= 0 && d->fortran ? LLVMBuildLoad2(t->b, e.ity, x, "") : x;
   }
   v.ldda = v.lda;

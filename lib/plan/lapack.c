@@ -22,7 +22,8 @@ void lt_plan_lapack(const LtFacts *f, LLVMValueRef call, LtBlasNeed *nd) {
   for (int r = 0; r < NROLE; r++) {
     nd->op[r] = ops[r];
     /* the pivots are integers: never a shadow */
-    nd->sh[r] = r != RP && ops[r] >= 0 && lt_is_shadowed(f->act, LLVMGetOperand(call, (unsigned)ops[r]));
+    nd->sh[r] = r != RP && ops[r] >= 0 &&
+                lt_is_shadowed(f->act, LLVMGetOperand(call, (unsigned)ops[r]));
   }
   int *rd = nd->read, *sh = nd->sh;
   switch (d->kind) {

@@ -313,7 +313,8 @@ static int row(const char *name, const char *calls, void (*pb)(void), void (*gb)
   if (met_t && met_s)
     printf(" met |\n");
   else
-    printf(" %s%s%s |\n", met_t ? "" : b.med <= target ? "grad/primal in part of the spread" : "grad/primal",
+    printf(" %s%s%s |\n",
+           met_t ? "" : b.med <= target ? "grad/primal in part of the spread" : "grad/primal",
            !met_t && !met_s ? ", " : "",
            met_s ? "" : sp.med >= 5 ? "speedup<5 in part of the spread" : "speedup<5");
   return wrong;
