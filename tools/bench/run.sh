@@ -168,8 +168,10 @@ if [ $# -eq 0 ]; then
 fi
 # ---- BLAS and LAPACK (linalg.c: library calls vs plain loops, CPU time) ----
 if [ $# -eq 0 ]; then
-  if ls /usr/include/cblas.h /usr/include/*/cblas.h >/dev/null 2>&1 &&
-     ls /usr/lib/*/libopenblas.so /usr/lib/libopenblas.so >/dev/null 2>&1; then
+  # any of the paths exists (ls fails when one of several is missing)
+  have() { local f; for f in "$@"; do [ -e "$f" ] && return 0; done; return 1; }
+  if have /usr/include/cblas.h /usr/include/*/cblas.h &&
+     have /usr/lib/*/libopenblas.so /usr/lib/libopenblas.so; then
     clang-22 -O2 -fpass-plugin="$PLUGIN" -Iinclude -Itools/bench \
       tools/bench/linalg.c "$OUT/measure.o" -o "$OUT/linalgbench" -lopenblas -lm
     echo
