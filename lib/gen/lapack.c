@@ -373,7 +373,7 @@ int lt_lapack_reverse(LtGen *g, LLVMValueRef call) {
     if (nd.op[r] < 0)
       continue;
     LLVMValueRef p = LLVMGetOperand(call, (unsigned)nd.op[r]);
-    if (pv[r] && nd.read[r])
+    if (pv[r] && nd.read[r] && !nd.from[r])
       *pv[r] = nd.cache[r] ? at[r] : lt_rv(g, p);
     if (r < RC && nd.sh[r])
       *ps[r] = lt_rs(g, p);
@@ -382,6 +382,21 @@ int lt_lapack_reverse(LtGen *g, LLVMValueRef call) {
     v.lda = ld[RA];
   if (nd.cache[RB])
     v.ldb = ld[RB];
+  LLVMValueRef from = nd.from[RA] ? nd.from[RA] : nd.from[RP];
+  if (from) {
+    /* the factorisation's copies (of the same n x n matrix) */
+    LtBlasNeed pn;
+    lt_plan_blas(&g->fx, from, &pn);
+    LLVMValueRef prec =
+        lt_tape_load_at(g, LT_SLOT_CUSTOMTAPE, from, record_ty(c, &pn.d), g->b);
+    LLVMValueRef pat[NROLE] = {0}, pld[NROLE] = {0};
+    places(&e, &pn, v.n, v.nrhs, pn.d.fortran ? LLVMBuildExtractValue(g->b, prec, 0, "") : prec,
+           pat, pld);
+    if (nd.from[RA])
+      v.a = pat[RA], v.lda = pld[RA];
+    if (nd.from[RP])
+      v.p = pat[RP];
+  }
   switch (d->kind) {
   case LT_BLAS_POTRF:
     rev_potrf_blocked(&e, d->up, &v);

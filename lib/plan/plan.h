@@ -131,6 +131,9 @@ typedef struct LtBlasNeed {
   int read[LT_BR_N];  /* R reads the role's primal memory */
   int cache[LT_BR_N]; /* ... from a copy made in A: why (LT_BC_*), or 0 */
   int slot;           /* the call has a record on the tape */
+  /* LAPACK: a solve's factor or pivots from the copy in the record of
+   * the factorisation right before it (that call), or NULL */
+  LLVMValueRef from[LT_BR_N];
 } LtBlasNeed;
 void lt_plan_blas(const LtFacts *f, LLVMValueRef call, LtBlasNeed *nd);
 const char *lt_plan_blas_why(int why);

@@ -74,6 +74,16 @@ static void describe(Buf *b, const LtPlan *g, unsigned i) {
             lt_plan_blas_why(nd.cache[r]));
         sep = ", ";
       }
+    /* a solve that reads its factorisation's copies */
+    sep = sep[0] == ',' ? "; reads " : ": reads ";
+    for (int r = 0; r < LT_BR_N; r++)
+      if (nd.from[r]) {
+        size_t fl;
+        const char *fn = lt_callee_name(nd.from[r], &fl);
+        put(b, "%sargument %d (%s) from the copy of '%.*s'", sep, nd.op[r] + 1,
+            lt_plan_lapack_role(&nd.d, r), (int)fl, fn);
+        sep = ", ";
+      }
     break;
   }
   case LT_SLOT_SUBTAPE:

@@ -4,7 +4,8 @@
 // program builds from its inputs. The factor is read again in the
 // reverse pass where nothing overwrites it, and copied after the call
 // where the program overwrites it (overwritten_factor; chol_stack, whose
-// matrix is on the stack), and in split mode (the caller overwrites the
+// matrix is on the stack; a solve right after its factorisation reads
+// the factorisation's copy, unless its size changed in between: leading), and in split mode (the caller overwrites the
 // matrix between the halves). A constant factor has no adjoint: only the
 // right-hand side's is computed. Gradients against central differences in
 // reverse mode, forward mode at widths 1 and 4 (test/Inputs/blascheck.h).
@@ -79,6 +80,21 @@ static LtT overwritten_factor(LtT *A, LtT *B, LtT *C, LtT *S) {
 }
 LT_BLAS_DERIVS(overwritten_factor)
 
+/* a solve with the leading 3 x 3 block of a 4 x 4 factor (the factor of
+ * the leading block), n changed in between: the solve's copy is its own */
+static LtT leading(LtT *A, LtT *B, LtT *C, LtT *S) {
+  int n = 4, ld = 4, one = 1, info;
+  spd(A, C, n, ld);
+  dpotrf_("L", &n, C, &ld, &info, 1);
+  n = 3;
+  dpotrs_("L", &n, &one, C, &ld, B, &n, &info);
+  LtT r = lt_blas_loss(B, 3) + lt_blas_loss(C, 16);
+  for (int i = 0; i < 16; i++)
+    C[i] = S[0] * C[i];
+  return r + lt_blas_loss(C, 16);
+}
+LT_BLAS_DERIVS(leading)
+
 /* a factor on the stack: R cannot read it again */
 static LtT chol_stack(LtT *A, LtT *B, LtT *C, LtT *S) {
   (void)C;
@@ -139,6 +155,7 @@ int main(void) {
   LT_BLAS_CASE(solve_lower);
   LT_BLAS_CASE(solve_upper);
   LT_BLAS_CASE(overwritten_factor);
+  LT_BLAS_CASE(leading);
   LT_BLAS_CASE(chol_stack);
   return lt_done();
 }

@@ -4,12 +4,14 @@
 // them again from memory: nothing is copied, and the tape holds only the
 // calls' integers. Where the program overwrites the factor (chol_over:
 // A zeroed at the end) A copies it once, right after dpotrf_ (the
-// factor, not the original matrix), and the remark says so; so does
-// dpotrs_'s record, which copies what it reads itself. The reverse of
-// dpotrs_ is dpotrs_ with the same factor (then copies of the n x nrhs
-// solution and its adjoint, the rule's own work); dpotrf_'s a helper that
-// runs Murray's blocked algorithm: trsm, gemm, symm per block of columns,
-// the symbolic formula (trmm, two trsm) on each diagonal block.
+// factor, not the original matrix), and the remark says so; dpotrs_'s
+// reverse reads that copy too (the remark: "reads argument 4 (the
+// factor) from the copy of 'dpotrf_'"), which R frees after dpotrf_'s
+// reverse. The reverse of dpotrs_ is dpotrs_ with the same factor (then
+// copies of the n x nrhs solution and its adjoint, the rule's own work);
+// dpotrf_'s a helper that runs Murray's blocked algorithm: trsm, gemm,
+// symm per block of columns, the symbolic formula (trmm, two trsm) on
+// each diagonal block.
 // REQUIRES: blas
 // RUN: %ltclang -O0 %s -S -emit-llvm -o - | FileCheck %s
 // RUN: %ltclang -O2 %s -S -emit-llvm -o - | FileCheck %s
@@ -79,11 +81,14 @@ void grad_chol_over(double *A, double *dA, double *b, double *db, int n) {
 // CHECK-NOT: @lt.blas.mcopy
 // CHECK: call void @dpotrf_(
 // CHECK-NEXT: call {{.*}}@lt.blas.mcopy.df.i32(i32 %2, i32 %2, double 0.000000e+00, ptr [[A]], i32 %2, ptr [[BLOCK]], i32 %2)
+// CHECK-NOT: @malloc
+// CHECK-NOT: @lt.blas.mcopy
 // CHECK: call void @dpotrs_(
-// CHECK-NEXT: call {{.*}}@lt.blas.mcopy.df.i32(
-// CHECK: call void @dpotrs_(ptr nonnull @lt.blas.L, ptr nonnull %{{[0-9]+}}, ptr nonnull %{{[0-9]+}}, ptr %{{[0-9]+}},
+// CHECK-NOT: @lt.blas.mcopy
+// CHECK: call void @dpotrs_(ptr nonnull @lt.blas.L, ptr nonnull %{{[0-9]+}}, ptr nonnull %{{[0-9]+}}, ptr [[BLOCK]],
+// CHECK: call void @lt.lapack.cholrevl.df.i32(i32 %2, ptr [[BLOCK]],
+// CHECK-NEXT: call void @free(ptr [[BLOCK]])
 // CHECK: ret void
 
-// REMARK: remark: derivative of 'chol' (combined mode): {{.*}}record of 'dpotrs_' (line 28), record of 'dpotrf_' (line 27);
-// REMARK: remark: derivative of 'chol_over' (combined mode): {{.*}}record of 'dpotrs_' (line 39): copies argument 4 (the factor, after the call: may be overwritten later), record of 'dpotrf_' (line 38): copies argument 3 (the factor, after the call: may be overwritten later);
-
+// REMARK: remark: derivative of 'chol' (combined mode): {{.*}}record of 'dpotrs_' (line 30), record of 'dpotrf_' (line 29);
+// REMARK: remark: derivative of 'chol_over' (combined mode): {{.*}}record of 'dpotrs_' (line 41): reads argument 4 (the factor) from the copy of 'dpotrf_', record of 'dpotrf_' (line 40): copies argument 3 (the factor, after the call: may be overwritten later);
