@@ -206,6 +206,11 @@ if blas_headers and ctypes.util.find_library("openblas"):
     config.available_features.add("blas")
     config.substitutions.append(("%blaslibs", "-lopenblas"))
     config.environment["OPENBLAS_NUM_THREADS"] = "1"
+    # LAPACKE (the lapacke-* tests): Debian's OpenBLAS has the Fortran
+    # LAPACK symbols but not the LAPACKE wrappers, which liblapacke has
+    if os.path.exists("/usr/include/lapacke.h") and ctypes.util.find_library("lapacke"):
+        config.available_features.add("lapacke")
+        config.substitutions.append(("%lapackelibs", "-llapacke -lopenblas"))
 else:
     lit_config.note(
         "no cblas.h or libopenblas: BLAS tests unsupported "

@@ -165,6 +165,14 @@ static int blas_activate(LtActivity *a, LLVMValueRef i, int taint) {
   return changed;
 }
 
+/* Two integer operands (Fortran's: pointers) are one value. */
+static int same_int(LLVMValueRef a, LLVMValueRef b) {
+  if (a == b)
+    return 1;
+  return LLVMIsAConstantInt(a) && LLVMIsAConstantInt(b) &&
+         LLVMConstIntGetSExtValue(a) == LLVMConstIntGetSExtValue(b);
+}
+
 /* An active BLAS call that cannot be differentiated: reported, -1. */
 static int check_blas(LtCtx *c, LtActivity *a, LLVMValueRef i) {
   LtBlasCall d;
@@ -182,6 +190,13 @@ static int check_blas(LtCtx *c, LtActivity *a, LLVMValueRef i) {
   if (d.unknown_flag) {
     lt_error(c, i, "'%.*s' on active data: its layout and transposes must be "
                    "constants (CblasRowMajor, CblasTrans, or \"N\"/\"T\" literals)",
+             (int)len, n);
+    return -1;
+  }
+  if (d.kind == LT_BLAS_GETRF && !same_int(LLVMGetOperand(i, (unsigned)d.m),
+                                            LLVMGetOperand(i, (unsigned)d.n))) {
+    lt_error(c, i, "'%.*s' on active data: the rule is for square matrices; pass "
+                   "the same variable or constant as m and n",
              (int)len, n);
     return -1;
   }

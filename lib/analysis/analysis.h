@@ -361,6 +361,11 @@ typedef enum {
   LT_BLAS_SWAP,
   LT_BLAS_NRM2,
   LT_BLAS_ASUM,
+  LT_BLAS_POTRF,       /* LAPACK (lapack.c): Cholesky factor, */
+  LT_BLAS_POTRS,       /* solve with it, */
+  LT_BLAS_GETRF,       /* LU factor with row pivots, */
+  LT_BLAS_GETRS,       /* solve with it, */
+  LT_BLAS_GESV,        /* both */
   LT_BLAS_UNSUPPORTED  /* a BLAS or LAPACK routine without a rule */
 } LtBlasKind;
 /* A call decoded as the column-major call it equals: the operand index of
@@ -377,6 +382,12 @@ typedef struct LtBlasCall {
   int up, unit;        /* A's upper triangle (column-major), unit diagonal */
   int right;           /* A multiplies from the right (symm, trmm, trsm) */
   int unknown_flag;    /* a flag or layout that is not a constant */
+  /* LAPACK (k is nrhs, ta getrs's trans operand, uplo potrf's and
+   * potrs's): the pivots and info operands (-1 if none); LAPACKE
+   * wrappers (layout first, scalars by value, info returned); row: their
+   * layout is row-major (LAPACK calls are not decoded into column-major:
+   * their derivatives run in the call's own layout, see gen/lapack.c) */
+  int ipiv, info, lapacke, row;
 } LtBlasCall;
 /* What a BLAS call is (LT_BLAS_NONE: not BLAS); *out gets its roles. */
 LtBlasKind lt_blas_call(LLVMValueRef call, LtBlasCall *out);
@@ -384,6 +395,13 @@ LtBlasKind lt_blas_call(LLVMValueRef call, LtBlasCall *out);
 unsigned lt_blas_outputs(const LtBlasCall *d, int *out);
 unsigned lt_blas_inputs(const LtBlasCall *d, int *out);
 int lt_blas_writes(const LtBlasCall *d, int k);
+/* The integer operands a call writes (LAPACK's pivots and info), up to 2. */
+unsigned lt_blas_int_outputs(const LtBlasCall *d, int *out);
+int lt_blas_is_lapack(LtBlasKind k);
+
+/* lapack.c: the LAPACK routines with rules (Fortran dpotrf_ and LAPACKE
+ * wrappers); LT_BLAS_NONE for any other name. */
+LtBlasKind lt_lapack_call(LLVMValueRef call, const char *n, size_t len, LtBlasCall *out);
 
 /* loops.c: natural loops, nesting, preheader/latch/exits (on LtCfg ids) */
 

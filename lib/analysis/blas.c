@@ -8,8 +8,8 @@
  * column-major call it equals (C = op(A)op(B) row-major is
  * C^T = op(B)^T op(A)^T column-major: A and B, m and n swap), so the rules
  * (gen/blas.c) know one layout. Transposes and layouts must be constants
- * (enum values, or a constant string for Fortran). Routines without a rule
- * are LT_BLAS_UNSUPPORTED: run as they are when inactive, an error naming
+ * (enum values, or a constant string for Fortran). LAPACK routines with
+ * rules are lapack.c's. Routines without a rule are LT_BLAS_UNSUPPORTED: run as they are when inactive, an error naming
  * them when active (activity.c).
  */
 #include "lt.h"
@@ -17,7 +17,7 @@
 #include <string.h>
 
 #define NO -1
-#define Z 0, 0, 0, 0, 0, 0, 0, 0 /* decoded per call */
+#define Z 0, 0, 0, 0, 0, 0, 0, 0, NO, NO, 0, 0 /* decoded per call */
 /* roles in Fortran argument order:
  *   name   kind          nargs lvl ta tb  m  n  k  al  a lda  b ldb be  c ldc  x incx  y incy
  *   uplo diag side */
@@ -47,8 +47,8 @@ static const LtBlasCall table[] = {
 static const char *const other[] = {
     "hemm", "herk", "syr2k", "her2k", "hemv", "gbmv", "sbmv", "spmv", "tbmv", "tpmv", "tbsv", "tpsv", "syr",
     "syr2", "her", "her2", "spr", "spr2", "geru", "gerc", "rot", "rotg", "rotm",
-    "rotmg", "dotu", "dotc", "sdot", "axpby", "omatcopy", "imatcopy", "potrf",
-    "potrs", "potri", "getrf", "getrs", "getri", "gesv", "posv", "sysv", "syev",
+    "rotmg", "dotu", "dotc", "sdot", "axpby", "omatcopy", "imatcopy",
+    "potri", "getri", "posv", "sysv", "syev",
     "syevd", "gesvd", "gesdd", "geqrf", "orgqr", "ormqr", "gels", "trtrs", "lacpy",
     "lange", "gemmt", "gemm3m",
 };
@@ -139,9 +139,12 @@ LtBlasKind lt_blas_call(LLVMValueRef call, LtBlasCall *out) {
   size_t len;
   const char *n = lt_callee_name(call, &len);
   int cblas, single, inert;
-  int k = classify(n, len, &cblas, &single, &inert);
   if (out)
     memset(out, 0, sizeof *out);
+  LtBlasKind lk = lt_lapack_call(call, n, len, out);
+  if (lk != LT_BLAS_NONE)
+    return lk;
+  int k = classify(n, len, &cblas, &single, &inert);
   if (k == -2)
     return LT_BLAS_NONE;
   if (inert)
@@ -199,9 +202,23 @@ LtBlasKind lt_blas_call(LLVMValueRef call, LtBlasCall *out) {
   return d.kind;
 }
 
+int lt_blas_is_lapack(LtBlasKind k) { return k >= LT_BLAS_POTRF && k <= LT_BLAS_GESV; }
+
 /* The operand a call writes (its output), up to 2 into out. */
 unsigned lt_blas_outputs(const LtBlasCall *d, int *out) {
   switch (d->kind) {
+  case LT_BLAS_POTRF:
+  case LT_BLAS_GETRF:
+    out[0] = d->a;
+    return 1;
+  case LT_BLAS_POTRS:
+  case LT_BLAS_GETRS:
+    out[0] = d->b;
+    return 1;
+  case LT_BLAS_GESV:
+    out[0] = d->a;
+    out[1] = d->b;
+    return 2;
   case LT_BLAS_GEMM:
   case LT_BLAS_SYMM:
   case LT_BLAS_SYRK:
@@ -240,6 +257,15 @@ int lt_blas_writes(const LtBlasCall *d, int k) {
     if (o[i] == k)
       return 1;
   return 0;
+}
+
+unsigned lt_blas_int_outputs(const LtBlasCall *d, int *out) {
+  unsigned n = 0;
+  if (d->ipiv >= 0 && d->kind != LT_BLAS_GETRS)
+    out[n++] = d->ipiv;
+  if (d->info >= 0)
+    out[n++] = d->info;
+  return n;
 }
 
 /* The matrices and vectors a call reads (gemm's C too: beta may not be

@@ -2,7 +2,7 @@
  *
  * lt_writes_of gives the addresses an instruction may write (a store's,
  * a memory transfer's destination, a rule's output arguments, a BLAS
- * routine's output matrix or vector), or
+ * routine's output matrix or vector, LAPACK's pivots and info), or
  * LT_CLOBBER for memory it cannot name; a call by its kind, its memory
  * effects, or, for a function defined in the module, its body:
  *
@@ -93,6 +93,9 @@ static int call_writes(LtCtx *c, LLVMValueRef i, LtVec *seen) {
     if (lt_blas_call(i, &d) == LT_BLAS_UNSUPPORTED)
       break;
     for (unsigned k = 0, no = lt_blas_outputs(&d, o); k < no; k++)
+      if (!own_memory(LLVMGetOperand(i, (unsigned)o[k])))
+        return 1;
+    for (unsigned k = 0, no = lt_blas_int_outputs(&d, o); k < no; k++)
       if (!own_memory(LLVMGetOperand(i, (unsigned)o[k])))
         return 1;
     return 0;
@@ -217,6 +220,8 @@ static LLVMValueRef call_write(LtCtx *c, LLVMValueRef i, unsigned *nextra,
     if (lt_blas_call(i, &d) == LT_BLAS_UNSUPPORTED)
       return effects(c, i, nextra, extra);
     for (unsigned k = 0, no = lt_blas_outputs(&d, o); k < no; k++)
+      extra[(*nextra)++] = LLVMGetOperand(i, (unsigned)o[k]);
+    for (unsigned k = 0, no = lt_blas_int_outputs(&d, o); k < no; k++)
       extra[(*nextra)++] = LLVMGetOperand(i, (unsigned)o[k]);
     return NULL;
   }

@@ -135,6 +135,8 @@ static LLVMValueRef layout(LtBlasEm *e, const Need *nd, LtBlasVals *v, LLVMValue
 /* A's side: the record, before acall. */
 int lt_blas_forward(LtGen *g, LLVMValueRef call, LLVMValueRef acall) {
   LtCtx *c = g->c;
+  if (lt_blas_is_lapack(lt_blas_call(call, NULL)))
+    return lt_lapack_forward(g, call, acall);
   Need nd;
   need_of(g, call, &nd);
   if (!nd.slot)
@@ -388,6 +390,8 @@ static void rev_level1(LtGen *g, LtBlasEm *e, const Need *nd, LLVMValueRef call,
 
 int lt_blas_reverse(LtGen *g, LLVMValueRef call) {
   LtCtx *c = g->c;
+  if (lt_blas_is_lapack(lt_blas_call(call, NULL)))
+    return lt_lapack_reverse(g, call);
   Need nd;
   need_of(g, call, &nd);
   if (!nd.any)

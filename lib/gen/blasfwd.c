@@ -296,6 +296,8 @@ int lt_blas_tangent(LtTg *t, LLVMValueRef call) {
   LtActivity *act = &t->g->act_of;
   if (k == LT_BLAS_UNSUPPORTED || k == LT_BLAS_NONE)
     return 0; /* inactive (activity.c reports active ones) */
+  if (lt_blas_is_lapack(k))
+    return lt_lapack_tangent(t, call, &d);
   int result = d.kind == LT_BLAS_DOT || d.kind == LT_BLAS_NRM2 || d.kind == LT_BLAS_ASUM;
   if (result && !lt_is_varied(act, call))
     return 0;

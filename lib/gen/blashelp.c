@@ -270,12 +270,13 @@ static void line_body(LtBlasEm *e, LLVMValueRef f, LLVMBasicBlockRef entry, int 
   LLVMValueRef len = LLVMBuildTrunc(b, LLVMBuildSub(b, hi, lo, ""), e->ity, "");
   LLVMValueRef ox = rows ? LLVMBuildAdd(b, j, LLVMBuildMul(b, lo, ldx, ""), "")
                          : LLVMBuildAdd(b, LLVMBuildMul(b, j, ldx, ""), lo, "");
-  LLVMValueRef oy = rows ? LLVMBuildAdd(b, j, LLVMBuildMul(b, lo, ldy, ""), "")
-                         : LLVMBuildAdd(b, LLVMBuildMul(b, j, ldy, ""), lo, "");
+  int yrows = rows || op == L_TAXPY;
+  LLVMValueRef oy = yrows ? LLVMBuildAdd(b, j, LLVMBuildMul(b, lo, ldy, ""), "")
+                          : LLVMBuildAdd(b, LLVMBuildMul(b, j, ldy, ""), lo, "");
   LLVMValueRef xp = LLVMBuildGEP2(b, e->fty, P[3], &ox, 1, "");
   LLVMValueRef yp = LLVMBuildGEP2(b, e->fty, P[5], &oy, 1, "");
   LLVMValueRef xs = rows ? P[4] : LLVMConstInt(e->ity, 1, 0);
-  LLVMValueRef ys = rows ? P[6] : LLVMConstInt(e->ity, 1, 0);
+  LLVMValueRef ys = yrows ? P[6] : LLVMConstInt(e->ity, 1, 0);
   LLVMValueRef od = LLVMBuildMul(b, j, LLVMBuildAdd(b, ldd, one, ""), "");
   LLVMValueRef dp = LLVMBuildGEP2(b, e->fty, P[7], &od, 1, "");
   LtBlasEm in = *e;
@@ -290,6 +291,7 @@ static void line_body(LtBlasEm *e, LLVMValueRef f, LLVMBasicBlockRef entry, int 
     lt_blas_scal(&in, len, P[2], xp, xs);
     break;
   case L_AXPY:
+  case L_TAXPY:
     lt_blas_axpy(&in, len, P[2], xp, xs, yp, ys);
     break;
   case L_DIAGDOT: {

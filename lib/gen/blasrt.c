@@ -19,6 +19,8 @@ void lt_blas_em_init(LtBlasEm *e, LtCtx *c, LLVMBuilderRef b, LLVMValueRef fn,
   e->fn = fn;
   e->fortran = d->fortran;
   e->single = d->single;
+  e->row = d->row;
+  e->lapacke = d->lapacke;
   e->fty = d->single ? LLVMFloatTypeInContext(c->llctx) : c->f64;
   LLVMValueRef n = LLVMGetOperand(call, (unsigned)d->n);
   e->ity = d->fortran ? c->i32 : LLVMTypeOf(n);
@@ -53,20 +55,29 @@ static LLVMValueRef flag_str(LtBlasEm *e, const char *ch) {
 }
 
 /* Call routine (without precision) with arguments by sig: 'L' the
- * column-major layout (CBLAS only; no argument), 'T' a transpose, 'U' a
- * triangle, 'D' a diagonal, 'S' a side (args holds an i32 0 or 1
- * constant: transpose, upper, unit, right), 'i' an integer, 'f' a scalar, 'p' a
- * pointer. ret: returns a scalar (dot). */
-static LLVMValueRef call(LtBlasEm *e, const char *routine, const char *sig,
+ * layout (CBLAS and LAPACKE only; no argument: column-major, or row-major
+ * for e->row), 'T' a transpose, 'U' a triangle, 'D' a diagonal, 'S' a
+ * side (args holds an i32 0 or 1 constant: transpose, upper, unit,
+ * right), 'i' an integer, 'f' a scalar, 'p' a pointer, 'I' LAPACK's info
+ * (Fortran only; no argument). ret: returns a scalar (dot). lapack: a
+ * LAPACK routine, LAPACKE_d<routine> (flags as characters by value) for a
+ * program that calls LAPACKE, else d<routine>_. */
+static LLVMValueRef emit(LtBlasEm *e, int lapack, const char *routine, const char *sig,
                          LLVMValueRef *args, int ret) {
   LtCtx *c = e->c;
   LLVMTypeRef pt[24];
   LLVMValueRef av[24];
-  unsigned n = 0, nt = 0, k = 0;
+  unsigned n = 0, nt = 0, k = 0, cpos[24], nc = 0;
+  int lapacke = lapack && !e->fortran;
   for (const char *s = sig; *s; s++) {
     if (*s == 'L') {
       if (!e->fortran)
-        pt[n] = c->i32, av[n++] = LLVMConstInt(c->i32, 102, 0);
+        pt[n] = c->i32, av[n++] = LLVMConstInt(c->i32, e->row ? 101 : 102, 0);
+      continue;
+    }
+    if (*s == 'I') {
+      if (e->fortran)
+        av[n] = slot(e, LLVMConstInt(e->ity, 0, 0)), pt[n] = c->ptr, n++;
       continue;
     }
     LLVMValueRef a = args[k++];
@@ -80,7 +91,11 @@ static LLVMValueRef call(LtBlasEm *e, const char *routine, const char *sig,
       static const char *const chars[4][2] = {{"N", "T"}, {"L", "U"}, {"N", "U"}, {"L", "R"}};
       static const unsigned enums[4][2] = {{111, 112}, {122, 121}, {131, 132}, {141, 142}};
       int w = *s == 'T' ? 0 : *s == 'U' ? 1 : *s == 'D' ? 2 : 3;
-      av[n] = e->fortran ? flag_str(e, chars[w][t]) : LLVMConstInt(c->i32, enums[w][t], 0);
+      av[n] = e->fortran ? flag_str(e, chars[w][t])
+              : lapacke  ? LLVMConstInt(c->i8, (unsigned char)chars[w][t][0], 0)
+                         : LLVMConstInt(c->i32, enums[w][t], 0);
+      if (lapacke)
+        cpos[nc++] = n;
       nt++;
       break;
     }
@@ -102,13 +117,24 @@ static LLVMValueRef call(LtBlasEm *e, const char *routine, const char *sig,
   for (unsigned t = 0; e->fortran && t < nt; t++)
     pt[n] = c->i64, av[n++] = LLVMConstInt(c->i64, 1, 0);
   char name[32];
-  snprintf(name, sizeof name, "%s%c%s%s", e->fortran ? "" : "cblas_", e->single ? 's' : 'd',
-           routine, e->fortran ? "_" : "");
-  LLVMTypeRef ft = LLVMFunctionType(ret ? e->fty : c->vd, pt, n, 0);
+  snprintf(name, sizeof name, "%s%c%s%s",
+           e->fortran ? "" : lapacke ? "LAPACKE_" : "cblas_", e->single ? 's' : 'd', routine,
+           e->fortran ? "_" : "");
+  LLVMTypeRef ft = LLVMFunctionType(ret ? e->fty : lapacke ? e->ity : c->vd, pt, n, 0);
   LLVMValueRef f = LLVMGetNamedFunction(c->mod, name);
   if (!f)
     f = LLVMAddFunction(c->mod, name, ft);
-  return LLVMBuildCall2(e->b, ft, f, av, n, "");
+  LLVMValueRef r = LLVMBuildCall2(e->b, ft, f, av, n, "");
+  /* a char argument is sign-extended by the caller (the C ABI) */
+  unsigned sx = LLVMGetEnumAttributeKindForName("signext", 7);
+  for (unsigned q = 0; q < nc; q++)
+    LLVMAddCallSiteAttribute(r, cpos[q] + 1, LLVMCreateEnumAttribute(c->llctx, sx, 0));
+  return r;
+}
+
+static LLVMValueRef call(LtBlasEm *e, const char *routine, const char *sig, LLVMValueRef *args,
+                         int ret) {
+  return emit(e, 0, routine, sig, args, ret);
 }
 
 #define T(x) LLVMConstInt(e->c->i32, (unsigned)(x), 0)
@@ -223,3 +249,27 @@ void lt_blas_swap(LtBlasEm *e, LLVMValueRef n, LLVMValueRef x, LLVMValueRef incx
   call(e, "swap", "ipipi", a, 0);
 }
 
+
+/* LAPACK: X = S^-1 X with potrf's factor of S (up: its upper triangle),
+ * X n x nrhs */
+void lt_lapack_potrs(LtBlasEm *e, int up, LLVMValueRef n, LLVMValueRef nrhs, LLVMValueRef A,
+                     LLVMValueRef lda, LLVMValueRef B, LLVMValueRef ldb) {
+  LLVMValueRef a[7] = {T(up), n, nrhs, A, lda, B, ldb};
+  emit(e, 1, "potrs", "LUiipipiI", a, 0);
+}
+
+/* X = op(A)^-1 X with getrf's factor and pivots */
+void lt_lapack_getrs(LtBlasEm *e, int ta, LLVMValueRef n, LLVMValueRef nrhs, LLVMValueRef A,
+                     LLVMValueRef lda, LLVMValueRef ipiv, LLVMValueRef B, LLVMValueRef ldb) {
+  LLVMValueRef a[8] = {T(ta), n, nrhs, A, lda, ipiv, B, ldb};
+  emit(e, 1, "getrs", "LTiipippiI", a, 0);
+}
+
+/* The row interchanges of getrf's pivots on the n columns of A: in their
+ * order (P^T A, inc 1) or the reverse (P A, inc -1) */
+void lt_lapack_laswp(LtBlasEm *e, LLVMValueRef n, LLVMValueRef A, LLVMValueRef lda,
+                     LLVMValueRef k2, LLVMValueRef ipiv, int inc) {
+  LLVMValueRef a[7] = {n, A, lda, LLVMConstInt(e->ity, 1, 0), k2, ipiv,
+                       LLVMConstInt(e->ity, (unsigned long long)(long long)inc, 1)};
+  emit(e, 1, "laswp", "Lipiiipi", a, 0);
+}

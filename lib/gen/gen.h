@@ -340,6 +340,8 @@ struct LtBlasEm {
   LLVMBuilderRef b;
   LLVMValueRef fn;
   int fortran, single;
+  int row;     /* CBLAS and LAPACKE calls in row-major layout */
+  int lapacke; /* LAPACK routines as LAPACKE wrappers */
   LLVMTypeRef ity, fty;
 };
 void lt_blas_em_init(LtBlasEm *e, LtCtx *c, LLVMBuilderRef b, LLVMValueRef fn,
@@ -381,6 +383,49 @@ void lt_blas_copy(LtBlasEm *e, LLVMValueRef n, LLVMValueRef x, LLVMValueRef incx
                   LLVMValueRef y, LLVMValueRef incy);
 void lt_blas_swap(LtBlasEm *e, LLVMValueRef n, LLVMValueRef x, LLVMValueRef incx,
                   LLVMValueRef y, LLVMValueRef incy);
+/* LAPACK routines in the program's interface (Fortran or LAPACKE, and
+ * its layout): potrs, getrs; laswp's interchanges, in order (inc 1) or
+ * reversed (inc -1), rows 1..k2. */
+void lt_lapack_potrs(LtBlasEm *e, int up, LLVMValueRef n, LLVMValueRef nrhs, LLVMValueRef A,
+                     LLVMValueRef lda, LLVMValueRef B, LLVMValueRef ldb);
+void lt_lapack_getrs(LtBlasEm *e, int ta, LLVMValueRef n, LLVMValueRef nrhs, LLVMValueRef A,
+                     LLVMValueRef lda, LLVMValueRef ipiv, LLVMValueRef B, LLVMValueRef ldb);
+void lt_lapack_laswp(LtBlasEm *e, LLVMValueRef n, LLVMValueRef A, LLVMValueRef lda,
+                     LLVMValueRef k2, LLVMValueRef ipiv, int inc);
+/* lapack.c: LAPACK's factorisations and solves. R, at g->b: the
+ * adjoint; A, after acall: copies of what R reads that the program
+ * overwrites later (the plan's, plan/lapack.c), as the call's record. */
+int lt_lapack_forward(LtGen *g, LLVMValueRef call, LLVMValueRef acall);
+int lt_lapack_reverse(LtGen *g, LLVMValueRef call);
+/* What the rules read, in the call's layout: n, nrhs; the factor, the
+ * solution and the pivots as the call leaves them; the shadows of A and
+ * B (NULL if none) with their own leading dimensions. */
+typedef struct LtLapackVals {
+  LLVMValueRef n, nrhs;
+  LLVMValueRef a, lda, b, ldb, p;
+  LLVMValueRef da, ldda, db, lddb;
+} LtLapackVals;
+/* lapackhelp.c: matrices in the call's layout (e->row) for the rules: a
+ * scratch rows x cols matrix (zeroed if zero; *ld its leading dimension),
+ * a copy into one; on n x n matrices: Y's triangle (up; strict: without
+ * the diagonal) += s X's, X's triangle *= s, Y's other strict triangle
+ * += X's strict triangle (up) transposed, the diagonal *= s. */
+LLVMValueRef lt_lapack_mat(LtBlasEm *e, LLVMValueRef rows, LLVMValueRef cols, LLVMValueRef *ld,
+                           int zero);
+LLVMValueRef lt_lapack_copy(LtBlasEm *e, LLVMValueRef rows, LLVMValueRef cols, LLVMValueRef X,
+                            LLVMValueRef ldx, LLVMValueRef *ld);
+void lt_lapack_axpy(LtBlasEm *e, LLVMValueRef rows, LLVMValueRef cols, LLVMValueRef s,
+                    LLVMValueRef X, LLVMValueRef ldx, LLVMValueRef Y, LLVMValueRef ldy);
+void lt_lapack_tri_add(LtBlasEm *e, int up, int strict, LLVMValueRef n, LLVMValueRef s,
+                       LLVMValueRef X, LLVMValueRef ldx, LLVMValueRef Y, LLVMValueRef ldy);
+void lt_lapack_tri_scal(LtBlasEm *e, int up, int strict, LLVMValueRef n, LLVMValueRef s,
+                        LLVMValueRef X, LLVMValueRef ldx);
+void lt_lapack_tri_tadd(LtBlasEm *e, int up, LLVMValueRef n, LLVMValueRef X, LLVMValueRef ldx,
+                        LLVMValueRef Y, LLVMValueRef ldy);
+void lt_lapack_diag_scal(LtBlasEm *e, LLVMValueRef n, LLVMValueRef s, LLVMValueRef X,
+                         LLVMValueRef ldx);
+/* lapack.c: the reverse of getrf on dA (the factor's adjoint becomes A's) */
+void lt_lapack_getrf_rev(LtBlasEm *e, LtLapackVals *v);
 /* m x n column-major matrices with leading dimensions: a packed copy
  * (leading dimension m), <X, Y>, X *= s, Y += s X; asum's adjoint
  * (dx += dr sign(x)) and tangent (sum of sign(x) dx). */
@@ -403,8 +448,9 @@ void lt_blas_tdiag(LtBlasEm *e, LLVMValueRef n, LLVMValueRef s, LLVMValueRef u, 
  * m elements, or the part of column j in the upper (tri 1) or lower (2)
  * triangle of an n x n matrix, strict: without the diagonal): L_DOT sums
  * <X_j, Y_j>; L_SCAL X_j *= s; L_AXPY Y_j += s X_j; L_DIAGDOT
- * D_jj += s <X_j, Y_j>; L_DSCALE Y_j += s D_jj X_j. */
-enum { L_DOT, L_SCAL, L_AXPY, L_DIAGDOT, L_DSCALE };
+ * D_jj += s <X_j, Y_j>; L_DSCALE Y_j += s D_jj X_j; L_TAXPY row j of Y
+ * += s X_j (columns of X only: Y's other triangle gets X's transposed). */
+enum { L_DOT, L_SCAL, L_AXPY, L_DIAGDOT, L_DSCALE, L_TAXPY };
 LLVMValueRef lt_blas_line(LtBlasEm *e, int op, int rows, int tri, int strict, LLVMValueRef m,
                           LLVMValueRef n, LLVMValueRef s, LLVMValueRef X, LLVMValueRef ldx,
                           LLVMValueRef Y, LLVMValueRef ldy, LLVMValueRef D, LLVMValueRef ldd);

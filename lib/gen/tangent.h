@@ -47,6 +47,8 @@ int lt_fwd_word(LtTg *t, LLVMValueRef i);
 /* blasfwd.c: the tangent of a BLAS call (BLAS calls before or after
  * the primal call's clone). */
 int lt_blas_tangent(LtTg *t, LLVMValueRef call);
+/* lapackfwd.c: the tangent of a LAPACK call (after the primal call) */
+int lt_lapack_tangent(LtTg *t, LLVMValueRef call, const LtBlasCall *d);
 
 /* mpi.c: the tangent communication of an MPI call, at t->b. */
 int lt_mpi_tangent(LtTg *t, LLVMValueRef call);

@@ -16,9 +16,9 @@
 
 #include <string.h>
 
-enum { RA = LT_BR_A, RB, RC, RX, RY, NROLE = LT_BR_N };
+enum { RA = LT_BR_A, RB, RC, RX, RY, RP, NROLE = LT_BR_N };
 
-static int kept_base(const LtFacts *f, LLVMValueRef v) {
+int lt_plan_kept_base(const LtFacts *f, LLVMValueRef v) {
   return f->split ? lt_plan_kept_param(f, v) : !LLVMIsAAllocaInst(lt_base_of(v));
 }
 
@@ -26,8 +26,11 @@ void lt_plan_blas(const LtFacts *f, LLVMValueRef call, LtBlasNeed *nd) {
   memset(nd, 0, sizeof *nd);
   LtBlasCall *d = &nd->d;
   LtActivity *act = f->act;
-  lt_blas_call(call, d);
-  int ops[NROLE] = {d->a, d->b, d->c, d->x, d->y};
+  if (lt_blas_is_lapack(lt_blas_call(call, d))) {
+    lt_plan_lapack(f, call, nd);
+    return;
+  }
+  int ops[NROLE] = {d->a, d->b, d->c, d->x, d->y, -1};
   for (int r = 0; r < NROLE; r++) {
     nd->op[r] = ops[r];
     nd->sh[r] = ops[r] >= 0 && lt_is_shadowed(act, LLVMGetOperand(call, (unsigned)ops[r]));
@@ -123,7 +126,7 @@ void lt_plan_blas(const LtFacts *f, LLVMValueRef call, LtBlasNeed *nd) {
     int after = (d->kind == LT_BLAS_TRSV && r == RX) || (d->kind == LT_BLAS_TRSM && r == RB && !nd->al);
     nd->cache[r] = !rd[r]                         ? 0
                    : !after && lt_blas_writes(d, (int)k) ? LT_BC_WRITES
-                   : !kept_base(f, LLVMGetOperand(call, k)) ? (f->split ? LT_BC_SPLIT : LT_BC_STACK)
+                   : !lt_plan_kept_base(f, LLVMGetOperand(call, k)) ? (f->split ? LT_BC_SPLIT : LT_BC_STACK)
                    : !lt_overwrite_call_arg(f->ow, call, k) ? LT_BC_LATER
                                                             : 0;
     cached |= nd->cache[r];

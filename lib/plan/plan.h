@@ -117,8 +117,9 @@ int lt_plan_pure(LLVMValueRef v);
 const char *lt_plan_why(LtWhy why);
 
 /* blas.c: what the reverse of a BLAS call reads (roles a, b, c, x, y
- * of LtBlasCall), and which operands A copies, and why (LT_BC_*). */
-enum { LT_BR_A, LT_BR_B, LT_BR_C, LT_BR_X, LT_BR_Y, LT_BR_N };
+ * of LtBlasCall, and LAPACK's pivots p), and which operands A copies, and
+ * why (LT_BC_*). */
+enum { LT_BR_A, LT_BR_B, LT_BR_C, LT_BR_X, LT_BR_Y, LT_BR_P, LT_BR_N };
 enum { LT_BC_WRITES = 1, LT_BC_LATER, LT_BC_STACK, LT_BC_SPLIT };
 typedef struct LtBlasNeed {
   LtBlasCall d;
@@ -130,9 +131,21 @@ typedef struct LtBlasNeed {
   int read[LT_BR_N];  /* R reads the role's primal memory */
   int cache[LT_BR_N]; /* ... from a copy made in A: why (LT_BC_*), or 0 */
   int slot;           /* the call has a record on the tape */
+  /* LAPACK: a solve's factor or pivots from the copy in the record of
+   * the factorisation right before it (that call), or NULL */
+  LLVMValueRef from[LT_BR_N];
 } LtBlasNeed;
 void lt_plan_blas(const LtFacts *f, LLVMValueRef call, LtBlasNeed *nd);
 const char *lt_plan_blas_why(int why);
+/* lapack.c: the same for LAPACK calls (lt_plan_blas calls it). What R
+ * reads is the memory as the call leaves it (the factor, the pivots, the
+ * solution), so A copies it after the call. */
+void lt_plan_lapack(const LtFacts *f, LLVMValueRef call, LtBlasNeed *nd);
+/* Memory that outlives A: not the stack; in split mode a parameter the
+ * caller keeps. */
+int lt_plan_kept_base(const LtFacts *f, LLVMValueRef v);
+/* What role r of a LAPACK call holds when R reads it ("the factor"). */
+const char *lt_plan_lapack_role(const LtBlasCall *d, int r);
 
 /* layout.c: the tape's slots */
 /* The slot for (kind, key), added with type ty on first use. */

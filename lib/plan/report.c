@@ -68,7 +68,20 @@ static void describe(Buf *b, const LtPlan *g, unsigned i) {
     const char *sep = ": copies ";
     for (int r = 0; r < LT_BR_N; r++)
       if (nd.cache[r]) {
-        put(b, "%sargument %d (%s)", sep, nd.op[r] + 1, lt_plan_blas_why(nd.cache[r]));
+        put(b, "%sargument %d (%s%s%s)", sep, nd.op[r] + 1,
+            lt_blas_is_lapack(nd.d.kind) ? lt_plan_lapack_role(&nd.d, r) : "",
+            lt_blas_is_lapack(nd.d.kind) ? ", after the call: " : "",
+            lt_plan_blas_why(nd.cache[r]));
+        sep = ", ";
+      }
+    /* a solve that reads its factorisation's copies */
+    sep = sep[0] == ',' ? "; reads " : ": reads ";
+    for (int r = 0; r < LT_BR_N; r++)
+      if (nd.from[r]) {
+        size_t fl;
+        const char *fn = lt_callee_name(nd.from[r], &fl);
+        put(b, "%sargument %d (%s) from the copy of '%.*s'", sep, nd.op[r] + 1,
+            lt_plan_lapack_role(&nd.d, r), (int)fl, fn);
         sep = ", ";
       }
     break;

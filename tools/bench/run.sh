@@ -4,7 +4,8 @@
 # driver.c and adbench_hand.c without), measures every kernel's compile time
 # with and without the plugin (each kernel alone: -DBENCH_ONE -DONE_<tag>),
 # runs every kernel and prints the markdown tables (kernels, restrict/plain
-# twins, ADBench vs hand-written), then the forward-mode table (fwd.c). Then (only when run without arguments)
+# twins, ADBench vs hand-written), then the forward-mode table (fwd.c), the
+# OpenMP, MPI and BLAS/LAPACK rows (omp.c, mpi.c, linalg.c). Then (only when run without arguments)
 # the compile-time table: whole sources and generated call graphs of depth D
 # (fan-out 2) compiled with and without the plugin, each call graph also
 # linked with the driver and measured like a kernel. Extra arguments go to the
@@ -163,6 +164,21 @@ if [ $# -eq 0 ]; then
   else
     echo
     echo "MPI: not measured (no mpicc or mpirun: apt-get install libopenmpi-dev openmpi-bin)"
+  fi
+fi
+# ---- BLAS and LAPACK (linalg.c: library calls vs plain loops, CPU time) ----
+if [ $# -eq 0 ]; then
+  # any of the paths exists (ls fails when one of several is missing)
+  have() { local f; for f in "$@"; do [ -e "$f" ] && return 0; done; return 1; }
+  if have /usr/include/cblas.h /usr/include/*/cblas.h &&
+     have /usr/lib/*/libopenblas.so /usr/lib/libopenblas.so; then
+    clang-22 -O2 -fpass-plugin="$PLUGIN" -Iinclude -Itools/bench \
+      tools/bench/linalg.c "$OUT/measure.o" -o "$OUT/linalgbench" -lopenblas -lm
+    echo
+    OPENBLAS_NUM_THREADS=1 "$OUT/linalgbench" || status=1
+  else
+    echo
+    echo "BLAS and LAPACK: not measured (no cblas.h or libopenblas: apt-get install libopenblas-dev)"
   fi
 fi
 [ $# -eq 0 ] && [ "${BENCH_COMPILE:-1}" != 0 ] || exit $status

@@ -87,6 +87,18 @@ def summary(path):
             out.append("- MPI: grad ok in %d of %d; grad/primal %s%s." % (
                 ok, len(rows), ", ".join("%s at %s rank%s" % (
                     r[gi], r[ni], "" if r[ni] == "1" else "s") for r in rows), sp))
+        elif h[0] == "kernel" and col(h, "library calls") is not None:
+            gi, li = col(h, "grad/primal"), col(h, "loop grad / library grad")
+            ti = col(h, "targets")
+            ok = sum(r[col(h, "grad ok")].startswith("ok") for r in rows)
+            miss = [(r[0], r[ti]) for r in rows if r[ti] != "met"]
+            out.append("- BLAS/LAPACK: grad ok in %d of %d; grad/primal %s; the loop version's "
+                       "gradient / the library version's %s; %d of %d meet both targets over the "
+                       "whole spread%s." % (
+                           ok, len(rows), ", ".join("%s %s" % (r[0], r[gi]) for r in rows),
+                           ", ".join("%s %s" % (r[0], r[li]) for r in rows),
+                           len(rows) - len(miss), len(rows), "" if not miss else
+                           "; not met: " + ", ".join("%s (%s)" % m for m in miss)))
         elif h[0] == "kernel" and col(h, "grad/primal") is not None:
             ok = sum(r[1] == "ok" for r in rows)
             ti = col(h, "issue-4 targets")
