@@ -71,6 +71,11 @@ for v in $LT_VERSIONS; do
   # clang's headers, for the clang plugin (build/lib/ClangLeantape.so)
   [ -f "/usr/lib/llvm-$v/include/clang/Frontend/FrontendPluginRegistry.h" ] ||
     pkgs+=(libclang-$v-dev)
+  # the address sanitizer's runtime, for the tests marked REQUIRES: asan
+  # (Debian packages it for LLVM 22, not for 19)
+  if [ "$v" -ge 22 ] && ! ls /usr/lib/llvm-$v/lib/clang/$v/lib/*/libclang_rt.asan* >/dev/null 2>&1; then
+    pkgs+=(libclang-rt-$v-dev)
+  fi
 done
 if [ ${#pkgs[@]} -gt 0 ]; then
   apt_install "${pkgs[@]}"
