@@ -20,17 +20,12 @@
  * carry float bits, what a copy moves), split by concept for size.
  */
 #include "lt.h"
+#include "analysis/points.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* O_NULL stands for "no shadow here" where a shadow may be null at run
- * time (a callee's result, a LT_DUPNULL parameter): inactive, and never
- * reported as memory losing active data (guard.c handles it). O_CHARS is
- * a buffer of characters a library function allocates (std::string's):
- * never active, it holds no addresses. */
-enum { O_ARG, O_ARGMEM, O_ALLOC, O_GLOBAL, O_UNKNOWN, O_CALLMEM, O_NULL, O_CHARS };
 
 /* A call to a function differentiated on its own (kept as a call): its
  * effects are not analysed here, so what it may store or return is
@@ -203,7 +198,6 @@ static uint64_t *new_set(LtPoints *pt) {
 }
 
 static void set_add(uint64_t *s, unsigned o) { s[o / 64] |= 1ull << (o % 64); }
-static int set_has(const uint64_t *s, unsigned o) { return s[o / 64] >> (o % 64) & 1; }
 
 static const uint64_t *singleton(LtPoints *pt, LLVMValueRef key, unsigned o) {
   uint64_t *s = lt_map_get(&pt->sets, key);
@@ -357,7 +351,7 @@ static uint64_t *own(LtPoints *pt, LLVMValueRef v) {
   return s;
 }
 
-static int join(LtPoints *pt, uint64_t *dst, const uint64_t *src) {
+int lt_points_join(LtPoints *pt, uint64_t *dst, const uint64_t *src) {
   int changed = 0;
   for (unsigned w = 0; w < pt->words; w++)
     if ((dst[w] | src[w]) != dst[w]) {
@@ -367,20 +361,9 @@ static int join(LtPoints *pt, uint64_t *dst, const uint64_t *src) {
   return changed;
 }
 
-static int nonempty(const LtPoints *pt, const uint64_t *s) {
-  for (unsigned w = 0; w < pt->words; w++)
-    if (s[w])
-      return 1;
-  return 0;
-}
-
 static int join_value(LtPoints *pt, LLVMValueRef i, LLVMValueRef from) {
   const uint64_t *s = lt_points_of(pt, from);
-  return nonempty(pt, s) ? join(pt, own(pt, i), s) : 0;
-}
-
-static uint64_t *contents(LtPoints *pt, unsigned o) {
-  return pt->contents + (size_t)o * pt->words;
+  return nonempty(pt, s) ? lt_points_join(pt, own(pt, i), s) : 0;
 }
 
 /* i's set |= the contents of every object addr may address. */
@@ -389,7 +372,7 @@ static int join_loaded(LtPoints *pt, LLVMValueRef i, LLVMValueRef addr) {
   int changed = 0;
   for (unsigned o = 0; o < pt->nobj; o++)
     if (set_has(a, o) && nonempty(pt, contents(pt, o)))
-      changed |= join(pt, own(pt, i), contents(pt, o));
+      changed |= lt_points_join(pt, own(pt, i), contents(pt, o));
   return changed;
 }
 
@@ -401,7 +384,7 @@ static int join_stored(LtPoints *pt, LLVMValueRef addr, const uint64_t *src) {
     return 0;
   for (unsigned o = 0; o < pt->nobj; o++)
     if (set_has(a, o))
-      changed |= join(pt, contents(pt, o), src);
+      changed |= lt_points_join(pt, contents(pt, o), src);
   return changed;
 }
 
@@ -418,7 +401,7 @@ static int narrow_int(LtPoints *pt, LLVMValueRef load) {
  * (constant data, a string's characters): no store of the program can put
  * active data there (the analysis, blind to offsets, may think one does),
  * and it is never a node of a linked structure. */
-static int holds_data(const LtPoints *pt, unsigned o) {
+int lt_points_holds_data(const LtPoints *pt, unsigned o) {
   int k = pt->obj[o].kind;
   return k == O_NULL || k == O_CHARS || (k == O_GLOBAL && const_data(pt->obj[o].src));
 }
@@ -448,23 +431,23 @@ static int step_link(LtPoints *pt, LLVMValueRef i) {
   int changed = 0;
   for (unsigned a = 0, n = LLVMGetNumArgOperands(i); a < n; a++)
     if (lt_is_ptr_ty(LLVMTypeOf(LLVMGetOperand(i, a))))
-      join(pt, all, lt_points_of(pt, LLVMGetOperand(i, a)));
+      lt_points_join(pt, all, lt_points_of(pt, LLVMGetOperand(i, a)));
   for (int grew = 1; grew;) {
     grew = 0;
     for (unsigned o = 0; o < pt->nobj; o++)
       if (set_has(all, o))
-        grew |= join(pt, all, contents(pt, o));
+        grew |= lt_points_join(pt, all, contents(pt, o));
   }
   /* a node holds links: constant data (a key's string literal) and
    * characters are none */
   for (unsigned o = 0; o < pt->nobj; o++)
-    if (holds_data(pt, o) && pt->obj[o].kind != O_NULL)
+    if (lt_points_holds_data(pt, o) && pt->obj[o].kind != O_NULL)
       all[o / 64] &= ~(1ull << (o % 64));
   for (unsigned a = 0, n = LLVMGetNumArgOperands(i); a < n; a++)
     if (lt_is_ptr_ty(LLVMTypeOf(LLVMGetOperand(i, a))))
       changed |= join_stored(pt, LLVMGetOperand(i, a), all);
   if (lt_may_hold_ptr(LLVMTypeOf(i)))
-    changed |= join(pt, own(pt, i), all);
+    changed |= lt_points_join(pt, own(pt, i), all);
   free(all);
   return changed;
 }
@@ -543,9 +526,9 @@ static int step_call(LtPoints *pt, LLVMValueRef i) {
        * the pointers in the memory it reaches (two levels deep) */
       const uint64_t *as = lt_points_of(pt, LLVMGetOperand(i, a));
       if (e & LT_ESC_STORED)
-        join(pt, all, as);
+        lt_points_join(pt, all, as);
       if (e & LT_ESC_RETURNED)
-        join(pt, ret, as);
+        lt_points_join(pt, ret, as);
       if (!(e & (LT_ESC_COPIED | LT_ESC_RETCONT)))
         continue;
       uint64_t *into = e & LT_ESC_COPIED ? all : ret;
@@ -553,18 +536,18 @@ static int step_call(LtPoints *pt, LLVMValueRef i) {
         if (!set_has(as, o))
           continue;
         const uint64_t *c1 = contents(pt, o);
-        join(pt, into, c1);
+        lt_points_join(pt, into, c1);
         for (unsigned q = 0; q < pt->nobj; q++)
           if (set_has(c1, q))
-            join(pt, into, contents(pt, q));
+            lt_points_join(pt, into, contents(pt, q));
       }
     }
     for (unsigned a = 0; a < n; a++)
       if (lt_is_ptr_ty(LLVMTypeOf(LLVMGetOperand(i, a))))
         changed |= join_stored(pt, LLVMGetOperand(i, a), all);
     if (lt_may_hold_ptr(LLVMTypeOf(i))) {
-      changed |= join(pt, s, all);
-      changed |= join(pt, s, ret);
+      changed |= lt_points_join(pt, s, all);
+      changed |= lt_points_join(pt, s, ret);
     }
     free(all);
     free(ret);
@@ -655,135 +638,6 @@ int lt_points_step(LtPoints *pt, LLVMValueRef i) {
   }
 }
 
-int lt_points_any_active(LtPoints *pt, LLVMValueRef v) {
-  const uint64_t *s = lt_points_of(pt, v);
-  for (unsigned o = 0; o < pt->nobj; o++)
-    if (set_has(s, o) && pt->active[o])
-      return 1;
-  return 0;
-}
-
-int lt_points_may_alias(LtPoints *pt, LLVMValueRef a, LLVMValueRef b) {
-  const uint64_t *sa = lt_points_of(pt, a), *sb = lt_points_of(pt, b);
-  int na = 0, nb = 0, xa = 0, xb = 0, ga = 0, gb = 0;
-  for (unsigned o = 0; o < pt->nobj; o++) {
-    int k = pt->obj[o].kind, ha = set_has(sa, o), hb = set_has(sb, o);
-    if (k == O_NULL)
-      continue;
-    if ((ha && hb) || ((ha || hb) && k == O_UNKNOWN))
-      return 1;
-    na += ha;
-    nb += hb;
-    /* memory from outside the function, except a distinct parameter's
-     * object, which aliases only itself (LT_PF_DISTINCT) */
-    int outside = (k == O_ARG && !pt->distinct[o]) || k == O_ARGMEM || k == O_CALLMEM;
-    xa |= ha && outside;
-    xb |= hb && outside;
-    ga |= ha && k == O_GLOBAL;
-    gb |= hb && k == O_GLOBAL;
-  }
-  if (!na || !nb)
-    return 1; /* nothing known */
-  /* memory from outside the function may be any memory from outside */
-  return (xa && (xb || gb)) || (ga && xb);
-}
-
-/* v addresses some allocation and, but for null, nothing else: no stack
- * slot either when heap_only. */
-static int all_allocs(LtPoints *pt, LLVMValueRef v, int heap_only) {
-  const uint64_t *s = lt_points_of(pt, v);
-  int n = 0;
-  for (unsigned o = 0; o < pt->nobj; o++)
-    if (set_has(s, o)) {
-      if (pt->obj[o].kind == O_NULL)
-        continue;
-      if (pt->obj[o].kind != O_ALLOC || (heap_only && LLVMIsAAllocaInst(pt->obj[o].src)))
-        return 0;
-      n++;
-    }
-  return n > 0;
-}
-
-int lt_points_all_heap(LtPoints *pt, LLVMValueRef v) { return all_allocs(pt, v, 1); }
-
-int lt_points_all_own(LtPoints *pt, LLVMValueRef v) { return all_allocs(pt, v, 0); }
-
-int lt_points_any_stack(LtPoints *pt, LLVMValueRef v) {
-  const uint64_t *s = lt_points_of(pt, v);
-  for (unsigned o = 0; o < pt->nobj; o++)
-    if (set_has(s, o) && pt->obj[o].kind == O_ALLOC &&
-        LLVMIsAAllocaInst(pt->obj[o].src))
-      return 1;
-  return 0;
-}
-
-int lt_points_holds_inactive(LtPoints *pt, LLVMValueRef v) {
-  const uint64_t *s = lt_points_of(pt, v);
-  unsigned char *seen = lt_xcalloc(pt->nobj, 1);
-  unsigned *stack = lt_xcalloc(pt->nobj + 1, sizeof *stack), n = 0;
-  int found = 0;
-  for (unsigned o = 0; o < pt->nobj; o++)
-    if (set_has(s, o))
-      seen[o] = 1, stack[n++] = o;
-  while (n && !found) {
-    const uint64_t *c = pt->contents + (size_t)stack[--n] * pt->words;
-    for (unsigned q = 0; q < pt->nobj && !found; q++)
-      if (set_has(c, q)) {
-        found = !pt->active[q] && pt->obj[q].kind != O_NULL;
-        if (!seen[q])
-          seen[q] = 1, stack[n++] = q;
-      }
-  }
-  free(seen);
-  free(stack);
-  return found;
-}
-
-int lt_points_any_inactive(LtPoints *pt, LLVMValueRef v) {
-  const uint64_t *s = lt_points_of(pt, v);
-  for (unsigned o = 0; o < pt->nobj; o++)
-    if (set_has(s, o) && !pt->active[o])
-      return 1;
-  return 0;
-}
-
-int lt_points_any_inactive_node(LtPoints *pt, LLVMValueRef v) {
-  const uint64_t *s = lt_points_of(pt, v);
-  for (unsigned o = 0; o < pt->nobj; o++)
-    if (set_has(s, o) && !pt->active[o] && !holds_data(pt, o))
-      return 1;
-  return 0;
-}
-
-int lt_points_escapes(LtPoints *pt, LLVMValueRef alloc) {
-  const uint64_t *a = lt_points_of(pt, alloc);
-  uint64_t *reach = lt_xcalloc(pt->words, sizeof *reach);
-  for (unsigned o = 0; o < pt->nobj; o++) {
-    int k = pt->obj[o].kind;
-    if ((k == O_ARG || k == O_ARGMEM || k == O_GLOBAL || k == O_UNKNOWN || k == O_CALLMEM) &&
-        !holds_data(pt, o))
-      join(pt, reach, contents(pt, o));
-  }
-  LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInstructionParent(alloc));
-  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
-    LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
-    if (t && LLVMIsAReturnInst(t) && LLVMGetNumOperands(t) == 1)
-      join(pt, reach, lt_points_of(pt, LLVMGetOperand(t, 0)));
-  }
-  for (int grew = 1; grew;) {
-    grew = 0;
-    for (unsigned o = 0; o < pt->nobj; o++)
-      if (set_has(reach, o))
-        grew |= join(pt, reach, contents(pt, o));
-  }
-  int esc = 0;
-  for (unsigned o = 0; o < pt->nobj && !esc; o++)
-    esc = set_has(a, o) && pt->obj[o].kind == O_ALLOC && pt->obj[o].src == alloc &&
-          set_has(reach, o);
-  free(reach);
-  return esc;
-}
-
 /* The allocations in set s get shadows; 1 when one had none. */
 static int activate_set(LtPoints *pt, const uint64_t *s) {
   int changed = 0;
@@ -829,7 +683,7 @@ int lt_points_taint(LtPoints *pt, LLVMValueRef addr) {
   const uint64_t *a = lt_points_of(pt, addr);
   int changed = 0;
   for (unsigned o = 0; o < pt->nobj; o++)
-    if (set_has(a, o) && !pt->active[o] && !holds_data(pt, o)) {
+    if (set_has(a, o) && !pt->active[o] && !lt_points_holds_data(pt, o)) {
       if (getenv("LEANTAPE_DEBUG")) {
         fprintf(stderr, "leantape debug: in %s object %u (kind %d, param %d) gets active data through",
                 LLVMIsAInstruction(addr) ? LLVMGetValueName2(LLVMGetBasicBlockParent(LLVMGetInstructionParent(addr)), &(size_t){0}) : "?",
@@ -861,63 +715,4 @@ int lt_points_reads_tainted(LtPoints *pt, LLVMValueRef addr) {
     if (set_has(a, o) && pt->tainted[o])
       return 1;
   return 0;
-}
-
-/* Writes the primal need not perform: stores, memset and memcpy into the
- * memory of enzyme_dupnoneed parameters that the function never reads
- * back. Enzyme's convention lets such a parameter be a null pointer when
- * only its shadow is wanted (enzyme_dupnoneed, NULL, d_out). */
-void lt_points_unneeded_writes(LtPoints *pt, const LtCfg *g, const LtAct *act,
-                               LtVec *out) {
-  unsigned char *cand = lt_xcalloc(pt->nobj, 1);
-  int any = 0;
-  for (unsigned o = 0; o < pt->nobj; o++)
-    if (pt->obj[o].kind == O_ARG && act[pt->obj[o].param] == LT_DUPNONEED)
-      any = cand[o] = 1;
-  const LtRule *rule;
-  for (unsigned b = 0; any && b < g->nblocks; b++)
-    for (LLVMValueRef i = LLVMGetFirstInstruction(g->block[b]); i;
-         i = LLVMGetNextInstruction(i)) {
-      LLVMValueRef from = NULL;
-      if (LLVMIsALoadInst(i) || LLVMIsAAtomicRMWInst(i) || LLVMIsAAtomicCmpXchgInst(i))
-        from = LLVMGetOperand(i, 0);
-      else if (LLVMIsACallInst(i) && lt_call_kind(i, &rule) == LT_CALL_MEMCPY)
-        from = LLVMGetOperand(i, 1);
-      else if (LLVMIsACallInst(i) && lt_call_kind(i, &rule) != LT_CALL_MEMSET &&
-               lt_call_kind(i, &rule) != LT_CALL_FREE)
-        for (unsigned a = 0, n = LLVMGetNumArgOperands(i); a < n; a++) {
-          const uint64_t *s = lt_points_of(pt, LLVMGetOperand(i, a));
-          for (unsigned o = 0; o < pt->nobj; o++)
-            if (set_has(s, o))
-              cand[o] = 0;
-        }
-      if (!from)
-        continue;
-      const uint64_t *s = lt_points_of(pt, from);
-      for (unsigned o = 0; o < pt->nobj; o++)
-        if (set_has(s, o))
-          cand[o] = 0;
-    }
-  for (unsigned b = 0; any && b < g->nblocks; b++)
-    for (LLVMValueRef i = LLVMGetFirstInstruction(g->block[b]); i;
-         i = LLVMGetNextInstruction(i)) {
-      LLVMValueRef to = NULL;
-      LtCallKind k;
-      if (LLVMIsAStoreInst(i) && !LLVMGetVolatile(i))
-        to = LLVMGetOperand(i, 1);
-      else if (LLVMIsACallInst(i) &&
-               ((k = lt_call_kind(i, &rule)) == LT_CALL_MEMCPY || k == LT_CALL_MEMSET) &&
-               LLVMGetTypeKind(LLVMTypeOf(i)) == LLVMVoidTypeKind)
-        to = LLVMGetOperand(i, 0);
-      if (!to)
-        continue;
-      const uint64_t *s = lt_points_of(pt, to);
-      int only = nonempty(pt, s);
-      for (unsigned o = 0; o < pt->nobj && only; o++)
-        if (set_has(s, o) && !cand[o])
-          only = 0;
-      if (only)
-        lt_vec_push(out, i);
-    }
-  free(cand);
 }
