@@ -308,8 +308,54 @@ static LLVMValueRef sign_bits(LtCtx *c, LLVMBuilderRef b, LLVMValueRef r) {
   return NULL;
 }
 
+/* The value inserted at lane k of vector v by a chain of insertelements
+ * with constant indices (through bitcasts that keep the lane count), or
+ * NULL. */
+static LLVMValueRef inserted_lane(LLVMValueRef v, unsigned long long k, int depth) {
+  if (depth > 16)
+    return NULL;
+  if (LLVMIsABitCastInst(v)) {
+    LLVMTypeRef from = LLVMTypeOf(LLVMGetOperand(v, 0)), to = LLVMTypeOf(v);
+    if (LLVMGetTypeKind(from) != LLVMVectorTypeKind ||
+        LLVMGetVectorSize(from) != LLVMGetVectorSize(to))
+      return NULL;
+    return inserted_lane(LLVMGetOperand(v, 0), k, depth + 1);
+  }
+  if (!LLVMIsAInsertElementInst(v) || !LLVMIsAConstantInt(LLVMGetOperand(v, 2)))
+    return NULL;
+  if (LLVMConstIntGetZExtValue(LLVMGetOperand(v, 2)) == k)
+    return LLVMGetOperand(v, 1);
+  return inserted_lane(LLVMGetOperand(v, 0), k, depth + 1);
+}
+
+/* A pointer packed into a float vector and taken out again in registers
+ * (Eigen keeps `0.75 * E0.transpose()` as {0.75, &E0} in a <2 x double>:
+ * ptrtoint, bitcast to double, insertelement; then bitcast to <2 x i64>,
+ * extractelement, inttoptr): the inttoptr is the pointer itself, which
+ * keeps its shadow. Before, the address crossed a float lane and came back
+ * as a pointer to unknown memory, without a shadow: the derivative of
+ * everything read through it was silently lost. */
+static void register_lanes(LLVMValueRef fn) {
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      if (!LLVMIsAIntToPtrInst(i))
+        continue;
+      LLVMValueRef e = LLVMGetOperand(i, 0);
+      if (!LLVMIsAExtractElementInst(e) || !LLVMIsAConstantInt(LLVMGetOperand(e, 1)))
+        continue;
+      LLVMValueRef x = inserted_lane(LLVMGetOperand(e, 0),
+                                     LLVMConstIntGetZExtValue(LLVMGetOperand(e, 1)), 0);
+      for (int d = 0; x && LLVMIsABitCastInst(x) && d < 4; d++)
+        x = LLVMGetOperand(x, 0);
+      if (x && LLVMIsAPtrToIntInst(x) &&
+          LLVMTypeOf(LLVMGetOperand(x, 0)) == LLVMTypeOf(i))
+        LLVMReplaceAllUsesWith(i, LLVMGetOperand(x, 0));
+    }
+}
+
 void lt_pointer_lanes(LtCtx *c, LLVMValueRef fn) {
   LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
+  register_lanes(fn);
   LtVec dead = {0};
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
