@@ -79,6 +79,8 @@ typedef struct LtPoints {
 #define LT_PF_DISTINCT 1 /* it points to an object no other parameter reaches */
 #define LT_PF_NULLPTRS 2 /* the pointers in its memory may address memory
                             without a shadow (their shadows may be null) */
+#define LT_PF_CHECK 4    /* as DISTINCT, when a run-time test the derivative
+                            builds says so (gen/ompcheck.c, LtDeriv.apart) */
 void lt_points_init(LtPoints *pt, LtCtx *c, LLVMValueRef fn, const LtCfg *g,
                     const LtAct *act, const unsigned char *pflags);
 /* Do pointers stored in the memory v addresses (or deeper) address memory
@@ -290,6 +292,13 @@ LtOmpKind lt_omp_kind(LLVMValueRef call, const char **construct);
  * as __kmpc_for_static_init / __kmpc_dispatch_next wrote it: iterations of
  * loops starting there are disjoint across the team's threads. */
 int lt_omp_worksharing_start(LLVMValueRef v);
+/* The iteration space a worksharing loop's threads share, [*lb, *ub]
+ * (inclusive, the logical iterations), for v a lt_omp_worksharing_start:
+ * what __kmpc_for_static_init was given in its bound slots, or
+ * __kmpc_dispatch_init's lb and ub. 0 when not found. Every iteration a
+ * thread runs lies inside (OpenMP's worksharing: the threads divide that
+ * space). */
+int lt_omp_worksharing_bounds(LLVMValueRef v, LLVMValueRef *lb, LLVMValueRef *ub);
 
 /* mpi.c: MPI calls (the standard's names: OpenMPI and MPICH) */
 typedef enum {
@@ -575,6 +584,13 @@ int lt_range_ok(const LtFacts *f, LLVMValueRef inst, LLVMValueRef addr);
  * range is not computable. */
 LLVMValueRef lt_range_overlap(const LtFacts *f, LLVMValueRef fn, LLVMBuilderRef b,
                               LLVMValueRef *w, size_t nw, LLVMValueRef *r, size_t nr);
+/* The same for a parallel region's function, all of whose threads' accesses
+ * count (team != 0): a worksharing loop's counter spans the iterations the
+ * team divides (lt_omp_worksharing_bounds), not a thread's share. b NULL:
+ * only whether the test can be built (a non-NULL dummy when it can). */
+LLVMValueRef lt_range_overlap_team(const LtFacts *f, LLVMValueRef fn, LLVMBuilderRef b,
+                                   LLVMValueRef *w, size_t nw, LLVMValueRef *r, size_t nr,
+                                   int team);
 /* At b in fn's entry: the hull [*lo, *hi) (i64 addresses) of accesses v
  * (inst, addr pairs); 0 when not computable. */
 int lt_range_hull(const LtFacts *f, LLVMValueRef fn, LLVMBuilderRef b, LLVMValueRef *v,

@@ -131,3 +131,61 @@ int lt_omp_worksharing_start(LLVMValueRef v) {
   }
   return 0;
 }
+
+/* The store to slot last before inst in inst's block, or NULL. */
+static LLVMValueRef stored_before(LLVMValueRef inst, LLVMValueRef slot) {
+  for (LLVMValueRef i = LLVMGetPreviousInstruction(inst); i; i = LLVMGetPreviousInstruction(i)) {
+    if (LLVMIsAStoreInst(i) && LLVMGetOperand(i, 1) == slot)
+      return LLVMGetOperand(i, 0);
+    if (LLVMIsACallInst(i) && !LLVMIsAIntrinsicInst(i))
+      return NULL;
+  }
+  return NULL;
+}
+
+int lt_omp_worksharing_bounds(LLVMValueRef start, LLVMValueRef *lb, LLVMValueRef *ub) {
+  while (start && !LLVMIsALoadInst(start))
+    start = (LLVMIsASExtInst(start) || LLVMIsAZExtInst(start) || LLVMIsATruncInst(start) ||
+             LLVMIsAFreezeInst(start))
+                ? LLVMGetOperand(start, 0)
+                : NULL;
+  if (!start || !lt_omp_worksharing_start(start))
+    return 0;
+  LLVMValueRef slot = LLVMGetOperand(start, 0), dispatch = NULL;
+  for (LLVMUseRef u = LLVMGetFirstUse(slot); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef c = LLVMGetUser(u);
+    size_t len = 0;
+    const char *n = LLVMIsACallInst(c) ? lt_callee_name(c, &len) : "";
+    /* signed bounds only (the _4u and _8u entries take unsigned ones) */
+    if (len == 24 && !strncmp(n, "__kmpc_for_static_init_", 23) &&
+        (n[23] == '4' || n[23] == '8') && LLVMGetNumArgOperands(c) > 5 &&
+        LLVMGetOperand(c, 4) == slot) {
+      /* the bounds the runtime divides: stored just before the call */
+      *lb = stored_before(c, slot);
+      *ub = stored_before(c, LLVMGetOperand(c, 5));
+      return *lb && *ub;
+    }
+    if (!strncmp(n, "__kmpc_dispatch_next_", 21))
+      dispatch = c;
+  }
+  if (!dispatch)
+    return 0;
+  /* __kmpc_dispatch_init_N(loc, gtid, schedule, lb, ub, stride, chunk):
+   * the only one of the function, or which loop it starts is unknown */
+  LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInstructionParent(dispatch)), init = NULL;
+  for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b; b = LLVMGetNextBasicBlock(b))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i)) {
+      size_t len = 0;
+      const char *n = LLVMIsACallInst(i) ? lt_callee_name(i, &len) : "";
+      if (!strncmp(n, "__kmpc_dispatch_init_", 21)) {
+        if (init || len != 22 || (n[21] != '4' && n[21] != '8'))
+          return 0;
+        init = i;
+      }
+    }
+  if (!init || LLVMGetNumArgOperands(init) < 5)
+    return 0;
+  *lb = LLVMGetOperand(init, 3);
+  *ub = LLVMGetOperand(init, 4);
+  return 1;
+}

@@ -27,6 +27,7 @@ typedef struct Em {
   LLVMValueRef fn;      /* where the bounds are emitted */
   LLVMBuilderRef b;     /* NULL: only check */
   int at;               /* block id of the access */
+  int team;             /* a worksharing counter spans the team's space */
   LtMap lo, hi;         /* memo: P value -> bounds at A's entry */
 } Em;
 
@@ -111,6 +112,31 @@ static LLVMValueRef trip_max(Em *e, unsigned l, unsigned depth) {
   return LLVMBuildSExtOrBitCast(e->b, lt_trip_emit(e->b, &m), e->g->c->i64, "");
 }
 
+/* A worksharing loop's counter (step 1, from the thread's first
+ * iteration): inside the loop, an iteration of the space the team
+ * divides, [lb, ub]; one more where the access may see the exit value (in
+ * the header of a loop that exits from there, or after the loop). The
+ * thread's own bounds are known only after the runtime call, but the
+ * space is known where the region starts. */
+static int ws_counter(Em *e, int l, LLVMValueRef start, unsigned depth, Iv *out) {
+  LLVMValueRef lb, ub;
+  Iv a, z;
+  if (!lt_omp_worksharing_bounds(start, &lb, &ub) || !iv_of(e, lb, depth + 1, &a) ||
+      !iv_of(e, ub, depth + 1, &z))
+    return 0;
+  const LtLoop *lp = &e->g->loops->loop[l];
+  int in = 0;
+  for (int m = e->at >= 0 ? lt_loop_of(e->g->loops, (unsigned)e->at) : -1; m >= 0 && !in;
+       m = e->g->loops->loop[m].parent)
+    in = m == l;
+  int from_header = 0;
+  for (unsigned k = 0; k < lp->nexiting; k++)
+    from_header |= lp->exiting[k] == lp->header;
+  int past = !in || (from_header && e->at == (int)lp->header);
+  *out = (Iv){a.lo, past ? add(e, z.hi, k64(e, 1)) : z.hi};
+  return 1;
+}
+
 /* A counter of loop l: start + step * k for k up to the last iteration
  * the access sees. */
 static int counter(Em *e, LLVMValueRef v, unsigned depth, Iv *out) {
@@ -124,6 +150,8 @@ static int counter(Em *e, LLVMValueRef v, unsigned depth, Iv *out) {
     if (ct->phi != v)
       continue;
     Iv s;
+    if (e->team && ct->step == 1 && !ct->vstep && ws_counter(e, l, ct->start, depth, out))
+      return 1;
     LLVMValueRef n = trip_max(e, (unsigned)l, depth);
     if (!n || !iv_of(e, ct->start, depth + 1, &s))
       return 0;
@@ -328,12 +356,20 @@ int lt_range_hull(const LtFacts *g, LLVMValueRef fn, LLVMBuilderRef b, LLVMValue
 
 LLVMValueRef lt_range_overlap(const LtFacts *g, LLVMValueRef fn, LLVMBuilderRef b,
                               LLVMValueRef *w, size_t nw, LLVMValueRef *r, size_t nr) {
+  return lt_range_overlap_team(g, fn, b, w, nw, r, nr, 0);
+}
+
+LLVMValueRef lt_range_overlap_team(const LtFacts *g, LLVMValueRef fn, LLVMBuilderRef b,
+                                   LLVMValueRef *w, size_t nw, LLVMValueRef *r, size_t nr,
+                                   int team) {
   Em e;
   em_init(&e, g, fn, b);
+  e.team = team;
   LLVMValueRef wl, wh, rl, rh, o = NULL;
   if (hull(&e, w, nw, &wl, &wh) && hull(&e, r, nr, &rl, &rh))
-    o = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntULT, wl, rh, ""),
-                     LLVMBuildICmp(b, LLVMIntULT, rl, wh, ""), "lt.overlap");
+    o = !b ? DRY
+           : LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntULT, wl, rh, ""),
+                          LLVMBuildICmp(b, LLVMIntULT, rl, wh, ""), "lt.overlap");
   em_free(&e);
   return o;
 }

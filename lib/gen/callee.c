@@ -120,6 +120,23 @@ int lt_kept_call_request(LtGen *g, LLVMValueRef call, LtMode mode, LtRequest *r)
   return 0;
 }
 
+/* A parallel region whose pointer arguments are not known apart: its
+ * derivative that assumes them apart, picked at run time (ompcheck.c). */
+static void plan_apart(LtGen *g, LLVMValueRef call, LtRequest *r) {
+  unsigned char *pf = r->pflags;
+  int any = 0;
+  for (unsigned p = 2; p < r->nparams; p++)
+    if (lt_is_ptr_ty(LLVMTypeOf(LLVMGetOperand(call, p))) && !(pf[p] & LT_PF_DISTINCT)) {
+      pf[p] |= LT_PF_CHECK;
+      any = 1;
+    }
+  LtDeriv *d = any ? lt_derive(g->c, r) : NULL;
+  if (d && d->apart)
+    lt_map_put(&g->apart, call, d);
+  for (unsigned p = 0; p < r->nparams; p++)
+    pf[p] &= (unsigned char)~LT_PF_CHECK;
+}
+
 static int plan_call(LtGen *g, LLVMValueRef call) {
   LtCtx *c = g->c;
   LtRequest r;
@@ -166,6 +183,8 @@ static int plan_call(LtGen *g, LLVMValueRef call) {
       return -1;
     }
   LtDeriv *d = lt_derive(c, &r);
+  if (d && r.pflags)
+    plan_apart(g, call, &r);
   free(r.act);
   free(r.keep);
   free(r.pflags);
@@ -178,6 +197,7 @@ static int plan_call(LtGen *g, LLVMValueRef call) {
 int lt_callees_plan(LtGen *g) {
   const LtRule *rule;
   lt_map_init(&g->callee, 8);
+  lt_map_init(&g->apart, 4);
   lt_map_init(&g->subtape_ph, 8);
   for (unsigned b = 0; b < g->g.nblocks; b++)
     for (LLVMValueRef i = LLVMGetFirstInstruction(g->g.block[b]); i;

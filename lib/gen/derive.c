@@ -112,6 +112,7 @@ static void gen_free(LtGen *g) {
   lt_map_free(&g->rsloop_bb);
   lt_map_free(&g->ivx_loop);
   lt_map_free(&g->callee);
+  lt_map_free(&g->apart);
   lt_map_free(&g->subtape_ph);
   lt_map_free(&g->custom_tape);
   lt_vec_free(&g->slot_access);
@@ -152,14 +153,40 @@ static void gen_free(LtGen *g) {
     LLVMDisposeBuilder(g->b);
 }
 
-static int analyse(LtGen *g, const LtRequest *r) {
+/* LT_PF_CHECK parameters: the run-time test that they are apart (d->apart),
+ * and the facts the analyses then take (DISTINCT); 1 when no test can be
+ * built, and the caller does without this derivative. */
+static int checked_flags(LtGen *g, const LtRequest *r, LtDeriv *d, unsigned char *pf) {
+  int any = 0;
+  for (unsigned p = 0; r->pflags && p < r->nparams; p++) {
+    pf[p] = r->pflags[p];
+    any |= pf[p] & LT_PF_CHECK;
+  }
+  if (!any)
+    return 0;
+  LtFacts f = {g->c, g->P, g->nparams, g->split, g->keep, &g->g, &g->loops, &g->ind,
+               NULL, NULL, g->loop_iv, &g->ivx_loop};
+  d->apart = lt_omp_check_build(g->c, &f, r->pflags,
+                                LLVMGetValueName2(r->fn, &(size_t){0}));
+  for (unsigned p = 0; p < r->nparams; p++)
+    if (pf[p] & LT_PF_CHECK)
+      pf[p] = (unsigned char)((pf[p] & ~LT_PF_CHECK) | LT_PF_DISTINCT);
+  return !d->apart;
+}
+
+static int analyse(LtGen *g, const LtRequest *r, LtDeriv *d) {
   lt_cfg_build(&g->g, g->P);
   if (lt_loopform(g->c, r->fn, &g->g, &g->loops, &g->loop_iv, &g->ivx_loop))
     return -1;
   lt_induction_build(&g->ind, &g->loops);
   g->act_of.ret_shadow = r->ret_shadow;
-  if (lt_activity_run(g->c, &g->act_of, g->P, &g->g, r->act, r->pflags))
-    return -1;
+  unsigned char *pf = lt_xcalloc(r->nparams + 1, 1);
+  int no = checked_flags(g, r, d, pf);
+  int bad = no || lt_activity_run(g->c, &g->act_of, g->P, &g->g, r->act,
+                                  r->pflags ? pf : NULL);
+  free(pf);
+  if (bad)
+    return no ? 1 : -1;
   g->fx = (LtFacts){g->c,     g->P,         g->nparams, g->split, g->keep,
                     &g->g,     &g->loops,    &g->ind,    &g->act_of, &g->ow,
                     g->loop_iv, &g->ivx_loop};
@@ -264,14 +291,16 @@ LtDeriv *lt_derive(LtCtx *c, const LtRequest *r) {
   if (g.P && getenv("LEANTAPE_DUMP")) /* debugging: the canonical clone */
     LLVMDumpValue(g.P);
   double t1 = lt_now();
-  int ok = g.P && !analyse(&g, r);
+  int an = g.P ? analyse(&g, r, d) : -1;
+  int ok = an == 0;
   double t2 = lt_now();
   ok = ok && !generate(&g, d, LLVMGetValueName2(r->fn, &(size_t){0}));
   if (getenv("LEANTAPE_TIME")) /* debugging: where compile time goes */
     fprintf(stderr, "leantape time: '%s': preprocess %.3f s, analyses %.3f s, "
                     "generation %.3f s\n",
             LLVMGetValueName2(r->fn, &(size_t){0}), t1 - t0, t2 - t1, lt_now() - t2);
-  if (!ok && c->nerrors == nerr)
+  /* (an == 1: no run-time test for LT_PF_CHECK, not an error) */
+  if (!ok && c->nerrors == nerr && an != 1)
     lt_internal_error(c, r->call, "could not build the derivative");
   if (!ok) {
     LLVMValueRef made[3] = {d->grad, g.A, g.R};
@@ -318,7 +347,7 @@ static char *make_key(const LtRequest *r, const unsigned char *keep, const char 
   memcpy(k + len + 1 + r->nparams, tail, nt);
   /* what the caller knows of the parameters (LtRequest.pflags) */
   for (unsigned p = 0; r->pflags && p < r->nparams; p++)
-    k[len + 1 + r->nparams + nt + p] = "-xnX"[r->pflags[p] & 3];
+    k[len + 1 + r->nparams + nt + p] = "-xnXcCkK"[r->pflags[p] & 7];
   return k;
 }
 

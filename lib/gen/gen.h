@@ -75,6 +75,9 @@ typedef struct LtDeriv {
   int ret_shadow;      /* ... and the shadow of its pointer result */
   int building;        /* bodies being generated (recursion reaches it) */
   int parallel;        /* a parallel region's function: run on a team */
+  LLVMValueRef apart;  /* requested with LT_PF_CHECK parameters: i1
+                          apart(the function's parameters), 1 when this
+                          derivative's assumption holds (ompcheck.c) */
   LLVMValueRef size_gv;/* i64 global holding tape_size, for callers that
                           were built while it was not known yet */
 } LtDeriv;
@@ -152,6 +155,8 @@ struct LtGen {
   LtVec slot_access;   /* R's loads of slots: (load, (void *)slot) pairs,
                           aligned once the layout is final (lt_tape_seal) */
   LtMap callee;        /* kept P call -> its LtDeriv (callee.c) */
+  LtMap apart;         /* parallel call -> its derivative for arguments
+                          apart (LtDeriv.apart), when one was built */
   LtMap subtape_ph;    /* kept P call -> A's placeholder tape operand */
   LtMap custom_tape;   /* custom-derivative P call -> A's tape value */
   /* reverse */
@@ -245,6 +250,13 @@ LLVMValueRef lt_callee_heap_tape(LtGen *g, LLVMBuilderRef b, LLVMValueRef call);
 int lt_callee_in_place(LtGen *g, LLVMValueRef call);
 /* The derivative is complete: its tape size is final. */
 void lt_callee_done(LtCtx *c, LtDeriv *d);
+
+/* ompcheck.c: i1 <base>.lt.apart(P's parameters): do the accesses through
+ * the LT_PF_CHECK parameters of f's function (a parallel region) touch
+ * bytes apart from those through every other one, over the whole team?
+ * NULL when some access is out of reach of such a test. */
+LLVMValueRef lt_omp_check_build(LtCtx *c, const LtFacts *f, const unsigned char *pflags,
+                                const char *base);
 
 /* omp.c: OpenMP parallel regions */
 /* A: the region tape for a parallel call (one tape header per thread),

@@ -202,15 +202,42 @@ static LLVMValueRef microtask(LtCtx *c, LLVMValueRef w) {
   return m;
 }
 
-LLVMValueRef lt_omp_fork(LtCtx *c, LLVMBuilderRef b, LLVMValueRef loc, LLVMValueRef w,
-                         LLVMValueRef *args, unsigned n) {
+/* Fork w, or w2 where the run-time test apart (an i1) says so. */
+static LLVMValueRef fork2(LtCtx *c, LLVMBuilderRef b, LLVMValueRef loc, LLVMValueRef w,
+                          LLVMValueRef w2, LLVMValueRef apart, LLVMValueRef *args,
+                          unsigned n) {
   LLVMValueRef a[n + 3];
   a[0] = loc;
   a[1] = LLVMConstInt(c->i32, n, 0);
   a[2] = microtask(c, w);
+  if (w2)
+    a[2] = LLVMBuildSelect(b, apart, microtask(c, w2), a[2], "lt.variant");
   for (unsigned k = 0; k < n; k++)
     a[k + 3] = to_word(c, b, args[k]);
   return call0(b, fork_fn(c), a, n + 3);
+}
+
+LLVMValueRef lt_omp_fork(LtCtx *c, LLVMBuilderRef b, LLVMValueRef loc, LLVMValueRef w,
+                         LLVMValueRef *args, unsigned n) {
+  return fork2(c, b, loc, w, NULL, NULL, args, n);
+}
+
+/* The derivative for arguments apart, if the call has one, and then the
+ * run-time test at b on the arguments: those of ac (A's copy of the call),
+ * or else as R recomputes them (the test reads no memory: the same). */
+static const LtDeriv *apart_of(LtGen *g, LLVMBuilderRef b, LLVMValueRef call, LLVMValueRef ac,
+                               LLVMValueRef *test) {
+  const LtDeriv *d2 = lt_map_get(&g->apart, call);
+  if (!d2)
+    return NULL;
+  unsigned np = LLVMGetNumArgOperands(call);
+  LLVMValueRef a[np + 1];
+  for (unsigned p = 0; p < np; p++)
+    a[p] = p < 2 ? LLVMConstNull(LLVMTypeOf(LLVMGetOperand(call, p)))
+           : ac  ? LLVMGetOperand(ac, p)
+                 : lt_rv(g, LLVMGetOperand(call, p));
+  *test = call0(b, d2->apart, a, np);
+  return d2;
 }
 
 static unsigned long long stride_of(const LtDeriv *d) {
@@ -235,8 +262,14 @@ LLVMValueRef lt_omp_region_tape(LtGen *g, LLVMBuilderRef b, LLVMValueRef call) {
     }
   }
   unsigned long long hsize = outs_at(c, lt_called_fn(call)) + 8 * d->nouts;
+  /* room for either derivative's tapes (the fork writes which one's
+   * stride: lt_omp_forward) */
+  const LtDeriv *d2 = lt_map_get(&g->apart, call);
+  unsigned long long st = stride_of(d);
+  if (d2 && stride_of(d2) > st)
+    st = stride_of(d2);
   LLVMValueRef size = LLVMBuildAdd(b, i64c(c, hsize),
-                                   LLVMBuildMul(b, cap, i64c(c, stride_of(d)), ""), "");
+                                   LLVMBuildMul(b, cap, i64c(c, st), ""), "");
   LLVMValueRef rt = g->lifo ? lt_arena_push(c, b, size) : lt_build_malloc(b, c->mod, size);
   LLVMBuildStore(b, cap, rt);
   LLVMBuildStore(b, i64c(c, 0), at(c, b, rt, i64c(c, 8)));
@@ -261,7 +294,14 @@ LLVMValueRef lt_omp_forward(LtGen *g, LLVMBuilderRef b, LLVMValueRef call,
   LLVMValueRef ph = LLVMBuildFreeze(b, LLVMGetPoison(c->ptr), "lt.region");
   lt_map_put(&g->subtape_ph, call, ph);
   args[n++] = ph;
-  lt_omp_fork(c, b, lt_omp_loc(c, call), team_wrapper(c, d, 0), args, n);
+  LLVMValueRef apart = NULL;
+  const LtDeriv *d2 = apart_of(g, b, call, ac, &apart);
+  if (d2)
+    LLVMBuildStore(b,
+                   LLVMBuildSelect(b, apart, i64c(c, stride_of(d2)), i64c(c, stride_of(d)), ""),
+                   at(c, b, ph, i64c(c, 16)));
+  fork2(c, b, lt_omp_loc(c, call), team_wrapper(c, d, 0), d2 ? team_wrapper(c, d2, 0) : NULL,
+        apart, args, n);
   LLVMValueRef f = LLVMGetLastInstruction(LLVMGetInsertBlock(b));
   LLVMInstructionSetDebugLoc(f, LLVMInstructionGetDebugLoc(ac));
   /* the turn counters as the region left them: its reverse starts there,
@@ -321,7 +361,10 @@ int lt_omp_reverse(LtGen *g, LLVMValueRef call) {
   unsigned long long oat = outs_at(c, d->fn);
   for (unsigned k = 0; k < d->nouts; k++)
     LLVMBuildStore(g->b, LLVMConstNull(out_type(d, k)), at(c, g->b, rt, i64c(c, oat + 8 * k)));
-  lt_omp_fork(c, g->b, loc, team_wrapper(c, d, 1), args, n);
+  LLVMValueRef apart = NULL;
+  const LtDeriv *d2 = apart_of(g, g->b, call, NULL, &apart);
+  fork2(c, g->b, loc, team_wrapper(c, d, 1), d2 ? team_wrapper(c, d2, 1) : NULL, apart, args,
+        n);
   for (size_t k = 0; k < turns.n; k++)
     LLVMBuildStore(g->b, cur[k], turns.v[k]);
   /* the float parameters' adjoints, summed by the team */
