@@ -12,8 +12,8 @@
  *
  * Per kernel: gradient against central finite differences on a few
  * coordinates; heap allocation calls and peak live heap bytes during one
- * gradient; grad/primal in interleaved rounds (measure.h: median of the
- * group medians, min-max of the group medians; targets met only when the
+ * gradient; grad/primal in interleaved rounds (measure.h: the ratio of the
+ * fastest batches, min-max of the same per group; targets met only when the
  * whole spread meets them); peak RSS of a process that only runs the
  * gradient minus one that only runs the primal. Kernels with a
  * hand-written gradient (ADBench) are checked against it and timed in the
@@ -82,7 +82,7 @@ static char *trim(char *s) {
 /* the miss of a ratio target x: none when the whole spread meets it */
 static void target(char *buf, spread_t s, double x) {
   char m[64];
-  if (s.med > x)
+  if (s.fig > x)
     snprintf(m, sizeof m, "ratio>%g ", x);
   else if (s.hi > x)
     snprintf(m, sizeof m, "ratio>%g in part of the spread ", x);
@@ -163,7 +163,7 @@ static int run(const kernel_t *k, const char *self, result_t *out) {
   char cbuf[80];
   printf("| %s | %s | %.2f (%.2f-%.2f)%s | %.3g | %lld | %ld (%ld realloc) / %ld | %.1f (%.1f) | "
          "%s | %s | %s |\n",
-         k->name, ok ? "ok" : k->hand ? "**FAIL**" : "**WRONG**", out->ratio.med,
+         k->name, ok ? "ok" : k->hand ? "**FAIL**" : "**WRONG**", out->ratio.fig,
          out->ratio.lo, out->ratio.hi, slow ? " [2 grad runs]" : "", mp * 1e6, peak,
          calls, reallocs, frees, mb_d, mb_g, tgt[0] ? trim(tgt) : "met",
          k->machine ? k->machine : "-", ctime_of(k->name, cbuf, sizeof cbuf));
@@ -221,19 +221,19 @@ static void twin_row(const kernel_t *r, const kernel_t *p, const result_t *a,
         R.t[g][k][0] = R.t[g][k][2], R.t[g][k][1] = R.t[g][k][3];
     gp = spread_of(&R, q_grad);
   } else
-    q = (spread_t){gp.med / gr.med, gp.lo / gr.hi, gp.hi / gr.lo};
+    q = (spread_t){gp.fig / gr.fig, gp.lo / gr.hi, gp.hi / gr.lo};
   char tgt[128] = "";
   if (a->peak != b->peak)
     strcat(tgt, "tape differs ");
   if (a->calls != b->calls || a->frees != b->frees)
     strcat(tgt, "allocs differ ");
   if (!(fabs(q.lo - 1) <= 0.10 && fabs(q.hi - 1) <= 0.10))
-    strcat(tgt, fabs(q.med - 1) <= 0.10 ? "ratio off by >10% in part of the spread "
+    strcat(tgt, fabs(q.fig - 1) <= 0.10 ? "ratio off by >10% in part of the spread "
                                         : "ratio off by >10% ");
   printf("| %s | %s | %lld / %lld | %ld / %ld, %ld / %ld | %.2f / %.2f%s | "
          "%.3f (%.3f-%.3f) | %.3g / %.3g | %.1f / %.1f | %s |\n",
          p->name, r->name, a->peak, b->peak, a->calls, a->frees, b->calls, b->frees,
-         gr.med, gp.med, paired ? "" : " (main rows)", q.med, q.lo, q.hi, a->mp * 1e6,
+         gr.fig, gp.fig, paired ? "" : " (main rows)", q.fig, q.lo, q.hi, a->mp * 1e6,
          b->mp * 1e6, a->mb_g, b->mb_g, tgt[0] ? trim(tgt) : "met");
   fflush(stdout);
 }
@@ -243,8 +243,8 @@ static void adbench_row(const kernel_t *k, const result_t *r) {
   printf("| %s | %d | %s | %.1e / %.1e | %.1e | %.3g | %.2f (%.2f-%.2f) | %.2f (%.2f-%.2f) | "
          "%.2f (%.2f-%.2f) | %lld | %ld / %ld | %.1f | %s | %s |\n",
          k->name, k->nparam, r->ok ? "ok" : "**FAIL**", r->efd, r->efdh, r->evs, r->mp * 1e6,
-         r->ratio.med, r->ratio.lo, r->ratio.hi, r->hand.med, r->hand.lo, r->hand.hi,
-         r->vs_hand.med, r->vs_hand.lo, r->vs_hand.hi, r->peak, r->calls, r->frees, r->mb_d,
+         r->ratio.fig, r->ratio.lo, r->ratio.hi, r->hand.fig, r->hand.lo, r->hand.hi,
+         r->vs_hand.fig, r->vs_hand.lo, r->vs_hand.hi, r->peak, r->calls, r->frees, r->mb_d,
          k->machine ? k->machine : "-", ctime_of(k->name, cbuf, sizeof cbuf));
   fflush(stdout);
 }
@@ -265,7 +265,7 @@ int main(int argc, char **argv) {
   self[len] = 0;
   load_ctimes();
   const char *only = argc == 3 && !strcmp(argv[1], "--only") ? argv[2] : NULL;
-  printf("| kernel | grad ok | grad/primal median (min-max of %d group medians) | primal us | "
+  printf("| kernel | grad ok | grad/primal fastest (min-max of %d groups) | primal us | "
          "tape bytes | allocs (of which realloc) / frees per grad | peak RSS MB: grad-primal "
          "(grad) | issue-4 targets (met: the whole spread) | machine-dependent | "
          "compile s: -O2 / + plugin |\n", bench_groups());
@@ -292,11 +292,11 @@ int main(int argc, char **argv) {
       printf("\nRestrict vs plain twins (arrays disjoint), timed together: rounds of "
              "[primal, grad] batches of the restrict kernel then of the plain one; "
              "plain/restrict per round = (grad/primal plain) / (grad/primal restrict), "
-             "median and min-max of the group medians; target: same tape bytes and "
+             "fastest batches, min-max of the groups; target: same tape bytes and "
              "allocations, the whole plain/restrict spread within 10%%:\n\n");
       printf("| plain kernel | restrict twin | tape bytes: restrict / plain | "
              "allocs / frees: restrict / plain | grad/primal: restrict / plain | "
-             "plain/restrict median (min-max) | primal us: restrict / plain | "
+             "plain/restrict fastest (min-max) | primal us: restrict / plain | "
              "peak RSS MB (grad): restrict / plain | twin target |\n");
       printf("|---|---|---|---|---|---|---|---|---|\n");
       header = 1;
@@ -311,7 +311,7 @@ int main(int argc, char **argv) {
     if (!header) {
       printf("\nADBench objectives: Leantape (__enzyme_autodiff, combined mode) "
              "vs a hand-written reverse-mode gradient (timed in the same rounds as "
-             "primal and gradient: median (min-max) of the group medians). grad ok: "
+             "primal and gradient: fastest batches (min-max of the groups)). grad ok: "
              "both gradients against 6th-order central differences (step 4e-3) on "
              "the listed coordinates and against each other on all (relative error "
              "<= %.0e):\n\n", HAND_TOL);

@@ -2,23 +2,25 @@
  *
  * A ratio (gradient / primal, tangent / primal, ...) is measured in
  * interleaved rounds: each round runs one batch (~20 ms, calibrated once)
- * of every function being compared, one after the other, and gives the
- * per-round ratios; BENCH_GROUPS groups (default 5) of BENCH_REPS rounds
- * (default 9) each give a group median; the figure is the median of the
- * group medians and its spread their min-max. A target counts as met only
- * when the whole spread meets it. Every group also samples the 1-minute
- * load average, reported with the tables. The clock is the thread's CPU
- * time (CLOCK_THREAD_CPUTIME_ID), so that time slices taken by other
+ * of every function being compared, one after the other; BENCH_GROUPS
+ * groups (default 16) of BENCH_REPS rounds (default 5), each group at its
+ * own stack offset within a page. The figure is the ratio of the fastest
+ * batches (each function's least time per call over all rounds), and its
+ * spread the min-max of the same ratio per group (measure.c says why not
+ * a median). A target counts as met only when the whole spread meets it.
+ * Every group also samples the 1-minute load average, reported with the
+ * tables. The clock is the thread's CPU time (CLOCK_THREAD_CPUTIME_ID), so
+ * that time slices taken by other
  * processes on a shared machine do not count. */
 #ifndef LT_BENCH_MEASURE_H
 #define LT_BENCH_MEASURE_H
 
 #define MAXF 4      /* functions timed together */
-#define MAXG 16     /* groups */
+#define MAXG 32     /* groups */
 #define MAXR 64     /* rounds per group */
 
 typedef struct {
-  double med, lo, hi; /* median of the group medians, their min and max */
+  double fig, lo, hi; /* the fastest batches' ratio; per group: min, max */
 } spread_t;
 
 /* the times per call (s) of every batch: t[g][r][j], function j in round r
@@ -38,9 +40,13 @@ int bench_reps(void);
 /* calls per batch so that a batch takes about target seconds */
 long calibrate(void (*f)(void), double target);
 double batch(void (*f)(void), long it);
-/* time f[0..nf) in interleaved rounds (batches of ~target s each) */
+/* body(ctx, g) with the stack moved down by g/groups of a page: group g of
+ * the rounds runs at its own stack offset (measure.c says why) */
+void at_stack_offset(int g, int groups, void (*body)(void *, int), void *ctx);
+/* time f[0..nf) in interleaved rounds (batches of ~target s each), group g
+ * at_stack_offset g */
 void rounds(void (*const *f)(void), int nf, double target, rounds_t *out);
-/* q per round, its median per group, the median and min-max of those */
+/* q of the fastest batches, and the min-max of q of each group's fastest */
 spread_t spread_of(const rounds_t *r, quantity_t q);
 /* the median time per call of function j over all rounds */
 double median_time(const rounds_t *r, int j);

@@ -12,7 +12,7 @@
 # driver, e.g. `--only gp_lml` or `--only a,b` (then only their compile time).
 # `--markdown FILE` first: also write the report to FILE (tools/bench/RESULTS.md:
 # the header, a summary derived from the tables by summary.py, the tables).
-# Every ratio: BENCH_GROUPS (default 5) groups of BENCH_REPS (default 9)
+# Every ratio: BENCH_GROUPS (default 16) groups of BENCH_REPS (default 5)
 # interleaved rounds (measure.h). Env: BENCH_COMPILE=0 (skip all compile times),
 # LEANTAPE_BUILD_DIR (default build), LEANTAPE_PLUGIN (default
 # $LEANTAPE_BUILD_DIR/lib/LLVMLeantape.so: e.g. a copy of the plugin while
@@ -66,9 +66,9 @@ if [ -n "$(git status --porcelain -- lib 2>/dev/null)" ]; then rev="$rev+dirty l
 if [ -n "${LEANTAPE_PLUGIN:-}" ]; then
   rev="$rev, plugin file $PLUGIN (md5 $(md5sum "$PLUGIN" | cut -c1-12), $(date -u -r "$PLUGIN" '+%Y-%m-%d %H:%M UTC'))"
 fi
-# a BENCH_* setting as the driver reads it (measure.c: 1..16 groups, 1..64 rounds)
+# a BENCH_* setting as the driver reads it (measure.c: 1..32 groups, 1..64 rounds)
 bench_env() {
-  local v=${!1:-$2} max=16
+  local v=${!1:-$2} max=32
   [ "$1" = BENCH_REPS ] && max=64
   if [ "$v" -ge 1 ] 2>/dev/null && [ "$v" -le $max ]; then echo "$v"; else echo "$2"; fi
 }
@@ -90,9 +90,10 @@ echo
 echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'); plugin at $rev"
 echo "- machine: nproc $(nproc), $(uname -m), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//');" \
   "vector ISA: ${isa:-unknown}; caches: ${caches:-unknown}; $(clang-22 --version | head -n1)"
-echo "- repetitions: every ratio in $(bench_env BENCH_GROUPS 5) groups of $(bench_env BENCH_REPS 9)" \
-  "interleaved rounds of ~20 ms batches (BENCH_GROUPS, BENCH_REPS); median of the group" \
-  "medians (min-max of them); clock: the thread's CPU time; compile times: median of" \
+echo "- repetitions: every ratio in $(bench_env BENCH_GROUPS 16) groups of $(bench_env BENCH_REPS 5)" \
+  "interleaved rounds of ~20 ms batches (BENCH_GROUPS, BENCH_REPS), group g at a stack offset of g/groups of a page;" \
+  "each ratio is that of the fastest batches (each function's least time per call), beside the min-max of the" \
+  "same per group; clock: the thread's CPU time (OpenMP, MPI: wall clock); compile times: median of" \
   "${CT_RUNS:-5} wall-clock runs"
 echo "- load average (1 min, 5 min, 15 min) at the start: $(cut -d' ' -f1-3 /proc/loadavg);" \
   "during the tables: the line after each"
@@ -222,9 +223,9 @@ nkept() {
 }
 
 echo
-echo "Compile time (clang-22 -O2 -c, median of ${CT_RUNS:-5} wall-clock runs) and the call graphs' gradients (grad/primal: median (min-max) of the group medians):"
+echo "Compile time (clang-22 -O2 -c, median of ${CT_RUNS:-5} wall-clock runs) and the call graphs' gradients (grad/primal: the fastest batches (min-max of the groups)):"
 echo
-echo "| source | functions | leaf copies if inlined | compile s: -O2 | compile s: -O2 + plugin | kept-call derivatives | grad ok | grad/primal median (min-max) | primal us | tape bytes | allocs / frees per grad |"
+echo "| source | functions | leaf copies if inlined | compile s: -O2 | compile s: -O2 + plugin | kept-call derivatives | grad ok | grad/primal fastest (min-max) | primal us | tape bytes | allocs / frees per grad |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|"
 echo "| kernels.c (kernels/*.c) | $(cat tools/bench/kernels/*.c | grep -c "^KERNEL") kernel functions | - |" \
   "$(ctime tools/bench/kernels.c) | $(ctime tools/bench/kernels.c -fpass-plugin="$PLUGIN") |" \

@@ -5,10 +5,11 @@ hand), and the agreement of two reports.
 
     python3 tools/bench/summary.py REPORT          the summary (markdown)
     python3 tools/bench/summary.py --compare A B   every ratio of A against B:
-        relative difference of the medians, the largest, and those over 10%
+        relative difference of the figures, the largest, and those over 10%
         (exit 1 when any is)
 
-A ratio cell is "median (min-max)"; a target or goal cell is "met" or the
+A ratio cell is "figure (min-max)" (the fastest batches' ratio, and the
+same per group: measure.h); a target or goal cell is "met" or the
 list of misses (a target is met only when the whole spread meets it)."""
 import re
 import sys
@@ -104,7 +105,7 @@ def summary(path):
             ti = col(h, "issue-4 targets")
             miss = [(r[0], r[ti], r[2]) for r in rows if r[ti] != "met"]
             rs = [ratio(r[2])[0] for r in rows if ratio(r[2])]
-            out.append("- Kernels: %d rows, grad ok in %d; grad/primal medians %s; %d of %d meet every "
+            out.append("- Kernels: %d rows, grad ok in %d; grad/primal figures %s; %d of %d meet every "
                        "issue-4 target over the whole spread%s." % (
                            len(rows), ok, span(rs), len(rows) - len(miss), len(rows),
                            "" if not miss else "; not met: " + ", ".join(
@@ -130,7 +131,7 @@ def summary(path):
             ok = sum(r[-1].startswith("yes") for r in rows)
             miss = [(r[0], r[gi], r[ti], r[wi]) for r in rows if r[gi] != "met"]
             out.append("- Forward mode: tangents ok in %d of %d; tangent/primal %s, width 8 / width 1 "
-                       "%s (medians; the width-8 figures depend on the vector width); %d of %d meet "
+                       "%s (the width-8 figures depend on the vector width); %d of %d meet "
                        "both goals over the whole spread%s." % (
                            ok, len(rows), span([ratio(r[ti])[0] for r in rows]),
                            span([ratio(r[wi])[0] for r in rows]), len(rows) - len(miss), len(rows),
@@ -139,7 +140,7 @@ def summary(path):
         elif h[0] == "source":
             gi = col(h, "grad/primal")
             cg = [r for r in rows if ratio(r[gi])]
-            out.append("- Call graphs run: %d, grad ok in %d; grad/primal medians %s." % (
+            out.append("- Call graphs run: %d, grad ok in %d; grad/primal figures %s." % (
                 len(cg), sum(r[col(h, "grad ok")] == "ok" for r in cg),
                 span([ratio(r[gi])[0] for r in cg])))
     if loads:
@@ -150,7 +151,7 @@ def summary(path):
 
 
 def ratios(path):
-    """{(table, row, column): median} of every ratio cell."""
+    """{(table, row, column): figure} of every ratio cell."""
     tabs, _ = tables(path)
     out = {}
     for h, rows in tabs:
