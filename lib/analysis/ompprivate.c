@@ -75,14 +75,6 @@ static int iteration_form(const LtFacts *f, const LtAffine *a) {
   return starts == 1;
 }
 
-static LLVMValueRef access_addr(LLVMValueRef i) {
-  if (LLVMIsALoadInst(i) || LLVMIsAAtomicRMWInst(i) || LLVMIsAAtomicCmpXchgInst(i))
-    return LLVMGetOperand(i, 0);
-  if (LLVMIsAStoreInst(i))
-    return LLVMGetOperand(i, 1);
-  return NULL;
-}
-
 int lt_omp_private(const LtFacts *f, LLVMValueRef inst, LLVMValueRef addr) {
   LtPoints *pt = &f->act->pts;
   if (lt_points_all_own(pt, addr))
@@ -94,7 +86,7 @@ int lt_omp_private(const LtFacts *f, LLVMValueRef inst, LLVMValueRef addr) {
   for (unsigned b = 0; ok && b < f->g->nblocks; b++)
     for (LLVMValueRef i = LLVMGetFirstInstruction(f->g->block[b]); ok && i;
          i = LLVMGetNextInstruction(i)) {
-      LLVMValueRef p = access_addr(i);
+      LLVMValueRef p = lt_access_addr(i);
       if (!p) {
         /* a call that may touch the same memory: give up */
         for (unsigned k = 0, n = LLVMIsACallInst(i) ? LLVMGetNumArgOperands(i) : 0;

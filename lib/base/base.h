@@ -55,6 +55,9 @@ LLVMValueRef lt_const_fill(LLVMTypeRef t, double v);
 const char *lt_callee_name(LLVMValueRef call, size_t *len); /* "" if indirect */
 LLVMValueRef lt_called_fn(LLVMValueRef call); /* NULL if indirect */
 LLVMValueRef lt_first_non_phi(LLVMBasicBlockRef bb);
+/* The address a load, store or atomic instruction accesses; NULL for
+ * other instructions. */
+LLVMValueRef lt_access_addr(LLVMValueRef i);
 /* The pointer a GEP/cast chain starts from. */
 LLVMValueRef lt_base_of(LLVMValueRef p);
 /* A helper the generated code calls (lt.*), defined once per module: the

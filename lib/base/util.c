@@ -254,6 +254,14 @@ void lt_erase_fn(LtCtx *c, LLVMValueRef fn) {
   LLVMDeleteFunction(fn);
 }
 
+LLVMValueRef lt_access_addr(LLVMValueRef i) {
+  if (LLVMIsALoadInst(i) || LLVMIsAAtomicRMWInst(i) || LLVMIsAAtomicCmpXchgInst(i))
+    return LLVMGetOperand(i, 0);
+  if (LLVMIsAStoreInst(i))
+    return LLVMGetOperand(i, 1);
+  return NULL;
+}
+
 LLVMValueRef lt_base_of(LLVMValueRef p) {
   for (;;) {
     if (LLVMIsAGetElementPtrInst(p) || LLVMIsABitCastInst(p) ||

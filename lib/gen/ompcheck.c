@@ -57,21 +57,13 @@ static int opaque_use(const LtFacts *f, const unsigned char *pflags, LLVMValueRe
   return !LLVMIsAConstantPointerNull(v) && !LLVMIsAFunction(v);
 }
 
-static LLVMValueRef access_addr(LLVMValueRef i) {
-  if (LLVMIsALoadInst(i) || LLVMIsAAtomicRMWInst(i) || LLVMIsAAtomicCmpXchgInst(i))
-    return LLVMGetOperand(i, 0);
-  if (LLVMIsAStoreInst(i))
-    return LLVMGetOperand(i, 1);
-  return NULL;
-}
-
 /* Sort the accesses into groups[p] (inst, addr pairs) per checked
  * parameter p; 0 when some access or call defeats the test. */
 static int collect(const LtFacts *f, const unsigned char *pflags, LtVec *groups) {
   for (unsigned b = 0; b < f->g->nblocks; b++)
     for (LLVMValueRef i = LLVMGetFirstInstruction(f->g->block[b]); i;
          i = LLVMGetNextInstruction(i)) {
-      LLVMValueRef a = access_addr(i);
+      LLVMValueRef a = lt_access_addr(i);
       if (a) {
         LLVMValueRef base = lt_base_of(a);
         int p = param_of(f, base);
