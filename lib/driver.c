@@ -190,7 +190,8 @@ int lt_run_module(LLVMModuleRef m, const LtHost *host, int opt_level) {
   LtCtx c;
   init_ctx(&c, m, host, opt_level);
   LtVec calls = {0}, failed = {0}, hints = {0};
-  int virt = lower_virtual_reverse(m);
+  int virt = lt_restore_module(m);
+  virt |= lower_virtual_reverse(m);
   find_calls(&c, &calls, &failed, &hints);
   if (!calls.n && !failed.n && !hints.n) {
     lower_iter_hints(m); /* hints in code nothing differentiates */

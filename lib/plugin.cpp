@@ -49,6 +49,7 @@ int lt_run_module(LLVMModuleRef M, const LtHost *host, int opt_level);
 // lib/front/annotate.c: before the optimiser, keep annotated functions (custom
 // derivatives, inactive functions) from being inlined.
 int lt_prepare_module(LLVMModuleRef M, const LtHost *host);
+int lt_restore_module(LLVMModuleRef M);
 // lib/analysis/loops.c, lib/analysis/induction.c: analysis printers (text on stderr).
 void lt_print_loops(LLVMValueRef fn);
 void lt_print_induction(LLVMValueRef fn);
@@ -245,7 +246,8 @@ struct LeantapePass : PassInfoMixin<LeantapePass> {
       : Level(L), SkipLTOModule(Skip) {}
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &MAM) {
     if (SkipLTOModule && hasLTOFlags(M))
-      return PreservedAnalyses::all();
+      return lt_restore_module(wrap(&M)) ? PreservedAnalyses::none()
+                                         : PreservedAnalyses::all();
     HostState St;
     St.FAM = &MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
     LtHost Host = makeHost(&St);
@@ -255,6 +257,16 @@ struct LeantapePass : PassInfoMixin<LeantapePass> {
   // Never skipped by optnone or -opt-bisect-limit: AD is not an optimisation.
   static bool isRequired() { return true; }
   static StringRef name() { return "LeantapePass"; }
+};
+
+// A compile step for LTO leaves the derivatives to the link step, but not
+// the calls LeantapePrepare redirected (lt_restore_module).
+struct LeantapeRestore : PassInfoMixin<LeantapeRestore> {
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    return lt_restore_module(wrap(&M)) ? PreservedAnalyses::none()
+                                       : PreservedAnalyses::all();
+  }
+  static bool isRequired() { return true; }
 };
 
 // Runs at PipelineStart, before any inlining.
@@ -326,6 +338,8 @@ void registerCallbacks(PassBuilder &PB) {
       [](ModulePassManager &MPM, OptimizationLevel L, ThinOrFullLTOPhase P) {
         if (!preLink(P))
           MPM.addPass(LeantapePass(L.getSpeedupLevel()));
+        else
+          MPM.addPass(LeantapeRestore());
       });
 #else
   // LLVM 19 tells OptimizerEarly callbacks no phase. PipelineStart fires

@@ -336,6 +336,8 @@ const LtReg *lt_annotation(LtCtx *c, LLVMValueRef call) {
   return lt_map_get(&c->reg, f);
 }
 
+static void opaque_calls(LLVMModuleRef m, LLVMValueRef f);
+
 static void no_inline(LLVMContextRef c, LLVMValueRef f) {
   if (!f || !LLVMIsAFunction(f) || LLVMIsDeclaration(f))
     return;
@@ -344,12 +346,85 @@ static void no_inline(LLVMContextRef c, LLVMValueRef f) {
   LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, ai);
   LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
                           LLVMCreateEnumAttribute(c, ni, 0));
+  opaque_calls(LLVMGetGlobalParent(f), f);
+}
+
+/* The suffix of the declaration that a registered function's calls go to
+ * from PipelineStart until the pass runs. */
+#define OPAQUE ".lt.opaque"
+
+/* Calls of f go to a declaration of its type until the pass runs. The
+ * optimiser reads f's body and marks a parameter it returns `returned`,
+ * and then uses the argument for the call's result: a function registered
+ * as inactive, or with a derivative of its own, that returns its argument
+ * (a stop-gradient, a clip whose rule differs) would pass the argument's
+ * derivative around itself unseen (x * stop(x) got 2x at -O2, x without
+ * the optimiser). Only functions with a parameter of their result's type
+ * can return one. */
+static void opaque_calls(LLVMModuleRef m, LLVMValueRef f) {
+  LLVMTypeRef ft = LLVMGlobalGetValueType(f), rt = LLVMGetReturnType(ft);
+  unsigned np = LLVMCountParamTypes(ft), could = 0;
+  LLVMTypeRef *pt = lt_xcalloc(np + 1, sizeof *pt);
+  LLVMGetParamTypes(ft, pt);
+  for (unsigned k = 0; k < np; k++)
+    could |= pt[k] == rt;
+  free(pt);
+  if (!could || LLVMIsFunctionVarArg(ft))
+    return;
+  size_t len;
+  const char *base = LLVMGetValueName2(f, &len);
+  char *name = lt_xcalloc(len + sizeof OPAQUE, 1);
+  memcpy(name, base, len);
+  memcpy(name + len, OPAQUE, sizeof OPAQUE);
+  LLVMValueRef d = LLVMGetNamedFunction(m, name);
+  if (!d)
+    d = LLVMAddFunction(m, name, ft);
+  free(name);
+  LtVec calls = {0};
+  for (LLVMUseRef u = LLVMGetFirstUse(f); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef c = LLVMGetUser(u);
+    if ((LLVMIsACallInst(c) || LLVMIsAInvokeInst(c)) && LLVMGetCalledValue(c) == f)
+      lt_vec_push(&calls, c);
+  }
+  for (size_t k = 0; k < calls.n; k++)
+    LLVMSetOperand(calls.v[k], (unsigned)LLVMGetNumOperands(calls.v[k]) - 1, d);
+  lt_vec_free(&calls);
+}
+
+int lt_restore_module(LLVMModuleRef m) {
+  int changed = 0;
+  LLVMValueRef next;
+  for (LLVMValueRef d = LLVMGetFirstFunction(m); d; d = next) {
+    next = LLVMGetNextFunction(d);
+    size_t len, sl = sizeof OPAQUE - 1;
+    const char *name = LLVMGetValueName2(d, &len);
+    if (!LLVMIsDeclaration(d) || len <= sl || memcmp(name + len - sl, OPAQUE, sl))
+      continue;
+    char *base = lt_xcalloc(len, 1);
+    memcpy(base, name, len - sl);
+    LLVMValueRef f = LLVMGetNamedFunction(m, base);
+    if (f && LLVMGlobalGetValueType(f) == LLVMGlobalGetValueType(d)) {
+      /* and forget what the optimiser inferred meanwhile: a compile step
+       * for LTO runs more passes after this one */
+      unsigned ret = LLVMGetEnumAttributeKindForName("returned", 8);
+      for (unsigned k = 0, n = LLVMCountParams(f); k < n; k++)
+        LLVMRemoveEnumAttributeAtIndex(f, k + 1, ret);
+      LLVMReplaceAllUsesWith(d, f);
+      LLVMDeleteFunction(d);
+    } else if (!f) {
+      LLVMSetValueName2(d, base, len - sl); /* the body is gone: its symbol */
+    }
+    free(base);
+    changed = 1;
+  }
+  return changed;
 }
 
 /* Before the optimiser runs (PipelineStart): annotated functions must not
  * be inlined into their callers, or their calls, and so the annotation,
  * would be gone by the time the derivatives are built (Enzyme's
- * preserveNVVM does the same). */
+ * preserveNVVM does the same); nor may their calls be seen through
+ * (opaque_calls). */
 int lt_prepare_module(LLVMModuleRef m, const LtHost *host) {
   LLVMContextRef c = LLVMGetModuleContext(m);
   int changed = 0;
@@ -379,7 +454,9 @@ int lt_prepare_module(LLVMModuleRef m, const LtHost *host) {
   }
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
     if (LLVMGetStringAttributeAtIndex(f, LLVMAttributeFunctionIndex,
-                                      "enzyme_inactive", 15)) {
+                                      "enzyme_inactive", 15) ||
+        LLVMGetStringAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                                      "enzyme_inactive_noblock", 23)) {
       no_inline(c, f);
       changed = 1;
     }

@@ -18,6 +18,10 @@ typedef struct LtReg {
 
 /* PipelineStart: keep annotated functions from being inlined. */
 int lt_prepare_module(LLVMModuleRef m, const LtHost *host);
+/* Calls of registered functions back to the functions (lt_prepare_module
+ * sent them to <name>.lt.opaque declarations): first thing in the pass, and
+ * in a compile step for LTO, which leaves the module to the link step. */
+int lt_restore_module(LLVMModuleRef m);
 /* Read the registrations and annotations of the module into c->reg. */
 void lt_annotate_module(LtCtx *c);
 void lt_annotate_free(LtCtx *c);

@@ -7,6 +7,10 @@
 //  - on a function declared here and defined in another file (a
 //    registration global, __enzyme_inactivefn_autoreg_<n>);
 //  - enzyme_inactive_noblock, the same for Leantape;
+//  - on a function that returns its argument (a stop-gradient), whose
+//    parameter the optimiser marks `returned` at -O2: the argument must not
+//    stand in for the call's result before the pass runs (d/dx x pass(x)
+//    was 2x, not x);
 //  - on globals: with -mllvm -leantape-global-shadows (which needs no
 //    -Xclang -load with the clang plugin, on LLVM 19 either) the inactive
 //    global gets no shadow, the other mutable one does.
@@ -46,6 +50,14 @@ double with_ext(double x) { return x * x * x + ext_scale(x) * x; }
 double ref_ext(double x) { return x * x * x; }
 /* ... and the term the inactive call's result still scales: d/dx of
  * ext_scale(x) * x with ext_scale(x) constant is ext_scale(x) */
+
+/* returns its argument */
+static int n_pass;
+__attribute__((enzyme_inactive, noinline)) double pass_through(double v) {
+  n_pass++;
+  return v;
+}
+double with_pass(double x) { return x * pass_through(x); }
 
 /* noblock */
 static int n_ticks;
@@ -90,6 +102,13 @@ int main(void) {
     lt_grad("ext_scale (defined elsewhere)", x, dx, 3 * x * x + s,
             lt_fd(ref_ext, x) + s, 1e-14, 1e-7);
     lt_check("ext_scale: ran once", n_ext, 1, 0, 0);
+  }
+  {
+    double x = lt_vd(1.75);
+    n_pass = 0;
+    double dx = __enzyme_autodiff((void *)with_pass, enzyme_out, x);
+    lt_check("pass_through (returns its argument): d/dx x pass(x) = x", dx, x, 1e-15, 0);
+    lt_check("pass_through: ran once", n_pass, 1, 0, 0);
   }
   {
     double x[3] = {lt_vd(0.5), lt_vd(-1.5), lt_vd(2.0)}, dx[3] = {0};
