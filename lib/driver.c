@@ -192,6 +192,7 @@ int lt_run_module(LLVMModuleRef m, const LtHost *host, int opt_level) {
   LtVec calls = {0}, failed = {0}, hints = {0};
   int virt = lt_restore_module(m);
   virt |= lower_virtual_reverse(m);
+  lt_split_merged_calls(&c);
   find_calls(&c, &calls, &failed, &hints);
   if (!calls.n && !failed.n && !hints.n) {
     lower_iter_hints(m); /* hints in code nothing differentiates */

@@ -220,6 +220,10 @@ LLVMValueRef lt_clone_decl(LLVMValueRef src, const char *name, LLVMTypeRef fty);
 LLVMValueRef lt_clone_fn(LLVMValueRef src, const char *name, int keep_dbg);
 /* Remove the attributes of f's parameter p (its type changed). */
 void lt_drop_param_attrs(LLVMValueRef f, unsigned p);
+/* Move the instructions of at's block that precede at into a new block
+ * placed before it (without a terminator), and send the block's
+ * predecessors there. Returns the new block. */
+LLVMBasicBlockRef lt_split_before(LLVMContextRef c, LLVMValueRef at);
 /* Inline the call (callee must be defined). Returns 0 on success. */
 int lt_inline_call(LtCtx *c, LLVMValueRef call, int keep_dbg);
 

@@ -163,9 +163,7 @@ LLVMBasicBlockRef lt_clone_body(LtMap *vm, LLVMValueRef src, LLVMValueRef dst,
   return first;
 }
 
-/* Move the instructions of bb that precede `at` into a new block placed
- * before bb, and send bb's predecessors there. Returns the new block. */
-static LLVMBasicBlockRef split_before(LLVMContextRef c, LLVMValueRef at) {
+LLVMBasicBlockRef lt_split_before(LLVMContextRef c, LLVMValueRef at) {
   LLVMBasicBlockRef bb = LLVMGetInstructionParent(at);
   LLVMValueRef fn = LLVMGetBasicBlockParent(bb);
   LLVMBasicBlockRef pre = LLVMInsertBasicBlockInContext(c, bb, "lt.pre");
@@ -200,7 +198,7 @@ int lt_inline_call(LtCtx *c, LLVMValueRef call, int keep_dbg) {
   LLVMBasicBlockRef bb = LLVMGetInstructionParent(call);
   LLVMValueRef caller = LLVMGetBasicBlockParent(bb);
   LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(caller);
-  LLVMBasicBlockRef pre = split_before(c->llctx, call);
+  LLVMBasicBlockRef pre = lt_split_before(c->llctx, call);
   if (entry == bb) {
     LLVMMoveBasicBlockBefore(pre, bb);
     entry = pre;

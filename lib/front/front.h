@@ -138,6 +138,10 @@ void lt_split_pairs(LtCtx *c, const LtVec *calls);
 
 /* The function an __enzyme_* call differentiates, or NULL. */
 LLVMValueRef lt_callsite_fn(LLVMValueRef call);
+/* Calls of entry points whose function is a phi or select of functions
+ * (SimplifyCFG merges the calls of two branches at -O2) become one call per
+ * function, chosen by comparing the operand with each. */
+void lt_split_merged_calls(LtCtx *c);
 
 /* fwdsite.c: __enzyme_fwddiff call sites */
 int lt_fwdsite_parse(LtCtx *c, LLVMValueRef call, LtRequest *r);

@@ -125,3 +125,86 @@ int lt_callsite_target(LtCtx *c, LLVMValueRef call, LtRequest *r, unsigned *i) {
   return 0;
 }
 
+
+/* The functions v may be: a function, or phis and selects of them (depth
+ * 4, 16 functions at most); 0 when v may be anything else. */
+static unsigned fn_leaves(LLVMValueRef v, LLVMValueRef *out, unsigned n, int depth) {
+  LLVMValueRef f = lt_callsite_resolve_fn(v);
+  if (f) {
+    for (unsigned k = 0; k < n; k++)
+      if (out[k] == f)
+        return n;
+    return n < 16 ? (out[n] = f, n + 1) : 0;
+  }
+  if (depth > 4)
+    return 0;
+  if (LLVMIsASelectInst(v))
+    return (n = fn_leaves(LLVMGetOperand(v, 1), out, n, depth + 1))
+               ? fn_leaves(LLVMGetOperand(v, 2), out, n, depth + 1)
+               : 0;
+  if (LLVMIsAPHINode(v))
+    for (unsigned k = 0, m = LLVMCountIncoming(v); k < m && n; k++)
+      n = fn_leaves(LLVMGetIncomingValue(v, k), out, n, depth + 1);
+  else
+    return 0;
+  return n;
+}
+
+/* call, whose function operand fop is one of fns[0..n): a call per
+ * function, each with its own constant, chosen by comparing fop with it. */
+static void split_call(LtCtx *c, LLVMValueRef call, unsigned fop, LLVMValueRef *fns, unsigned n) {
+  LLVMValueRef v = LLVMGetOperand(call, fop);
+  LLVMBasicBlockRef pre = lt_split_before(c->llctx, call);
+  LLVMValueRef next = LLVMGetNextInstruction(call);
+  LLVMBasicBlockRef last = lt_split_before(c->llctx, next); /* just the call */
+  LLVMBasicBlockRef rest = LLVMGetInstructionParent(next);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
+  LLVMPositionBuilderAtEnd(b, last);
+  LLVMBuildBr(b, rest);
+  LLVMSetOperand(call, fop, fns[n - 1]);
+  int val = LLVMGetTypeKind(LLVMTypeOf(call)) != LLVMVoidTypeKind;
+  LLVMValueRef phi = NULL;
+  if (val) {
+    LLVMPositionBuilderBefore(b, next);
+    phi = LLVMBuildPhi(b, LLVMTypeOf(call), "lt.merged");
+    LLVMReplaceAllUsesWith(call, phi);
+    LLVMAddIncoming(phi, &call, &last, 1);
+  }
+  LLVMBasicBlockRef test = pre;
+  for (unsigned k = 0; k + 1 < n; k++) {
+    LLVMBasicBlockRef one = LLVMInsertBasicBlockInContext(c->llctx, last, "lt.merged.call");
+    LLVMBasicBlockRef no = k + 2 < n ? LLVMInsertBasicBlockInContext(c->llctx, last, "lt.merged.test")
+                                     : last;
+    LLVMPositionBuilderAtEnd(b, test);
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, v, fns[k], ""), one, no);
+    LLVMPositionBuilderAtEnd(b, one);
+    LLVMValueRef ck = LLVMInstructionClone(call);
+    LLVMInsertIntoBuilder(b, ck);
+    LLVMSetOperand(ck, fop, fns[k]);
+    LLVMBuildBr(b, rest);
+    if (val)
+      LLVMAddIncoming(phi, &ck, &one, 1);
+    test = no;
+  }
+  LLVMDisposeBuilder(b);
+}
+
+void lt_split_merged_calls(LtCtx *c) {
+  LtVec calls = {0};
+  LtMode mode;
+  for (LLVMValueRef f = LLVMGetFirstFunction(c->mod); f; f = LLVMGetNextFunction(f))
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+        if (LLVMIsACallInst(i) && lt_callsite_mode(i, &mode) && !lt_callsite_fn(i))
+          lt_vec_push(&calls, i);
+  for (size_t k = 0; k < calls.n; k++) {
+    LLVMValueRef call = calls.v[k], fns[16];
+    unsigned fop = lt_callsite_has_sret(call) ? 1 : 0;
+    unsigned n = fop < LLVMGetNumArgOperands(call)
+                     ? fn_leaves(LLVMGetOperand(call, fop), fns, 0, 0)
+                     : 0;
+    if (n > 1)
+      split_call(c, call, fop, fns, n);
+  }
+  lt_vec_free(&calls);
+}
