@@ -87,7 +87,8 @@ caches=$(for c in /sys/devices/system/cpu/cpu0/cache/index*; do
     "$(cat "$c/level")" "$(cat "$c/size")"; done | sed 's/, $//')
 echo "# Leantape benchmark results"
 echo
-echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'); plugin at $rev"
+if [ -n "${LEANTAPE_PLUGIN:-}" ]; then at="source tree at"; else at="plugin at"; fi
+echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'); $at $rev"
 echo "- machine: nproc $(nproc), $(uname -m), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//');" \
   "vector ISA: ${isa:-unknown}; caches: ${caches:-unknown}; $(clang-22 --version | head -n1)"
 echo "- repetitions: every ratio in $(bench_env BENCH_GROUPS 16) groups of $(bench_env BENCH_REPS 5)" \
