@@ -21,6 +21,11 @@
 
 static const char *cleanup =
     "sroa,early-cse,instcombine<no-verify-fixpoint>,simplifycfg,adce";
+/* ... and, at -O2 and up, where the undo log's calls are guarded by its
+ * run-time test (undo.c, lt_undo_guard), a loop copy without them */
+static const char *cleanup_unswitch =
+    "sroa,early-cse,instcombine<no-verify-fixpoint>,simplifycfg,adce,"
+    "loop-mssa(simple-loop-unswitch<nontrivial>),simplifycfg,instcombine<no-verify-fixpoint>";
 
 /* The key's tail in reverse mode: the mode (called, split, combined),
  * what A returns, who frees the tape, LIFO sub-tapes, parallel. */
@@ -209,6 +214,7 @@ static int generate(LtGen *g, LtDeriv *d, const char *base) {
   lt_undo_forward(g);
   lt_tape_store_all(g);
   lt_forward_loop_headers(g);
+  const char *clean = g->c->opt_level >= 2 && lt_undo_guard(g) ? cleanup_unswitch : cleanup;
   if (!g->want_primal && !g->ret_shadow)
     drop_return_values(g->A, g->c->llctx);
   d->tape_size = g->plan.tape_size;
@@ -220,7 +226,7 @@ static int generate(LtGen *g, LtDeriv *d, const char *base) {
   if (g->split) {
     d->aug = g->A;
     d->rev = g->R;
-    if (lt_run_pipeline(g->c, g->A, cleanup) || lt_run_pipeline(g->c, g->R, cleanup))
+    if (lt_run_pipeline(g->c, g->A, clean) || lt_run_pipeline(g->c, g->R, clean))
       return -1;
     return 0;
   }
@@ -230,7 +236,7 @@ static int generate(LtGen *g, LtDeriv *d, const char *base) {
   lt_bury(g->c, g->R);
   if (!d->grad || verify(g->c, d->grad, d->fn))
     return -1;
-  return lt_run_pipeline(g->c, d->grad, cleanup);
+  return lt_run_pipeline(g->c, d->grad, clean);
 }
 
 /* A callee's derivative is declared before its body is built, so that

@@ -179,6 +179,7 @@ struct LtGen {
   LLVMValueRef *a_n, *a_cur, *a_buf;
   LLVMValueRef a_sink, r_sink; /* scratch for null-shadow writes (guard.c) */
   LLVMValueRef a_undo, r_undo; /* undo-log state allocas (undo.c) */
+  LLVMValueRef a_undo_on, r_undo_on; /* i1 at A's / R's entry: the log is on */
   LtVec undo_calls;    /* (P store, R restore call) pairs */
   LtVec undo_order;    /* loads R re-read through the log, in order */
   LtMap undo_loads, undo_need; /* the same as a set; the classes logged */
@@ -205,6 +206,11 @@ void lt_undo_reverse_finish(LtGen *g);
 void lt_undo_forward(LtGen *g);
 /* A's log (k 0) or count (k 1), loaded at b (for the tape header). */
 LLVMValueRef lt_undo_forward_field(LtGen *g, LLVMBuilderRef b, unsigned k);
+/* Once A and R are complete: each call of the log's helpers behind a
+ * branch on the log's `on` (an i1 at the entry), so that loop unswitching
+ * can make a copy of the loop without them, which vectorises like the
+ * primal's, for when the run-time test turns the log off. 1 if any. */
+int lt_undo_guard(LtGen *g);
 
 /* arena.c: last-in first-out memory for sub-tapes (combined mode) */
 LLVMValueRef lt_arena_push(LtCtx *c, LLVMBuilderRef b, LLVMValueRef n);

@@ -233,6 +233,7 @@ void lt_undo_reverse_finish(LtGen *g) {
   LLVMBuildStore(g->eb, log, field(c, g->eb, g->r_undo, 0));
   LLVMBuildStore(g->eb, n, field(c, g->eb, g->r_undo, 1));
   LLVMValueRef on = LLVMBuildICmp(g->eb, LLVMIntNE, log, LLVMConstNull(c->ptr), "");
+  g->r_undo_on = on;
   LLVMBuildStore(g->eb, LLVMBuildZExt(g->eb, on, c->i64, ""), field(c, g->eb, g->r_undo, 2));
   LLVMBuildStore(g->eb, n, field(c, g->eb, g->r_undo, 3));
   LLVMValueRef f = finish_fn(c);
@@ -315,7 +316,9 @@ void lt_undo_forward(LtGen *g) {
   LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(g->a_undo));
   LLVMBuildStore(b, LLVMConstNull(c->ptr), field(c, b, g->a_undo, 0));
   LLVMBuildStore(b, LLVMConstInt(c->i64, 0, 0), field(c, b, g->a_undo, 1));
-  LLVMBuildStore(b, undo_on(g, b), field(c, b, g->a_undo, 2));
+  LLVMValueRef on = undo_on(g, b);
+  g->a_undo_on = LLVMBuildICmp(b, LLVMIntNE, on, LLVMConstInt(c->i64, 0, 0), "lt.undo.on");
+  LLVMBuildStore(b, on, field(c, b, g->a_undo, 2));
   LLVMBuildStore(b, LLVMConstInt(c->i64, 0, 0), field(c, b, g->a_undo, 3));
   LLVMBuildStore(b, LLVMConstInt(c->i64, 0, 0), field(c, b, g->a_undo, 4));
   preallocate(g, b);
@@ -336,4 +339,38 @@ void lt_undo_forward(LtGen *g) {
 
 LLVMValueRef lt_undo_forward_field(LtGen *g, LLVMBuilderRef b, unsigned k) {
   return LLVMBuildLoad2(b, k == 0 ? g->c->ptr : g->c->i64, field(g->c, b, g->a_undo, k), "");
+}
+
+/* The log's calls in fn, each only where on says the log is on. */
+static int guard_calls(LtCtx *c, LLVMValueRef fn, LLVMValueRef helper, LLVMValueRef on) {
+  LtVec calls = {0};
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+      if (LLVMIsACallInst(i) && LLVMGetCalledValue(i) == helper)
+        lt_vec_push(&calls, i);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
+  for (size_t k = 0; k < calls.n; k++) {
+    LLVMValueRef call = calls.v[k];
+    LLVMBasicBlockRef pre = lt_split_before(c->llctx, call);
+    LLVMValueRef next = LLVMGetNextInstruction(call);
+    LLVMBasicBlockRef log = lt_split_before(c->llctx, next);
+    LLVMBasicBlockRef rest = LLVMGetInstructionParent(next);
+    LLVMPositionBuilderAtEnd(b, pre);
+    LLVMBuildCondBr(b, on, log, rest);
+    LLVMPositionBuilderAtEnd(b, log);
+    LLVMBuildBr(b, rest);
+  }
+  LLVMDisposeBuilder(b);
+  size_t n = calls.n;
+  lt_vec_free(&calls);
+  return n > 0;
+}
+
+int lt_undo_guard(LtGen *g) {
+  int any = 0;
+  if (g->a_undo && g->a_undo_on)
+    any |= guard_calls(g->c, g->A, save_fn(g->c), g->a_undo_on);
+  if (g->r_undo && g->r_undo_on)
+    any |= guard_calls(g->c, g->R, restore_fn(g->c), g->r_undo_on);
+  return any;
 }
