@@ -66,6 +66,12 @@ typedef struct Class {
   LLVMValueRef inst, addr, base;
   LLVMValueRef md[3]; /* !tbaa, !alias.scope, !noalias */
   int unloggable;     /* a member is not a plain store of <= 8 bytes */
+  int store;          /* its members are stores; calls and intrinsics that
+                         write (memset, memcpy) are classes of their own, so
+                         that a row's memset before a loop nest does not
+                         make the nest's stores to the same array unloggable
+                         (C = 0 then C += A B: A and B were taped, 16 bytes
+                         per innermost iteration, instead of re-read) */
   unsigned depth;     /* deepest loop nest of a member */
   int logged;
   int range;          /* members' ranges computable at entry: 0 ?, 1 yes, 2 no */
@@ -85,10 +91,11 @@ static unsigned class_of(Classes *cs, LLVMValueRef inst, LLVMValueRef addr) {
   k.inst = inst;
   k.addr = addr;
   k.base = lt_base_of(addr);
+  k.store = LLVMIsAStoreInst(inst) != NULL;
   for (int m = 0; m < 3; m++)
     k.md[m] = LLVMGetMetadata(inst, cs->md_kind[m]);
   for (unsigned i = 0; i < cs->n; i++)
-    if (cs->c[i].base == k.base && cs->c[i].md[0] == k.md[0] &&
+    if (cs->c[i].base == k.base && cs->c[i].store == k.store && cs->c[i].md[0] == k.md[0] &&
         cs->c[i].md[1] == k.md[1] && cs->c[i].md[2] == k.md[2])
       return i;
   if (cs->n == cs->cap) {
