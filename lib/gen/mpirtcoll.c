@@ -62,7 +62,8 @@ static const char *const coll_ir =
     "define hidden ptr @lt.mpi.winners%S(ptr %sb, i32 %n, %H %pt, %H %loc, %H %comm, i32 %fl) {\n"
     "entry:\n"
     "  %r = call i32 @lt.mpi.rank%S(%H %comm)\n"
-    "  %isf = icmp ne i32 %fl, 0\n"
+    "  %fl1 = and i32 %fl, 1\n"
+    "  %isf = icmp ne i32 %fl1, 0\n"
     "  %w = select i1 %isf, i64 8, i64 16\n"
     "  %ioff = select i1 %isf, i64 4, i64 8\n"
     "  %nn = sext i32 %n to i64\n"
@@ -118,7 +119,8 @@ static const char *const coll_ir =
     /* buf[i] = 0 where rank r did not win element i */
     "define hidden void @lt.mpi.mask%S(ptr %buf, i32 %n, i32 %fl, ptr %win, i32 %r) {\n"
     "entry:\n"
-    "  %isf = icmp ne i32 %fl, 0\n"
+    "  %fl1 = and i32 %fl, 1\n"
+    "  %isf = icmp ne i32 %fl1, 0\n"
     "  br label %head\n"
     "head:\n"
     "  %i = phi i32 [ 0, %entry ], [ %i1, %next ]\n"
@@ -176,10 +178,10 @@ static const char *const coll_ir =
     "  call void @free(ptr %t)\n"
     "  call void @free(ptr %win)\n"
     "  ret void\n}\n"
-    /* tangent of the same: the winner's tangent, summed */
-    "define hidden void @lt.mpi.fmaxmin%S(ptr %ssh, ptr %rsh, ptr %sb, i32 %n, %H %dt, %H %pt, %H %loc, %H %sum, i32 %root, %H %comm, i32 %fl) {\n"
+    /* tangent of the same (one lane, the winners known): the winner's
+     * tangent, summed */
+    "define hidden void @lt.mpi.fmaxmin%S(ptr %ssh, ptr %rsh, i32 %n, %H %dt, %H %sum, i32 %root, %H %comm, i32 %fl, ptr %win) {\n"
     "entry:\n"
-    "  %win = call ptr @lt.mpi.winners%S(ptr %sb, i32 %n, %H %pt, %H %loc, %H %comm, i32 %fl)\n"
     "  %r = call i32 @lt.mpi.rank%S(%H %comm)\n"
     "  %b = call i64 @lt.mpi.bytes%S(i32 %n, i32 %fl)\n"
     "  %c = call ptr @calloc(i64 %b, i64 1)\n"
@@ -192,7 +194,9 @@ static const char *const coll_ir =
     "  call void @lt.mpi.mask%S(ptr %c, i32 %n, i32 %fl, ptr %win, i32 %r)\n"
     "  call void @lt.mpi.freduce%S(ptr %c, ptr %rsh, i32 %n, %H %dt, %H %sum, i32 %root, %H %comm, i32 %fl)\n"
     "  call void @free(ptr %c)\n"
-    "  call void @free(ptr %win)\n"
+    "  ret void\n}\n"
+    "define hidden void @lt.mpi.free%S(ptr %p) {\n"
+    "  call void @free(ptr %p)\n"
     "  ret void\n}\n";
 
 static const char *const coll_ir2 =
