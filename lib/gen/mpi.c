@@ -156,8 +156,10 @@ void lt_mpi_recv_peer(LtGen *g, const LtMpiCall *m, LLVMValueRef call, LLVMValue
   *tag = LLVMBuildTrunc(g->b, v, g->c->i32, "lt.mpi.tag");
 }
 
-/* An MPI_Irecv whose source or tag is only known at run time stops there
- * if it is a wildcard (constant ones are errors: analysis/mpi.c). */
+/* Forward mode: an MPI_Irecv whose source or tag is only known at run time
+ * stops there if it is a wildcard (constant ones are errors, below). The
+ * tangent's receive is posted with the primal's, before the source is
+ * known, and could take another message's tangent. */
 static int irecv_guard(LtCtx *c, LLVMBuilderRef b, const LtMpiCall *m, LLVMValueRef call,
                        LLVMValueRef acall) {
   if (m->kind != LT_MPI_IRECV || !lt_mpi_recv_wildcard(m, call))
@@ -167,6 +169,71 @@ static int irecv_guard(LtCtx *c, LLVMBuilderRef b, const LtMpiCall *m, LLVMValue
                        LLVMConstInt(c->i32, (unsigned long long)lt_mpi_any_source(m, call), 1),
                        LLVMGetOperand(acall, (unsigned)m->comm)};
   return lt_mpi_call_helper(c, b, lt_mpi_int_handles(c), "nowild", a, 4) ? 0 : -1;
+}
+
+/* Whether the module has an MPI_Irecv whose source or tag may be a
+ * wildcard (its records may be waited anywhere). */
+static int wild_irecv(LtCtx *c) {
+  static const char *const names[2] = {"MPI_Irecv", "PMPI_Irecv"};
+  for (int k = 0; k < 2; k++) {
+    LLVMValueRef f = LLVMGetNamedFunction(c->mod, names[k]);
+    for (LLVMUseRef u = f ? LLVMGetFirstUse(f) : NULL; u; u = LLVMGetNextUse(u)) {
+      LLVMValueRef call = LLVMGetUser(u);
+      LtMpiCall m;
+      if (LLVMIsACallInst(call) && lt_mpi_call(call, &m) == LT_MPI_IRECV &&
+          lt_mpi_recv_wildcard(&m, call))
+        return 1;
+    }
+  }
+  return 0;
+}
+
+/* A, around wcall (MPI_Wait or MPI_Waitall) when some MPI_Irecv may be a
+ * wildcard: the records it claims learn the source and tag from the
+ * statuses it fills (ours where the user ignores them), as the blocking
+ * receive's do (lt_mpi_status_after); the reverse of the wait sends the
+ * adjoint there. The status layout is the ABI's: OpenMPI's {MPI_SOURCE,
+ * MPI_TAG, MPI_ERROR, int, size_t} (24 bytes), MPICH's {int, int,
+ * MPI_SOURCE, MPI_TAG, MPI_ERROR} (20). */
+static int hear(LtCtx *c, const LtMpiCall *m, LLVMValueRef wcall) {
+  int ih = lt_mpi_int_handles(c);
+  LLVMValueRef soff = LLVMConstInt(c->i32, ih ? 8 : 0, 0), size = LLVMConstInt(c->i32, ih ? 20 : 24, 0);
+  LLVMValueRef any = LLVMConstInt(c->i32, (unsigned long long)(ih ? -2 : -1), 1);
+  LLVMValueRef ign = LLVMConstIntToPtr(LLVMConstInt(c->i64, ih ? 1 : 0, 0), c->ptr);
+  LLVMValueRef req = LLVMGetOperand(wcall, (unsigned)m->req);
+  LLVMValueRef st = LLVMGetOperand(wcall, (unsigned)m->status), use, nd;
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
+  LLVMPositionBuilderBefore(b, wcall);
+  int ok;
+  if (m->kind == LT_MPI_WAIT) {
+    LLVMBasicBlockRef entry =
+        LLVMGetEntryBasicBlock(LLVMGetBasicBlockParent(LLVMGetInstructionParent(wcall)));
+    LLVMBuilderRef eb = LLVMCreateBuilderInContext(c->llctx);
+    LLVMPositionBuilderBefore(eb, LLVMGetFirstInstruction(entry));
+    LLVMValueRef mine = lt_build_slot(eb, LLVMArrayType2(c->i8, 64), 8, "lt.mpi.status");
+    LLVMDisposeBuilder(eb);
+    LLVMValueRef a[3] = {req, LLVMConstInt(c->i1, 0, 0), LLVMConstInt(c->i32, 1, 0)};
+    nd = lt_mpi_call_helper(c, b, ih, "claim", a, 3);
+    use = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, st, ign, ""), mine, st, "");
+    LLVMSetOperand(wcall, (unsigned)m->status, use);
+    LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(wcall));
+    LLVMValueRef h[4] = {nd, use, soff, any};
+    ok = nd && lt_mpi_call_helper(c, b, ih, "heard", h, 4);
+  } else {
+    LLVMValueRef n = LLVMGetOperand(wcall, (unsigned)m->count);
+    LLVMValueRef a[2] = {n, req}, s[4] = {n, st, ign, size};
+    nd = lt_mpi_call_helper(c, b, ih, "claimed", a, 2);
+    use = lt_mpi_call_helper(c, b, ih, "statuses", s, 4);
+    ok = nd && use;
+    if (ok) {
+      LLVMSetOperand(wcall, (unsigned)m->status, use);
+      LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(wcall));
+      LLVMValueRef h[7] = {n, nd, use, st, size, soff, any};
+      ok = lt_mpi_call_helper(c, b, ih, "heardall", h, 7) != NULL;
+    }
+  }
+  LLVMDisposeBuilder(b);
+  return ok ? 0 : -1;
 }
 
 /* Before wcall (MPI_Wait or MPI_Waitall, in A or T): the records of the
@@ -264,7 +331,8 @@ int lt_mpi_forward(LtGen *g, LLVMBuilderRef b, LLVMValueRef call, LLVMValueRef a
   if (k != LT_MPI_WAIT && k != LT_MPI_WAITALL &&
       ((k != LT_MPI_ISEND && k != LT_MPI_IRECV) || !lt_mpi_float(&m, call)))
     return 0;
-  if ((k == LT_MPI_WAIT || k == LT_MPI_WAITALL) && claim(g->c, &m, acall, 0, 1))
+  if ((k == LT_MPI_WAIT || k == LT_MPI_WAITALL) &&
+      (wild_irecv(g->c) ? hear(g->c, &m, acall) : claim(g->c, &m, acall, 0, 1)))
     return -1;
   /* the tape slot's value is defined here, in the call's iteration */
   LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(acall));
@@ -275,8 +343,6 @@ int lt_mpi_forward(LtGen *g, LLVMBuilderRef b, LLVMValueRef call, LLVMValueRef a
   LLVMValueRef buf = LLVMGetOperand(call, (unsigned)(k == LT_MPI_ISEND ? m.sbuf : m.rbuf));
   LLVMValueRef sh = lt_is_shadowed(&g->act_of, buf) ? shadow(g, buf) : LLVMConstNull(g->c->ptr);
   LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(acall));
-  if (irecv_guard(g->c, b, &m, call, acall))
-    return -1;
   LLVMValueRef a[10] = {LLVMGetOperand(acall, (unsigned)m.req),
                         LLVMConstInt(g->c->i32, k == LT_MPI_IRECV, 0),
                         sh,
@@ -288,6 +354,15 @@ int lt_mpi_forward(LtGen *g, LLVMBuilderRef b, LLVMValueRef call, LLVMValueRef a
                         lt_mpi_fl(g, call),
                         LLVMConstNull(g->c->ptr)};
   return lt_mpi_call_helper(g->c, b, lt_mpi_int_handles(g->c), "push", a, 10) ? 0 : -1;
+}
+
+/* An MPI_Irecv from MPI_ANY_SOURCE or with MPI_ANY_TAG, as constants. */
+static int wild_const(const LtMpiCall *m, LLVMValueRef call) {
+  LLVMValueRef peer = LLVMGetOperand(call, (unsigned)m->peer);
+  LLVMValueRef tag = LLVMGetOperand(call, (unsigned)m->tag);
+  return (LLVMIsAConstantInt(peer) &&
+          LLVMConstIntGetSExtValue(peer) == lt_mpi_any_source(m, call)) ||
+         (LLVMIsAConstantInt(tag) && LLVMConstIntGetSExtValue(tag) == -1);
 }
 
 /* Lane k of the tangent shadow of call's operand r (null when none). */
@@ -337,6 +412,12 @@ int lt_mpi_tangent(LtTg *t, LLVMValueRef call) {
     peer = OP(m.peer), tag = OP(m.tag);
     if (lt_mpi_records_status(&m, call))
       lt_mpi_status_after(c, t->b, &m, call, tc, &peer, &tag);
+  }
+  if (k == LT_MPI_IRECV && wild_const(&m, call)) {
+    lt_error(c, call, "'MPI_Irecv' receives from MPI_ANY_SOURCE or with MPI_ANY_TAG, which "
+                      "Leantape differentiates in reverse mode but not yet in forward mode; "
+                      "name the source rank and the tag");
+    return -1;
   }
   if ((k == LT_MPI_ISEND || k == LT_MPI_IRECV) && irecv_guard(c, t->b, &m, call, tc))
     return -1;

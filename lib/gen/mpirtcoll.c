@@ -21,17 +21,16 @@ static const char *const coll_ir =
     "declare i32 @MPI_Comm_size(%H, ptr)\n"
     "declare i32 @MPI_Abort(%H, i32)\n"
     "declare i64 @write(i32, ptr, i64)\n"
-    "@lt.mpi.wildmsg%S = private constant [83 x i8] c\"leantape: MPI_Irecv from MPI_ANY_SOURCE or with MPI_ANY_TAG is not differentiated\\0A\\00\"\n"
-    /* an MPI_Irecv whose source or tag, known only at run time, is a
-     * wildcard: stop (R would send the adjoint nowhere, T could take
-     * another rank's tangent) */
+    "@lt.mpi.wildmsg%S = private constant [99 x i8] c\"leantape: MPI_Irecv from MPI_ANY_SOURCE or with MPI_ANY_TAG is not differentiated in forward mode\\0A\\00\"\n"
+    /* forward mode: an MPI_Irecv whose source or tag, known only at run
+     * time, is a wildcard: stop (T could take another message's tangent) */
     "define hidden void @lt.mpi.nowild%S(i32 %peer, i32 %tag, i32 %any, %H %comm) {\n"
     "  %a = icmp eq i32 %peer, %any\n"
     "  %t = icmp eq i32 %tag, -1\n"
     "  %w = or i1 %a, %t\n"
     "  br i1 %w, label %stop, label %ok\n"
     "stop:\n"
-    "  call i64 @write(i32 2, ptr @lt.mpi.wildmsg%S, i64 82)\n"
+    "  call i64 @write(i32 2, ptr @lt.mpi.wildmsg%S, i64 98)\n"
     "  call i32 @MPI_Abort(%H %comm, i32 1)\n"
     "  br label %ok\n"
     "ok:\n"

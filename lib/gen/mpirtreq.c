@@ -11,10 +11,12 @@
  * value, and keys it by the wait's address too: the reverse of the wait
  * finds the record by that key and starts the adjoint communication, the
  * reverse of the Isend/Irecv by its own request's address, and completes
- * it. The list is one per module, shared by the threads of a process
- * under a spin lock: a request may be waited by another thread than the
- * one that started it (MPI_THREAD_MULTIPLE), and R's team threads are not
- * A's, so a per-thread list could not find it.
+ * it. An Irecv's record of a wildcard source or tag takes the ones the
+ * wait's status reports (lt.mpi.heard), where the adjoint goes back. The
+ * list is one per module, shared by the threads of a process under a spin
+ * lock: a request may be waited by another thread than the one that
+ * started it (MPI_THREAD_MULTIPLE), and R's team threads are not A's, so a
+ * per-thread list could not find it.
  */
 #include "lt.h"
 
@@ -132,7 +134,7 @@ static const char *const req_ir =
      * the request it named is gone, so the live request's record was
      * pushed after that one's: the newest match is the live one. A
      * tangent keeps one record per lane, all of the same handle. */
-    "define hidden void @lt.mpi.claim%S(ptr %addr, i1 %tangent, i32 %lanes) {\n"
+    "define hidden ptr @lt.mpi.claim%S(ptr %addr, i1 %tangent, i32 %lanes) {\n"
     "entry:\n"
     "  %h = load %H, ptr %addr\n"
     "  call void @lt.mpi.acquire%S()\n"
@@ -141,6 +143,7 @@ static const char *const req_ir =
     "loop:\n"
     "  %nd = phi ptr [ %first, %entry ], [ %nx, %next ]\n"
     "  %left = phi i32 [ %lanes, %entry ], [ %left1, %next ]\n"
+    "  %got = phi ptr [ null, %entry ], [ %got1, %next ]\n"
     "  %end = icmp eq ptr %nd, null\n"
     "  %none = icmp sle i32 %left, 0\n"
     "  %stop = or i1 %end, %none\n"
@@ -163,13 +166,14 @@ static const char *const req_ir =
     "  store ptr %addr, ptr %f14\n"
     "  br label %next\n"
     "next:\n"
+    "  %got1 = select i1 %m, ptr %nd, ptr %got\n"
     "  %used = zext i1 %m to i32\n"
     "  %left1 = sub i32 %left, %used\n"
     "  %nx = load ptr, ptr %nd\n"
     "  br label %loop\n"
     "out:\n"
     "  call void @lt.mpi.release%S()\n"
-    "  ret void\n}\n"
+    "  ret ptr %got\n}\n"
     "define hidden void @lt.mpi.claimall%S(i32 %n, ptr %reqs, i1 %tangent, i32 %lanes) {\n"
     "entry:\n"
     "  br label %loop\n"
@@ -179,7 +183,7 @@ static const char *const req_ir =
     "  br i1 %more, label %body, label %out\n"
     "body:\n"
     "  %a = getelementptr %H, ptr %reqs, i32 %i\n"
-    "  call void @lt.mpi.claim%S(ptr %a, i1 %tangent, i32 %lanes)\n"
+    "  call ptr @lt.mpi.claim%S(ptr %a, i1 %tangent, i32 %lanes)\n"
     "  %j = add i32 %i, 1\n"
     "  br label %loop\n"
     "out:\n"
@@ -327,6 +331,101 @@ static const char *const req_ir2 =
     "  call void @free(ptr %nd)\n"
     "  ret void\n"
     "out:\n"
+    "  ret void\n}\n"
+    /* After a wait in A: an Irecv's record whose source or tag was a
+     * wildcard (any: MPI_ANY_SOURCE of the ABI) takes the ones the status
+     * st reports (soff: MPI_SOURCE's offset, MPI_TAG after it); a receive
+     * from MPI_PROC_NULL reports MPI_ANY_TAG, which no send may use */
+    "define hidden void @lt.mpi.heard%S(ptr %nd, ptr %st, i32 %soff, i32 %any) {\n"
+    "entry:\n"
+    "  %nul = icmp eq ptr %nd, null\n"
+    "  br i1 %nul, label %out, label %kind\n"
+    "kind:\n"
+    "  %f2 = getelementptr %lt.mpi.node, ptr %nd, i32 0, i32 2\n"
+    "  %k = load i32, ptr %f2\n"
+    "  %isr = icmp eq i32 %k, 1\n"
+    "  %f8 = getelementptr %lt.mpi.node, ptr %nd, i32 0, i32 8\n"
+    "  %peer = load i32, ptr %f8\n"
+    "  %f9 = getelementptr %lt.mpi.node, ptr %nd, i32 0, i32 9\n"
+    "  %tag = load i32, ptr %f9\n"
+    "  %wa = icmp eq i32 %peer, %any\n"
+    "  %wt = icmp eq i32 %tag, -1\n"
+    "  %w = or i1 %wa, %wt\n"
+    "  %go = and i1 %isr, %w\n"
+    "  br i1 %go, label %set, label %out\n"
+    "set:\n"
+    "  %so = sext i32 %soff to i64\n"
+    "  %ps = getelementptr i8, ptr %st, i64 %so\n"
+    "  %src = load i32, ptr %ps\n"
+    "  %pt = getelementptr i8, ptr %ps, i64 4\n"
+    "  %t = load i32, ptr %pt\n"
+    "  %neg = icmp slt i32 %t, 0\n"
+    "  %t1 = select i1 %neg, i32 0, i32 %t\n"
+    "  store i32 %src, ptr %f8\n"
+    "  store i32 %t1, ptr %f9\n"
+    "  br label %out\n"
+    "out:\n"
+    "  ret void\n}\n"
+    /* Before MPI_Waitall in A: the records claimed (a malloc'd array of n,
+     * null where none), and the statuses the call is to fill: the user's,
+     * or n of ours (size bytes each) for MPI_STATUSES_IGNORE (ign) */
+    "define hidden ptr @lt.mpi.claimed%S(i32 %n, ptr %reqs) {\n"
+    "entry:\n"
+    "  %nn = sext i32 %n to i64\n"
+    "  %b = mul i64 %nn, 8\n"
+    "  %nodes = call ptr @malloc(i64 %b)\n"
+    "  br label %loop\n"
+    "loop:\n"
+    "  %i = phi i32 [ 0, %entry ], [ %j, %body ]\n"
+    "  %more = icmp slt i32 %i, %n\n"
+    "  br i1 %more, label %body, label %out\n"
+    "body:\n"
+    "  %a = getelementptr %H, ptr %reqs, i32 %i\n"
+    "  %nd = call ptr @lt.mpi.claim%S(ptr %a, i1 false, i32 1)\n"
+    "  %pn = getelementptr ptr, ptr %nodes, i32 %i\n"
+    "  store ptr %nd, ptr %pn\n"
+    "  %j = add i32 %i, 1\n"
+    "  br label %loop\n"
+    "out:\n"
+    "  ret ptr %nodes\n}\n"
+    "define hidden ptr @lt.mpi.statuses%S(i32 %n, ptr %sts, ptr %ign, i32 %size) {\n"
+    "  %isign = icmp eq ptr %sts, %ign\n"
+    "  br i1 %isign, label %own, label %user\n"
+    "own:\n"
+    "  %nn = sext i32 %n to i64\n"
+    "  %sz = sext i32 %size to i64\n"
+    "  %b = mul i64 %nn, %sz\n"
+    "  %p = call ptr @malloc(i64 %b)\n"
+    "  ret ptr %p\n"
+    "user:\n"
+    "  ret ptr %sts\n}\n"
+    /* After MPI_Waitall in A: heard for each request; frees what the two
+     * above allocated */
+    "define hidden void @lt.mpi.heardall%S(i32 %n, ptr %nodes, ptr %buf, ptr %sts, i32 %size, i32 %soff, i32 %any) {\n"
+    "entry:\n"
+    "  br label %loop\n"
+    "loop:\n"
+    "  %i = phi i32 [ 0, %entry ], [ %j, %body ]\n"
+    "  %more = icmp slt i32 %i, %n\n"
+    "  br i1 %more, label %body, label %out\n"
+    "body:\n"
+    "  %pn = getelementptr ptr, ptr %nodes, i32 %i\n"
+    "  %nd = load ptr, ptr %pn\n"
+    "  %ii = sext i32 %i to i64\n"
+    "  %sz = sext i32 %size to i64\n"
+    "  %off = mul i64 %ii, %sz\n"
+    "  %st = getelementptr i8, ptr %buf, i64 %off\n"
+    "  call void @lt.mpi.heard%S(ptr %nd, ptr %st, i32 %soff, i32 %any)\n"
+    "  %j = add i32 %i, 1\n"
+    "  br label %loop\n"
+    "out:\n"
+    "  call void @free(ptr %nodes)\n"
+    "  %own = icmp ne ptr %buf, %sts\n"
+    "  br i1 %own, label %f, label %k\n"
+    "f:\n"
+    "  call void @free(ptr %buf)\n"
+    "  br label %k\n"
+    "k:\n"
     "  ret void\n}\n"
     "define hidden void @lt.mpi.fwaitall%S(i32 %n, ptr %reqs) {\n"
     "entry:\n"
