@@ -262,15 +262,5 @@ const char *lt_mpi_check(const LtMpiCall *m, LLVMValueRef call, int active) {
       return "reduces floating-point data with an operation that has no "
              "derivative rule (MPI_SUM, MPI_MAX and MPI_MIN have)";
   }
-  long long x;
-  if (m->kind == LT_MPI_IRECV && int_const(LLVMGetOperand(call, (unsigned)m->peer), &x) &&
-      x == lt_mpi_any_source(m, call))
-    return "receives from MPI_ANY_SOURCE, which Leantape differentiates for "
-           "MPI_Recv and MPI_Sendrecv but not yet for MPI_Irecv; name the "
-           "source rank";
-  if (m->kind == LT_MPI_IRECV && int_const(LLVMGetOperand(call, (unsigned)m->tag), &x) &&
-      x == -1)
-    return "receives with MPI_ANY_TAG, which Leantape differentiates for "
-           "MPI_Recv and MPI_Sendrecv but not yet for MPI_Irecv; name the tag";
   return NULL;
 }

@@ -302,6 +302,11 @@ int lt_mpi_forward(LtGen *g, LLVMBuilderRef b, LLVMValueRef call, LLVMValueRef a
  * name or MPICH's value; the shadow in R of the call's operand k (null
  * when none). */
 int lt_mpi_int_handles(LtCtx *c);
+/* The helpers' fl: MPI_FLOAT data (else MPI_DOUBLE); adjoints added
+ * atomically (R of a derivative that runs on a team). */
+#define LT_MPI_FL_FLOAT 1
+#define LT_MPI_ATOMIC 2
+LLVMValueRef lt_mpi_fl(LtGen *g, LLVMValueRef call);
 /* An MPI call that the classification accepted but no switch of gen
  * handles: an internal error ("reverse" or "tangent"), -1. */
 int lt_mpi_no_rule(LtCtx *c, LLVMValueRef call, const char *what);
@@ -328,6 +333,9 @@ LLVMValueRef lt_mpi_helper(LtCtx *c, int int_handles, const char *name);
 /* mpirtcoll.c: the helpers' text for reductions by MAX/MIN, Sendrecv and
  * the gather family (part 0 or 1), linked with mpirt.c's */
 const char *lt_mpirt_coll_text(int part);
+/* mpirtreq.c: the helpers' text for the records of nonblocking calls
+ * (part 0 or 1) */
+const char *lt_mpirt_req_text(int part);
 
 /* blas.c, blasfwd.c, blasrt.c: BLAS routines (analysis/blas.c decodes
  * them). R, at g->b: the adjoint calls; A, before acall (the call's

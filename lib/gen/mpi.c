@@ -6,11 +6,13 @@
  * to the source, which is then zeroed; Allreduce(SUM) an Allreduce of the
  * result's adjoints added into the operand's shadow; Reduce(SUM) a Bcast
  * of the root's adjoint; Bcast a Reduce(SUM) of the adjoints to the root.
- * Nonblocking calls record their request in A; the reverse of MPI_Wait
- * starts the adjoint communication, the reverse of MPI_Isend/Irecv
- * completes it (helpers: mpirt.c). The tag, communicator and peer are the
- * primal's, read in R as the plan says. Forward mode sends the tangent
- * the way the primal goes. Integer datatypes carry nothing.
+ * Nonblocking calls record their request in A, and each wait claims the
+ * records of the requests it names (by handle value: it may name copies);
+ * the reverse of MPI_Wait starts the adjoint communication, the reverse of
+ * MPI_Isend/Irecv completes it (helpers: mpirt.c, mpirtreq.c). The tag,
+ * communicator and peer are the primal's, read in R as the plan says.
+ * Forward mode sends the tangent the way the primal goes, one message per
+ * lane. Integer datatypes carry nothing.
  */
 #include "lt.h"
 
@@ -54,6 +56,13 @@ LLVMValueRef lt_mpi_call_helper(LtCtx *c, LLVMBuilderRef b, int ih, const char *
 
 static int is_f32(LLVMValueRef call, const LtMpiCall *m) {
   return lt_mpi_type(LLVMGetOperand(call, (unsigned)m->type)) == LT_MPI_T_FLOAT;
+}
+
+LLVMValueRef lt_mpi_fl(LtGen *g, LLVMValueRef call) {
+  LtMpiCall m;
+  lt_mpi_call(call, &m);
+  return LLVMConstInt(g->c->i32, (is_f32(call, &m) ? LT_MPI_FL_FLOAT : 0) |
+                                     (g->parallel ? LT_MPI_ATOMIC : 0), 0);
 }
 
 LLVMValueRef lt_mpi_handle(LtCtx *c, int ih, const char *ompi, long long mpich) {
@@ -147,8 +156,10 @@ void lt_mpi_recv_peer(LtGen *g, const LtMpiCall *m, LLVMValueRef call, LLVMValue
   *tag = LLVMBuildTrunc(g->b, v, g->c->i32, "lt.mpi.tag");
 }
 
-/* An MPI_Irecv whose source or tag is only known at run time stops there
- * if it is a wildcard (constant ones are errors: analysis/mpi.c). */
+/* Forward mode: an MPI_Irecv whose source or tag is only known at run time
+ * stops there if it is a wildcard (constant ones are errors, below). The
+ * tangent's receive is posted with the primal's, before the source is
+ * known, and could take another message's tangent. */
 static int irecv_guard(LtCtx *c, LLVMBuilderRef b, const LtMpiCall *m, LLVMValueRef call,
                        LLVMValueRef acall) {
   if (m->kind != LT_MPI_IRECV || !lt_mpi_recv_wildcard(m, call))
@@ -158,6 +169,90 @@ static int irecv_guard(LtCtx *c, LLVMBuilderRef b, const LtMpiCall *m, LLVMValue
                        LLVMConstInt(c->i32, (unsigned long long)lt_mpi_any_source(m, call), 1),
                        LLVMGetOperand(acall, (unsigned)m->comm)};
   return lt_mpi_call_helper(c, b, lt_mpi_int_handles(c), "nowild", a, 4) ? 0 : -1;
+}
+
+/* Whether the module has an MPI_Irecv whose source or tag may be a
+ * wildcard (its records may be waited anywhere). */
+static int wild_irecv(LtCtx *c) {
+  static const char *const names[2] = {"MPI_Irecv", "PMPI_Irecv"};
+  for (int k = 0; k < 2; k++) {
+    LLVMValueRef f = LLVMGetNamedFunction(c->mod, names[k]);
+    for (LLVMUseRef u = f ? LLVMGetFirstUse(f) : NULL; u; u = LLVMGetNextUse(u)) {
+      LLVMValueRef call = LLVMGetUser(u);
+      LtMpiCall m;
+      if (LLVMIsACallInst(call) && lt_mpi_call(call, &m) == LT_MPI_IRECV &&
+          lt_mpi_recv_wildcard(&m, call))
+        return 1;
+    }
+  }
+  return 0;
+}
+
+/* A, around wcall (MPI_Wait or MPI_Waitall) when some MPI_Irecv may be a
+ * wildcard: the records it claims learn the source and tag from the
+ * statuses it fills (ours where the user ignores them), as the blocking
+ * receive's do (lt_mpi_status_after); the reverse of the wait sends the
+ * adjoint there. The status layout is the ABI's: OpenMPI's {MPI_SOURCE,
+ * MPI_TAG, MPI_ERROR, int, size_t} (24 bytes), MPICH's {int, int,
+ * MPI_SOURCE, MPI_TAG, MPI_ERROR} (20). */
+static int hear(LtCtx *c, const LtMpiCall *m, LLVMValueRef wcall) {
+  int ih = lt_mpi_int_handles(c);
+  LLVMValueRef soff = LLVMConstInt(c->i32, ih ? 8 : 0, 0), size = LLVMConstInt(c->i32, ih ? 20 : 24, 0);
+  LLVMValueRef any = LLVMConstInt(c->i32, (unsigned long long)(ih ? -2 : -1), 1);
+  LLVMValueRef ign = LLVMConstIntToPtr(LLVMConstInt(c->i64, ih ? 1 : 0, 0), c->ptr);
+  LLVMValueRef req = LLVMGetOperand(wcall, (unsigned)m->req);
+  LLVMValueRef st = LLVMGetOperand(wcall, (unsigned)m->status), use, nd;
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
+  LLVMPositionBuilderBefore(b, wcall);
+  int ok;
+  if (m->kind == LT_MPI_WAIT) {
+    LLVMBasicBlockRef entry =
+        LLVMGetEntryBasicBlock(LLVMGetBasicBlockParent(LLVMGetInstructionParent(wcall)));
+    LLVMBuilderRef eb = LLVMCreateBuilderInContext(c->llctx);
+    LLVMPositionBuilderBefore(eb, LLVMGetFirstInstruction(entry));
+    LLVMValueRef mine = lt_build_slot(eb, LLVMArrayType2(c->i8, 64), 8, "lt.mpi.status");
+    LLVMDisposeBuilder(eb);
+    LLVMValueRef a[3] = {req, LLVMConstInt(c->i1, 0, 0), LLVMConstInt(c->i32, 1, 0)};
+    nd = lt_mpi_call_helper(c, b, ih, "claim", a, 3);
+    use = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, st, ign, ""), mine, st, "");
+    LLVMSetOperand(wcall, (unsigned)m->status, use);
+    LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(wcall));
+    LLVMValueRef h[4] = {nd, use, soff, any};
+    ok = nd && lt_mpi_call_helper(c, b, ih, "heard", h, 4);
+  } else {
+    LLVMValueRef n = LLVMGetOperand(wcall, (unsigned)m->count);
+    LLVMValueRef a[2] = {n, req}, s[4] = {n, st, ign, size};
+    nd = lt_mpi_call_helper(c, b, ih, "claimed", a, 2);
+    use = lt_mpi_call_helper(c, b, ih, "statuses", s, 4);
+    ok = nd && use;
+    if (ok) {
+      LLVMSetOperand(wcall, (unsigned)m->status, use);
+      LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(wcall));
+      LLVMValueRef h[7] = {n, nd, use, st, size, soff, any};
+      ok = lt_mpi_call_helper(c, b, ih, "heardall", h, 7) != NULL;
+    }
+  }
+  LLVMDisposeBuilder(b);
+  return ok ? 0 : -1;
+}
+
+/* Before wcall (MPI_Wait or MPI_Waitall, in A or T): the records of the
+ * requests it waits for (lanes per request: one in A, W in T) are keyed by
+ * the address it names, which may be a copy's (mpirtreq.c). */
+static int claim(LtCtx *c, const LtMpiCall *m, LLVMValueRef wcall, int tangent, unsigned lanes) {
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
+  LLVMPositionBuilderBefore(b, wcall);
+  LLVMValueRef a[4], r;
+  unsigned n = 0;
+  if (m->kind == LT_MPI_WAITALL)
+    a[n++] = LLVMGetOperand(wcall, (unsigned)m->count);
+  a[n++] = LLVMGetOperand(wcall, (unsigned)m->req);
+  a[n++] = LLVMConstInt(c->i1, (unsigned long long)tangent, 0);
+  a[n++] = LLVMConstInt(c->i32, lanes, 0);
+  r = lt_mpi_call_helper(c, b, lt_mpi_int_handles(c),
+                         m->kind == LT_MPI_WAITALL ? "claimall" : "claim", a, n);
+  LLVMDisposeBuilder(b);
+  return r ? 0 : -1;
 }
 
 int lt_mpi_reverse(LtGen *g, LLVMValueRef call) {
@@ -177,7 +272,7 @@ int lt_mpi_reverse(LtGen *g, LLVMValueRef call) {
   if (lt_mpicoll_handles(&m, call))
     return lt_mpicoll_reverse(g, call);
   int ih = lt_mpi_int_handles(g->c);
-  LLVMValueRef fl = LLVMConstInt(g->c->i32, (unsigned long long)is_f32(call, &m), 0);
+  LLVMValueRef fl = lt_mpi_fl(g, call);
   LLVMValueRef n = r_op(g, call, m.count), dt = r_op(g, call, m.type);
   LLVMValueRef comm = r_op(g, call, m.comm);
   switch (k) {
@@ -236,6 +331,9 @@ int lt_mpi_forward(LtGen *g, LLVMBuilderRef b, LLVMValueRef call, LLVMValueRef a
   if (k != LT_MPI_WAIT && k != LT_MPI_WAITALL &&
       ((k != LT_MPI_ISEND && k != LT_MPI_IRECV) || !lt_mpi_float(&m, call)))
     return 0;
+  if ((k == LT_MPI_WAIT || k == LT_MPI_WAITALL) &&
+      (wild_irecv(g->c) ? hear(g->c, &m, acall) : claim(g->c, &m, acall, 0, 1)))
+    return -1;
   /* the tape slot's value is defined here, in the call's iteration */
   LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(acall));
   lt_map_put(&g->custom_tape, call,
@@ -245,8 +343,6 @@ int lt_mpi_forward(LtGen *g, LLVMBuilderRef b, LLVMValueRef call, LLVMValueRef a
   LLVMValueRef buf = LLVMGetOperand(call, (unsigned)(k == LT_MPI_ISEND ? m.sbuf : m.rbuf));
   LLVMValueRef sh = lt_is_shadowed(&g->act_of, buf) ? shadow(g, buf) : LLVMConstNull(g->c->ptr);
   LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(acall));
-  if (irecv_guard(g->c, b, &m, call, acall))
-    return -1;
   LLVMValueRef a[10] = {LLVMGetOperand(acall, (unsigned)m.req),
                         LLVMConstInt(g->c->i32, k == LT_MPI_IRECV, 0),
                         sh,
@@ -255,73 +351,116 @@ int lt_mpi_forward(LtGen *g, LLVMBuilderRef b, LLVMValueRef call, LLVMValueRef a
                         LLVMGetOperand(acall, (unsigned)m.peer),
                         LLVMGetOperand(acall, (unsigned)m.tag),
                         LLVMGetOperand(acall, (unsigned)m.comm),
-                        LLVMConstInt(g->c->i32, (unsigned long long)is_f32(call, &m), 0),
+                        lt_mpi_fl(g, call),
                         LLVMConstNull(g->c->ptr)};
   return lt_mpi_call_helper(g->c, b, lt_mpi_int_handles(g->c), "push", a, 10) ? 0 : -1;
 }
 
+/* An MPI_Irecv from MPI_ANY_SOURCE or with MPI_ANY_TAG, as constants. */
+static int wild_const(const LtMpiCall *m, LLVMValueRef call) {
+  LLVMValueRef peer = LLVMGetOperand(call, (unsigned)m->peer);
+  LLVMValueRef tag = LLVMGetOperand(call, (unsigned)m->tag);
+  return (LLVMIsAConstantInt(peer) &&
+          LLVMConstIntGetSExtValue(peer) == lt_mpi_any_source(m, call)) ||
+         (LLVMIsAConstantInt(tag) && LLVMConstIntGetSExtValue(tag) == -1);
+}
+
+/* Lane k of the tangent shadow of call's operand r (null when none). */
+LLVMValueRef lt_mpi_tshadow(LtTg *t, LLVMValueRef call, int r, unsigned k) {
+  LLVMValueRef p = LLVMGetOperand(call, (unsigned)r);
+  if (!lt_is_shadowed(&t->g->act_of, p))
+    return LLVMConstNull(t->c->ptr);
+  return lt_tg_lane(t, lt_tg_shadow(t, p), LLVMTypeOf(p), k);
+}
+
+/* With enzyme_width W, every lane's tangent travels as a message of its
+ * own, the same call on that lane's shadow, lanes in order on every rank
+ * (so MPI's non-overtaking rule pairs lane k with lane k). A lane's shadow
+ * is a buffer of its own: packing W lanes into one message would copy
+ * each buffer in and out at every call and multiply the count, an int,
+ * by W; the width-1 helpers serve unchanged. A nonblocking call keeps a
+ * record per lane, which its wait claims and completes W times. */
 int lt_mpi_tangent(LtTg *t, LLVMValueRef call) {
   LtMpiCall m;
   LtMpiKind k = lt_mpi_call(call, &m);
   LLVMValueRef tc = lt_tg_val(t, call);
   LtCtx *c = t->c;
-  if (t->W != 1) {
-    lt_error(c, call, "MPI calls in forward mode with enzyme_width > 1 are not "
-                      "supported yet");
-    return -1;
-  }
   int ih = lt_mpi_int_handles(c);
-  if (k == LT_MPI_WAIT) {
-    LLVMValueRef a[1] = {LLVMGetOperand(tc, (unsigned)m.req)};
-    return lt_mpi_call_helper(c, t->b, ih, "fwait", a, 1) ? 0 : -1;
-  }
-  if (k == LT_MPI_WAITALL) {
-    LLVMValueRef a[2] = {LLVMGetOperand(tc, (unsigned)m.count), LLVMGetOperand(tc, (unsigned)m.req)};
-    return lt_mpi_call_helper(c, t->b, ih, "fwaitall", a, 2) ? 0 : -1;
+  if (k == LT_MPI_WAIT || k == LT_MPI_WAITALL) {
+    if (claim(c, &m, tc, 1, t->W))
+      return -1;
+    for (unsigned l = 0; l < t->W; l++) {
+      LLVMValueRef a[2] = {LLVMGetOperand(tc, (unsigned)m.req), NULL};
+      if (k == LT_MPI_WAITALL) {
+        a[1] = a[0];
+        a[0] = LLVMGetOperand(tc, (unsigned)m.count);
+      }
+      if (!lt_mpi_call_helper(c, t->b, ih, k == LT_MPI_WAIT ? "fwait" : "fwaitall", a,
+                              k == LT_MPI_WAIT ? 1 : 2))
+        return -1;
+    }
+    return 0;
   }
   if (!lt_mpi_float(&m, call))
     return 0;
   if (lt_mpicoll_handles(&m, call))
     return lt_mpicoll_tangent(t, call);
 #define OP(r) LLVMGetOperand(tc, (unsigned)(r))
-#define SH(r) (lt_is_shadowed(&t->g->act_of, LLVMGetOperand(call, (unsigned)(r)))            \
-                   ? lt_tg_lane(t, lt_tg_shadow(t, LLVMGetOperand(call, (unsigned)(r))),     \
-                                LLVMTypeOf(LLVMGetOperand(call, (unsigned)(r))), 0)           \
-                   : LLVMConstNull(c->ptr))
   LLVMValueRef fl = LLVMConstInt(c->i32, (unsigned long long)is_f32(call, &m), 0);
-  switch (k) {
-  case LT_MPI_SEND:
-  case LT_MPI_RECV: {
-    LLVMValueRef peer = OP(m.peer), tag = OP(m.tag);
+  LLVMValueRef peer = NULL, tag = NULL;
+  if (k == LT_MPI_SEND || k == LT_MPI_RECV) {
+    peer = OP(m.peer), tag = OP(m.tag);
     if (lt_mpi_records_status(&m, call))
       lt_mpi_status_after(c, t->b, &m, call, tc, &peer, &tag);
-    LLVMValueRef a[7] = {SH(k == LT_MPI_SEND ? m.sbuf : m.rbuf), OP(m.count), OP(m.type),
-                         peer, tag, OP(m.comm), fl};
-    return lt_mpi_call_helper(c, t->b, ih, k == LT_MPI_SEND ? "fsend" : "frecv", a, 7) ? 0 : -1;
   }
-  case LT_MPI_ISEND:
-  case LT_MPI_IRECV: {
-    if (irecv_guard(c, t->b, &m, call, tc))
+  if (k == LT_MPI_IRECV && wild_const(&m, call)) {
+    lt_error(c, call, "'MPI_Irecv' receives from MPI_ANY_SOURCE or with MPI_ANY_TAG, which "
+                      "Leantape differentiates in reverse mode but not yet in forward mode; "
+                      "name the source rank and the tag");
+    return -1;
+  }
+  if ((k == LT_MPI_ISEND || k == LT_MPI_IRECV) && irecv_guard(c, t->b, &m, call, tc))
+    return -1;
+  for (unsigned l = 0; l < t->W; l++) {
+    LLVMValueRef r;
+    switch (k) {
+    case LT_MPI_SEND:
+    case LT_MPI_RECV: {
+      LLVMValueRef a[7] = {lt_mpi_tshadow(t, call, k == LT_MPI_SEND ? m.sbuf : m.rbuf, l),
+                           OP(m.count), OP(m.type), peer, tag, OP(m.comm), fl};
+      r = lt_mpi_call_helper(c, t->b, ih, k == LT_MPI_SEND ? "fsend" : "frecv", a, 7);
+      break;
+    }
+    case LT_MPI_ISEND:
+    case LT_MPI_IRECV: {
+      LLVMValueRef a[9] = {OP(m.req), LLVMConstInt(c->i32, k == LT_MPI_IRECV, 0),
+                           lt_mpi_tshadow(t, call, k == LT_MPI_ISEND ? m.sbuf : m.rbuf, l),
+                           OP(m.count), OP(m.type), OP(m.peer), OP(m.tag), OP(m.comm), fl};
+      r = lt_mpi_call_helper(c, t->b, ih, "fstart", a, 9);
+      break;
+    }
+    case LT_MPI_BCAST: {
+      LLVMValueRef a[6] = {lt_mpi_tshadow(t, call, m.sbuf, l), OP(m.count), OP(m.type),
+                           OP(m.root), OP(m.comm), fl};
+      r = lt_mpi_call_helper(c, t->b, ih, "fbcast", a, 6);
+      break;
+    }
+    case LT_MPI_REDUCE:
+    case LT_MPI_ALLREDUCE: {
+      LLVMValueRef a[8] = {lt_mpi_tshadow(t, call, m.sbuf, l), lt_mpi_tshadow(t, call, m.rbuf, l),
+                           OP(m.count), OP(m.type), OP(m.op),
+                           k == LT_MPI_REDUCE ? OP(m.root)
+                                              : LLVMConstInt(c->i32, (unsigned long long)-1, 1),
+                           OP(m.comm), fl};
+      r = lt_mpi_call_helper(c, t->b, ih, "freduce", a, 8);
+      break;
+    }
+    default:
+      return lt_mpi_no_rule(c, call, "tangent");
+    }
+    if (!r)
       return -1;
-    LLVMValueRef a[9] = {OP(m.req), LLVMConstInt(c->i32, k == LT_MPI_IRECV, 0),
-                         SH(k == LT_MPI_ISEND ? m.sbuf : m.rbuf), OP(m.count), OP(m.type),
-                         OP(m.peer), OP(m.tag), OP(m.comm), fl};
-    return lt_mpi_call_helper(c, t->b, ih, "fstart", a, 9) ? 0 : -1;
   }
-  case LT_MPI_BCAST: {
-    LLVMValueRef a[6] = {SH(m.sbuf), OP(m.count), OP(m.type), OP(m.root), OP(m.comm), fl};
-    return lt_mpi_call_helper(c, t->b, ih, "fbcast", a, 6) ? 0 : -1;
-  }
-  case LT_MPI_REDUCE:
-  case LT_MPI_ALLREDUCE: {
-    LLVMValueRef a[8] = {SH(m.sbuf), SH(m.rbuf), OP(m.count), OP(m.type), OP(m.op),
-                         k == LT_MPI_REDUCE ? OP(m.root) : LLVMConstInt(c->i32, (unsigned long long)-1, 1),
-                         OP(m.comm), fl};
-    return lt_mpi_call_helper(c, t->b, ih, "freduce", a, 8) ? 0 : -1;
-  }
-  default:
-    return lt_mpi_no_rule(c, call, "tangent");
-  }
+  return 0;
 #undef OP
-#undef SH
 }

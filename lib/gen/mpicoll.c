@@ -80,7 +80,7 @@ int lt_mpicoll_reverse(LtGen *g, LLVMValueRef call) {
   int ih = lt_mpi_int_handles(c);
 #define ROP(r) lt_rv(g, LLVMGetOperand(call, (unsigned)(r)))
 #define RSH(r) lt_mpi_rshadow(g, call, (r))
-  LLVMValueRef fl = flag(c, call, &m);
+  LLVMValueRef fl = lt_mpi_fl(g, call);
   if (by_maxmin(&m, call)) {
     LLVMValueRef win = lt_tape_load_at(g, LT_SLOT_CUSTOMTAPE, call, c->ptr, g->b);
     LLVMValueRef root = k == LT_MPI_REDUCE ? ROP(m.root) : LLVMConstInt(c->i32, (unsigned long long)-1, 1);
@@ -116,6 +116,8 @@ int lt_mpicoll_reverse(LtGen *g, LLVMValueRef call) {
 #undef RSH
 }
 
+/* One message per lane, as in mpi.c's lt_mpi_tangent; MAX/MIN find the
+ * winners once for all lanes. */
 int lt_mpicoll_tangent(LtTg *t, LLVMValueRef call) {
   LtMpiCall m;
   LtMpiKind k = lt_mpi_call(call, &m);
@@ -123,40 +125,46 @@ int lt_mpicoll_tangent(LtTg *t, LLVMValueRef call) {
   int ih = lt_mpi_int_handles(c);
   LLVMValueRef tc = lt_tg_val(t, call);
 #define OP(r) LLVMGetOperand(tc, (unsigned)(r))
-#define SH(r) (lt_is_shadowed(&t->g->act_of, LLVMGetOperand(call, (unsigned)(r)))            \
-                   ? lt_tg_lane(t, lt_tg_shadow(t, LLVMGetOperand(call, (unsigned)(r))),     \
-                                LLVMTypeOf(LLVMGetOperand(call, (unsigned)(r))), 0)           \
-                   : LLVMConstNull(c->ptr))
-  LLVMValueRef fl = flag(c, call, &m);
+#define SH(r) lt_mpi_tshadow(t, call, (r), l)
+  LLVMValueRef fl = flag(c, call, &m), win = NULL, src = NULL, tag = NULL;
   if (by_maxmin(&m, call)) {
-    LLVMValueRef root = k == LT_MPI_REDUCE ? OP(m.root) : LLVMConstInt(c->i32, (unsigned long long)-1, 1);
-    LLVMValueRef a[11] = {SH(m.sbuf), SH(m.rbuf), OP(m.sbuf), OP(m.count), OP(m.type),
-                          pair_type(c, ih, is_f32(call, &m)), loc_op(c, ih, op_of(&m, call)),
-                          sum(c, ih), root, OP(m.comm), fl};
-    return lt_mpi_call_helper(c, t->b, ih, "fmaxmin", a, 11) ? 0 : -1;
-  }
-  switch (k) {
-  case LT_MPI_SENDRECV: {
-    LLVMValueRef src = OP(m.rpeer), tag = OP(m.rtag);
+    LLVMValueRef a[6] = {OP(m.sbuf), OP(m.count), pair_type(c, ih, is_f32(call, &m)),
+                         loc_op(c, ih, op_of(&m, call)), OP(m.comm), fl};
+    if (!(win = lt_mpi_call_helper(c, t->b, ih, "winners", a, 6)))
+      return -1;
+  } else if (k == LT_MPI_SENDRECV) {
+    src = OP(m.rpeer), tag = OP(m.rtag);
     if (lt_mpi_records_status(&m, call))
       lt_mpi_status_after(c, t->b, &m, call, tc, &src, &tag);
-    LLVMValueRef a[11] = {SH(m.sbuf), OP(m.count), OP(m.peer), OP(m.tag), SH(m.rbuf),
-                          OP(m.rcount), src, tag, OP(m.type), OP(m.comm), fl};
-    return lt_mpi_call_helper(c, t->b, ih, "fsendrecv", a, 11) ? 0 : -1;
   }
-  case LT_MPI_GATHER:
-  case LT_MPI_SCATTER:
-  case LT_MPI_ALLGATHER: {
-    int kind = k == LT_MPI_GATHER ? 0 : k == LT_MPI_SCATTER ? 1 : 2;
-    LLVMValueRef a[9] = {LLVMConstInt(c->i32, (unsigned long long)kind, 0), SH(m.sbuf),
-                         OP(m.count), SH(m.rbuf), OP(m.rcount),
-                         m.root >= 0 ? OP(m.root) : LLVMConstInt(c->i32, 0, 0), OP(m.type),
-                         OP(m.comm), fl};
-    return lt_mpi_call_helper(c, t->b, ih, "fgather", a, 9) ? 0 : -1;
+  for (unsigned l = 0; l < t->W; l++) {
+    LLVMValueRef r;
+    if (win) {
+      LLVMValueRef root = k == LT_MPI_REDUCE ? OP(m.root)
+                                             : LLVMConstInt(c->i32, (unsigned long long)-1, 1);
+      LLVMValueRef a[9] = {SH(m.sbuf), SH(m.rbuf), OP(m.count), OP(m.type), sum(c, ih),
+                           root, OP(m.comm), fl, win};
+      r = lt_mpi_call_helper(c, t->b, ih, "fmaxmin", a, 9);
+    } else if (k == LT_MPI_SENDRECV) {
+      LLVMValueRef a[11] = {SH(m.sbuf), OP(m.count), OP(m.peer), OP(m.tag), SH(m.rbuf),
+                            OP(m.rcount), src, tag, OP(m.type), OP(m.comm), fl};
+      r = lt_mpi_call_helper(c, t->b, ih, "fsendrecv", a, 11);
+    } else if (k == LT_MPI_GATHER || k == LT_MPI_SCATTER || k == LT_MPI_ALLGATHER) {
+      int kind = k == LT_MPI_GATHER ? 0 : k == LT_MPI_SCATTER ? 1 : 2;
+      LLVMValueRef a[9] = {LLVMConstInt(c->i32, (unsigned long long)kind, 0), SH(m.sbuf),
+                           OP(m.count), SH(m.rbuf), OP(m.rcount),
+                           m.root >= 0 ? OP(m.root) : LLVMConstInt(c->i32, 0, 0), OP(m.type),
+                           OP(m.comm), fl};
+      r = lt_mpi_call_helper(c, t->b, ih, "fgather", a, 9);
+    } else {
+      return lt_mpi_no_rule(c, call, "tangent");
+    }
+    if (!r)
+      return -1;
   }
-  default:
-    return lt_mpi_no_rule(c, call, "tangent");
-  }
+  if (win && !lt_mpi_call_helper(c, t->b, ih, "free", &win, 1))
+    return -1;
+  return 0;
 #undef OP
 #undef SH
 }

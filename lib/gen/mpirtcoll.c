@@ -21,17 +21,16 @@ static const char *const coll_ir =
     "declare i32 @MPI_Comm_size(%H, ptr)\n"
     "declare i32 @MPI_Abort(%H, i32)\n"
     "declare i64 @write(i32, ptr, i64)\n"
-    "@lt.mpi.wildmsg%S = private constant [83 x i8] c\"leantape: MPI_Irecv from MPI_ANY_SOURCE or with MPI_ANY_TAG is not differentiated\\0A\\00\"\n"
-    /* an MPI_Irecv whose source or tag, known only at run time, is a
-     * wildcard: stop (R would send the adjoint nowhere, T could take
-     * another rank's tangent) */
+    "@lt.mpi.wildmsg%S = private constant [99 x i8] c\"leantape: MPI_Irecv from MPI_ANY_SOURCE or with MPI_ANY_TAG is not differentiated in forward mode\\0A\\00\"\n"
+    /* forward mode: an MPI_Irecv whose source or tag, known only at run
+     * time, is a wildcard: stop (T could take another message's tangent) */
     "define hidden void @lt.mpi.nowild%S(i32 %peer, i32 %tag, i32 %any, %H %comm) {\n"
     "  %a = icmp eq i32 %peer, %any\n"
     "  %t = icmp eq i32 %tag, -1\n"
     "  %w = or i1 %a, %t\n"
     "  br i1 %w, label %stop, label %ok\n"
     "stop:\n"
-    "  call i64 @write(i32 2, ptr @lt.mpi.wildmsg%S, i64 82)\n"
+    "  call i64 @write(i32 2, ptr @lt.mpi.wildmsg%S, i64 98)\n"
     "  call i32 @MPI_Abort(%H %comm, i32 1)\n"
     "  br label %ok\n"
     "ok:\n"
@@ -62,7 +61,8 @@ static const char *const coll_ir =
     "define hidden ptr @lt.mpi.winners%S(ptr %sb, i32 %n, %H %pt, %H %loc, %H %comm, i32 %fl) {\n"
     "entry:\n"
     "  %r = call i32 @lt.mpi.rank%S(%H %comm)\n"
-    "  %isf = icmp ne i32 %fl, 0\n"
+    "  %fl1 = and i32 %fl, 1\n"
+    "  %isf = icmp ne i32 %fl1, 0\n"
     "  %w = select i1 %isf, i64 8, i64 16\n"
     "  %ioff = select i1 %isf, i64 4, i64 8\n"
     "  %nn = sext i32 %n to i64\n"
@@ -118,7 +118,8 @@ static const char *const coll_ir =
     /* buf[i] = 0 where rank r did not win element i */
     "define hidden void @lt.mpi.mask%S(ptr %buf, i32 %n, i32 %fl, ptr %win, i32 %r) {\n"
     "entry:\n"
-    "  %isf = icmp ne i32 %fl, 0\n"
+    "  %fl1 = and i32 %fl, 1\n"
+    "  %isf = icmp ne i32 %fl1, 0\n"
     "  br label %head\n"
     "head:\n"
     "  %i = phi i32 [ 0, %entry ], [ %i1, %next ]\n"
@@ -176,10 +177,10 @@ static const char *const coll_ir =
     "  call void @free(ptr %t)\n"
     "  call void @free(ptr %win)\n"
     "  ret void\n}\n"
-    /* tangent of the same: the winner's tangent, summed */
-    "define hidden void @lt.mpi.fmaxmin%S(ptr %ssh, ptr %rsh, ptr %sb, i32 %n, %H %dt, %H %pt, %H %loc, %H %sum, i32 %root, %H %comm, i32 %fl) {\n"
+    /* tangent of the same (one lane, the winners known): the winner's
+     * tangent, summed */
+    "define hidden void @lt.mpi.fmaxmin%S(ptr %ssh, ptr %rsh, i32 %n, %H %dt, %H %sum, i32 %root, %H %comm, i32 %fl, ptr %win) {\n"
     "entry:\n"
-    "  %win = call ptr @lt.mpi.winners%S(ptr %sb, i32 %n, %H %pt, %H %loc, %H %comm, i32 %fl)\n"
     "  %r = call i32 @lt.mpi.rank%S(%H %comm)\n"
     "  %b = call i64 @lt.mpi.bytes%S(i32 %n, i32 %fl)\n"
     "  %c = call ptr @calloc(i64 %b, i64 1)\n"
@@ -192,7 +193,9 @@ static const char *const coll_ir =
     "  call void @lt.mpi.mask%S(ptr %c, i32 %n, i32 %fl, ptr %win, i32 %r)\n"
     "  call void @lt.mpi.freduce%S(ptr %c, ptr %rsh, i32 %n, %H %dt, %H %sum, i32 %root, %H %comm, i32 %fl)\n"
     "  call void @free(ptr %c)\n"
-    "  call void @free(ptr %win)\n"
+    "  ret void\n}\n"
+    "define hidden void @lt.mpi.free%S(ptr %p) {\n"
+    "  call void @free(ptr %p)\n"
     "  ret void\n}\n";
 
 static const char *const coll_ir2 =

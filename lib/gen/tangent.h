@@ -53,5 +53,7 @@ int lt_lapack_tangent(LtTg *t, LLVMValueRef call, const LtBlasCall *d);
 /* mpi.c: the tangent communication of an MPI call, at t->b. */
 int lt_mpi_tangent(LtTg *t, LLVMValueRef call);
 int lt_mpicoll_tangent(LtTg *t, LLVMValueRef call);
+/* Lane k of the shadow of call's operand r (null when it has none). */
+LLVMValueRef lt_mpi_tshadow(LtTg *t, LLVMValueRef call, int r, unsigned k);
 
 #endif

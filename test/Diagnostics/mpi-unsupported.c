@@ -1,8 +1,8 @@
 // MPI calls Leantape cannot differentiate are errors at their line, never
 // a wrong gradient: a product reduction of active data, a derived
-// datatype, an MPI call without a rule (MPI_Alltoall), a Sendrecv that
-// sends doubles and receives floats, MPI_Irecv from MPI_ANY_SOURCE, and a
-// Scatter into MPI_IN_PLACE.
+// datatype, an MPI call without a rule (MPI_Alltoall), a Sendrecv that sends
+// doubles and receives floats, MPI_Irecv from MPI_ANY_SOURCE in forward mode
+// (reverse: Integration/mpi-irecv-anysource.c), a Scatter into MPI_IN_PLACE.
 // REQUIRES: mpi
 // RUN: not %ltclang %mpiflags -O0 -g -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROD
 // RUN: not %ltclang %mpiflags -O2 -g -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROD
@@ -37,14 +37,21 @@ double f(double *x, MPI_Datatype t) {
   return z[0];
 }
 
+#if defined(ANYIRECV)
+double __enzyme_fwddiff(void *, ...);
+double g(double *x, double *dx, MPI_Datatype t) {
+  return __enzyme_fwddiff((void *)f, x, dx, enzyme_const, t);
+}
+#else
 void g(double *x, double *dx, MPI_Datatype t) {
   __enzyme_autodiff((void *)f, x, dx, enzyme_const, t);
 }
+#endif
 
 // PROD: mpi-unsupported.c:35:3: error: leantape: 'MPI_Allreduce' reduces floating-point data with an operation that has no derivative rule
 // DERIVED: mpi-unsupported.c:21:3: error: leantape: 'MPI_Allreduce' has a datatype that is not a predefined MPI datatype
 // NORULE: mpi-unsupported.c:23:3: error: leantape: 'MPI_Alltoall' has no derivative rule
 // MIXED: mpi-unsupported.c:25:3: error: leantape: 'MPI_Sendrecv' sends and receives different datatypes
-// ANYIRECV: error: leantape: 'MPI_Irecv' receives from MPI_ANY_SOURCE, which Leantape differentiates for MPI_Recv and MPI_Sendrecv but not yet for MPI_Irecv
+// ANYIRECV: mpi-unsupported.c:28:3: error: leantape: 'MPI_Irecv' receives from MPI_ANY_SOURCE or with MPI_ANY_TAG, which Leantape differentiates in reverse mode but not yet in forward mode
 // INPLACE: error: leantape: 'MPI_Scatter' uses MPI_IN_PLACE
 // PROD-NOT: PLEASE submit a bug report

@@ -1,0 +1,71 @@
+/* mpicheck.h: helpers for the MPI integration tests (mpi-*.c), next to
+ * check.h.
+ *
+ * A test differentiates an MPI program whose inputs are distributed, n per
+ * rank, and checks each rank's gradient (or tangent) against the serial
+ * program's (lt_mpi_same) and against central differences of the same MPI
+ * program (lt_mpi_fd: the input of one rank moved at a time, the value
+ * computed collectively and known on every rank). lt_mpi_watchdog turns a
+ * deadlock of the derivative's communication into a failure instead of a
+ * hung test. Header-only, static.
+ */
+#ifndef LT_MPICHECK_H
+#define LT_MPICHECK_H
+
+#include "check.h"
+#include <mpi.h>
+#include <stdio.h>
+#include <unistd.h>
+
+/* Kill the process (SIGALRM) if it is still running after s seconds. */
+static inline void lt_mpi_watchdog(unsigned s) { alarm(s); }
+
+/* The sum over the ranks of comm. */
+static inline double lt_mpi_sum(double v, MPI_Comm comm) {
+  double all;
+  MPI_Allreduce(&v, &all, 1, MPI_DOUBLE, MPI_SUM, comm);
+  return all;
+}
+
+/* got[i] (this rank's n values) against want[off + i], want being the
+ * serial program's values of the whole domain. */
+static inline void lt_mpi_same(const char *what, const double *got, const double *want, int off,
+                               int n, double rtol, double atol) {
+  for (int i = 0; i < n; i++) {
+    char w[96];
+    snprintf(w, sizeof w, "%s [%d]", what, i);
+    lt_check(w, got[i], want[off + i], rtol, atol);
+  }
+}
+
+/* A scalar function of this rank's inputs x (n per rank), collective over
+ * comm, the same value on every rank. */
+typedef double (*lt_mpi_fn)(double *x, void *ctx);
+
+/* For every rank q and every step-th input i of q: the central difference
+ * of f in x[i] on rank q, against g[i] there. */
+static inline void lt_mpi_fd(const char *what, lt_mpi_fn f, void *ctx, double *x,
+                             const double *g, int n, int step, double rtol, double atol,
+                             MPI_Comm comm) {
+  int r, p;
+  MPI_Comm_rank(comm, &r);
+  MPI_Comm_size(comm, &p);
+  for (int q = 0; q < p; q++)
+    for (int i = 0; i < n; i += step) {
+      double keep = x[i], h = 1e-6 * fmax(1.0, fabs(keep));
+      if (r == q)
+        x[i] = keep + h;
+      double fp = f(x, ctx);
+      if (r == q)
+        x[i] = keep - h;
+      double fm = f(x, ctx);
+      x[i] = keep;
+      if (r == q) {
+        char w[96];
+        snprintf(w, sizeof w, "%s: d/dx[%d] of rank %d vs fd", what, i, q);
+        lt_check(w, g[i], (fp - fm) / (2 * h), rtol, atol);
+      }
+    }
+}
+
+#endif
