@@ -48,6 +48,15 @@ static LLVMValueRef defined_callee(LLVMValueRef i) {
   return f;
 }
 
+/* A call of one of Leantape's own helpers (lt.*: the OpenMP tickets of
+ * prep/omp.c), which stay calls. Inlining one in a later round would
+ * expose the runtime call inside it, which lowering then wraps again: a
+ * critical section counted twice, whose reverse waits for a turn that
+ * never comes. */
+static int own_helper(LLVMValueRef call) {
+  return !strncmp(lt_callee_name(call, &(size_t){0}), "lt.", 3);
+}
+
 static unsigned ninstr(LLVMValueRef f) {
   unsigned n = 0;
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb;
@@ -214,7 +223,7 @@ static int inline_all(LtCtx *c, Graph *gr, LLVMValueRef f) {
          bb = LLVMGetNextBasicBlock(bb))
       for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
            i = LLVMGetNextInstruction(i)) {
-        if (!LLVMIsACallInst(i) || lt_call_marked(i))
+        if (!LLVMIsACallInst(i) || lt_call_marked(i) || own_helper(i))
           continue;
         if (lt_omp_kind(i, NULL) == LT_OMP_FORK) {
           /* a parallel region: its outlined function stays a call */
@@ -306,9 +315,8 @@ static void keep_stack(LLVMValueRef fn) {
 static int new_direct_calls(LLVMValueRef p) {
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(p); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
-      if (LLVMIsACallInst(i) && !lt_call_marked(i) && defined_callee(i) &&
-          strncmp(lt_callee_name(i, &(size_t){0}), "lt.", 3))
-        return 1; /* Leantape's own helpers (OpenMP tickets) stay calls */
+      if (LLVMIsACallInst(i) && !lt_call_marked(i) && defined_callee(i) && !own_helper(i))
+        return 1;
   return 0;
 }
 

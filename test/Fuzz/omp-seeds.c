@@ -16,3 +16,6 @@
 // RUN: env OMP_NUM_THREADS=2 FUZZ_OPENMP="%openmp" bash %S/../../tools/fuzz/run.sh -S -n 2 -s 1 -O "0 2" -j 2 -g "--omp --fwd --calls"
 // RUN: env OMP_NUM_THREADS=2 FUZZ_OPENMP="%openmp" bash %S/../../tools/fuzz/run.sh -S -n 2 -s 1 -O "0 2" -j 2 -g "--omp --split"
 // RUN: env OMP_NUM_THREADS=2 FUZZ_OPENMP="%openmp" bash %S/../../tools/fuzz/run.sh -S -n 1 -s 5007 -O "0 2" -g "--omp --fwd --pointers"
+// Seed 23003 (--omp --calls): a reduction beside a call through a function
+// pointer hung in the reverse at every level (omp-indirect-critical.c)
+// RUN: env OMP_NUM_THREADS=2 FUZZ_OPENMP="%openmp" bash %S/../../tools/fuzz/run.sh -S -n 1 -s 23003 -O "0 2" -g "--omp --calls"
