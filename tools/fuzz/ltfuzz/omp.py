@@ -254,7 +254,11 @@ class Omp(Mode):
             heads, vs, flat, cnt = [head], [Var(name, 0, hi)], name, N
         outer = [v for v in scope if v.lo >= 0]
         targets, span = {}, {}
-        for w in ([lower] if coef and lower not in avoid_t else []) + self.otargets(avoid_t):
+        cands = ([lower] if coef and lower not in avoid_t else []) + self.otargets(avoid_t)
+        if (self.o_alias and self.a_x == self.a_y and not {"x", "y"} & set(cands)
+                and r.random() < 0.6):
+            cands += [v for v in [r.choice(["x", "y"])] if v not in avoid_t]  # in place
+        for w in cands:
             if w in targets:
                 continue
             t = r.random()
@@ -324,6 +328,8 @@ class Omp(Mode):
         r.shuffle(stmts)
         for s in stmts:
             body += s
+        if self.o_alias and self.a_x == self.a_y:
+            body += self.oinplace(plan)
         self.budget -= 1 + len(stmts) // 2
         self.o_in = saved
         red = {}
@@ -339,6 +345,26 @@ class Omp(Mode):
         heads = plan["heads"]
         out = heads[:-1] + [heads[-1] + " {"]
         return out + ["  " + l for l in body] + ["}"]
+
+    def oinplace(self, plan):
+        """y == x: after the loop's writes, an in-place update of its own
+        element of x (or y) read through the other view, whose adjoint
+        must reach the element before the reverse of the earlier write
+        takes it (a derivative that assumed the views apart would keep
+        the other view's adjoints in a per-thread buffer until the
+        region's end)."""
+        r = self.r
+        out = []
+        for w, idx in sorted(plan["targets"].items()):
+            if w not in ("x", "y") or r.random() < 0.4:
+                continue
+            o = {"x": "y", "y": "x"}[w]
+            a = self.c(0.2, 0.8, 2)
+            g = r.choice(["sin(%s)", "tanh(%s + 0.5)", "(%s * %s)", "cos(%s)"])
+            e = g.replace("%s", "%s[%s]" % (o, idx))
+            out.append("%s[%s] = %s * %s[%s] + %.2f * %s; /* through %s == %s */" % (
+                w, idx, a, w, idx, 1 - float(a), e, o, w))
+        return out
 
     def otempdecl(self, sc):
         """A private temporary u<k> declared in the body (value in [-1, 1])."""
