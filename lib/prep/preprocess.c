@@ -48,13 +48,17 @@ static LLVMValueRef defined_callee(LLVMValueRef i) {
   return f;
 }
 
-/* A call of one of Leantape's own helpers (lt.*: the OpenMP tickets of
- * prep/omp.c), which stay calls. Inlining one in a later round would
- * expose the runtime call inside it, which lowering then wraps again: a
- * critical section counted twice, whose reverse waits for a turn that
- * never comes. */
-static int own_helper(LLVMValueRef call) {
-  return !strncmp(lt_callee_name(call, &(size_t){0}), "lt.", 3);
+/* A call of a critical section's ticket helper (prep/omp.c:
+ * lt.omp.critical, lt.omp.end_critical), which stays a call. Inlining one
+ * in a later round would expose the runtime call inside it, which lowering
+ * then wraps again: an entry counted twice, whose reverse waits for a turn
+ * that never comes. (Leantape's other helpers, in code derived again, are
+ * inlined as any callee.) */
+static int ticket_helper(LLVMValueRef call) {
+  size_t len;
+  const char *n = lt_callee_name(call, &len);
+  return (len == 15 && !strncmp(n, "lt.omp.critical", 15)) ||
+         (len == 19 && !strncmp(n, "lt.omp.end_critical", 19));
 }
 
 static unsigned ninstr(LLVMValueRef f) {
@@ -223,7 +227,7 @@ static int inline_all(LtCtx *c, Graph *gr, LLVMValueRef f) {
          bb = LLVMGetNextBasicBlock(bb))
       for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
            i = LLVMGetNextInstruction(i)) {
-        if (!LLVMIsACallInst(i) || lt_call_marked(i) || own_helper(i))
+        if (!LLVMIsACallInst(i) || lt_call_marked(i) || ticket_helper(i))
           continue;
         if (lt_omp_kind(i, NULL) == LT_OMP_FORK) {
           /* a parallel region: its outlined function stays a call */
@@ -315,8 +319,9 @@ static void keep_stack(LLVMValueRef fn) {
 static int new_direct_calls(LLVMValueRef p) {
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(p); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
-      if (LLVMIsACallInst(i) && !lt_call_marked(i) && defined_callee(i) && !own_helper(i))
-        return 1;
+      if (LLVMIsACallInst(i) && !lt_call_marked(i) && defined_callee(i) &&
+          strncmp(lt_callee_name(i, &(size_t){0}), "lt.", 3))
+        return 1; /* Leantape's own helpers (OpenMP tickets) stay calls */
   return 0;
 }
 
