@@ -232,19 +232,43 @@ static LLVMValueRef decl(LtCtx *c, const char *name, LLVMTypeRef ret,
   return lt_decl_fn(c->mod, name, LLVMFunctionType(ret, params, n, 0));
 }
 
-void lt_omp_turns(LtCtx *c, LLVMValueRef fn, LtVec *turns) {
+static int in_vec(const LtVec *v, LLVMValueRef x) {
+  for (size_t m = 0; m < v->n; m++)
+    if (v->v[m] == x)
+      return 1;
+  return 0;
+}
+
+/* The counters of fn's critical sections and reductions, and of those of
+ * the functions it calls: at -O0 -g clang's outlined function only calls
+ * <name>_debug__, which holds the body (the region's own preprocessing
+ * inlines it later). */
+static void turns_in(LtCtx *c, LLVMValueRef fn, LtVec *turns, LtVec *seen) {
+  if (in_vec(seen, fn) || seen->n > 64)
+    return;
+  lt_vec_push(seen, fn);
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
-      LtOmpKind k = LLVMIsACallInst(i) ? lt_omp_kind(i, NULL) : LT_OMP_NONE;
-      if (k != LT_OMP_CRITICAL && k != LT_OMP_REDUCE && k != LT_OMP_REDUCE_BARRIER)
+      if (!LLVMIsACallInst(i) && !LLVMIsAInvokeInst(i))
         continue;
-      LLVMValueRef t = turn_of(c, LLVMGetOperand(i, k == LT_OMP_CRITICAL ? 2 : 6));
-      size_t m = 0;
-      while (m < turns->n && turns->v[m] != t)
-        m++;
-      if (m == turns->n)
-        lt_vec_push(turns, t);
+      LtOmpKind k = lt_omp_kind(i, NULL);
+      if (k == LT_OMP_CRITICAL || k == LT_OMP_REDUCE || k == LT_OMP_REDUCE_BARRIER) {
+        LLVMValueRef t = turn_of(c, LLVMGetOperand(i, k == LT_OMP_CRITICAL ? 2 : 6));
+        if (!in_vec(turns, t))
+          lt_vec_push(turns, t);
+        continue;
+      }
+      /* (not into the ticket helpers, whose lock is a parameter) */
+      LLVMValueRef g = lt_called_fn(i);
+      if (g && !LLVMIsDeclaration(g) && strncmp(lt_callee_name(i, &(size_t){0}), "lt.", 3))
+        turns_in(c, g, turns, seen);
     }
+}
+
+void lt_omp_turns(LtCtx *c, LLVMValueRef fn, LtVec *turns) {
+  LtVec seen = {0};
+  turns_in(c, fn, turns, &seen);
+  lt_vec_free(&seen);
 }
 
 /* lt.omp.critical(loc, gtid, lock, turn): enter, return the ticket;

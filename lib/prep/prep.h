@@ -23,8 +23,9 @@ int lt_loopform(LtCtx *c, LLVMValueRef fn, const LtCfg *cfg, LtLoops *loops,
 int lt_omp_lower_fork(LtCtx *c, LLVMValueRef fork);
 /* The ident_t location a parallel call's fork had. */
 LLVMValueRef lt_omp_loc(LtCtx *c, LLVMValueRef call);
-/* The turn counters of fn's own critical sections and reductions (each
- * once): a region's derivative sets them back for its reverse pass. */
+/* The turn counters of the critical sections and reductions of fn and of
+ * the defined functions it calls (each once): a region's derivative sets
+ * them back for its reverse pass. */
 void lt_omp_turns(LtCtx *c, LLVMValueRef fn, LtVec *turns);
 /* Critical sections and reductions of fn get tickets (lt.omp.critical,
  * lt.omp.end_critical); an unsupported construct is reported (-1). */

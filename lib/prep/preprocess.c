@@ -48,6 +48,19 @@ static LLVMValueRef defined_callee(LLVMValueRef i) {
   return f;
 }
 
+/* A call of a critical section's ticket helper (prep/omp.c:
+ * lt.omp.critical, lt.omp.end_critical), which stays a call. Inlining one
+ * in a later round would expose the runtime call inside it, which lowering
+ * then wraps again: an entry counted twice, whose reverse waits for a turn
+ * that never comes. (Leantape's other helpers, in code derived again, are
+ * inlined as any callee.) */
+static int ticket_helper(LLVMValueRef call) {
+  size_t len;
+  const char *n = lt_callee_name(call, &len);
+  return (len == 15 && !strncmp(n, "lt.omp.critical", 15)) ||
+         (len == 19 && !strncmp(n, "lt.omp.end_critical", 19));
+}
+
 static unsigned ninstr(LLVMValueRef f) {
   unsigned n = 0;
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb;
@@ -214,7 +227,7 @@ static int inline_all(LtCtx *c, Graph *gr, LLVMValueRef f) {
          bb = LLVMGetNextBasicBlock(bb))
       for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
            i = LLVMGetNextInstruction(i)) {
-        if (!LLVMIsACallInst(i) || lt_call_marked(i))
+        if (!LLVMIsACallInst(i) || lt_call_marked(i) || ticket_helper(i))
           continue;
         if (lt_omp_kind(i, NULL) == LT_OMP_FORK) {
           /* a parallel region: its outlined function stays a call */

@@ -8,6 +8,10 @@
 // between (it used to spin forever in FIFO order). The gradient of s after
 // three entries is {1, 0.5, 0.25} by entry order: with one thread exactly
 // (1, 0.5, 0.25) reversed, with two threads a permutation of it.
+// With -g at -O0 clang's outlined function only calls <name>_debug__, which
+// holds the critical section: the counters must be found there too (they
+// were not, and the reverse spun forever; found under ThreadSanitizer,
+// whose runs are built with -g).
 // REQUIRES: openmp
 // RUN: %ltclang -O0 %openmp %s -o %t.O0 -lm
 // RUN: env OMP_NUM_THREADS=1 %t.O0 1
@@ -15,6 +19,11 @@
 // RUN: %ltclang -O2 %openmp %s -o %t.O2 -lm
 // RUN: env OMP_NUM_THREADS=1 %t.O2 1
 // RUN: env OMP_NUM_THREADS=2 %t.O2 2
+// RUN: %ltclang -O0 -g %openmp %s -o %t.g0 -lm
+// RUN: env OMP_NUM_THREADS=1 %t.g0 1
+// RUN: env OMP_NUM_THREADS=2 %t.g0 2
+// RUN: %ltclang -O2 -g %openmp %s -o %t.g2 -lm
+// RUN: env OMP_NUM_THREADS=2 %t.g2 2
 
 #include "check.h"
 #include <leantape.h>

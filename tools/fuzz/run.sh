@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Random differential tester for Leantape (issue 3, item 4).
 #
-#   bash tools/fuzz/run.sh [-n COUNT] [-s START_SEED] [-O "LEVELS"] [-g "GEN_ARGS"] [-k] [-P] [-E]
+#   bash tools/fuzz/run.sh [-n COUNT] [-s START_SEED] [-O "LEVELS"] [-g "GEN_ARGS"] [-k] [-P] [-E] [-T]
 #
 # For each seed START_SEED .. START_SEED+COUNT-1: generate a program with
 # tools/fuzz/gen.py (GEN_ARGS are passed on, e.g. -g --no-loops, -g --pointers,
@@ -45,6 +45,23 @@
 # between the lanes changed. With --calls, custom-gradient helpers also get
 # a registered forward derivative (__enzyme_register_derivative_<name>),
 # except sometimes (see the "--fwd:" comment before f).
+# With --omp in GEN_ARGS (combines with every option but --no-loops) some
+# loops of f are OpenMP worksharing loops (parallel for, or parallel
+# regions of omp for loops; schedules, collapse, reductions, critical,
+# atomic, single, master, barrier; see tools/fuzz/ltfuzz/omp.py), compiled
+# with $FUZZ_OPENMP and run with the caller's OMP_NUM_THREADS, e.g.
+#   OMP_NUM_THREADS=2 bash tools/fuzz/run.sh -n 200 -O "0 1 2 3" -g --omp
+# With --omp --alias, main passes x and y overlapping (as --alias does)
+# and f's parallel loops stay race-free under that layout: a loop writing
+# x or y reads the elements the other view shares with them only as the
+# iteration's own element (y == x: the in-place update x[i] = g(y[i])),
+# and where y = x + k (or x = y + k) some loops write only the lower
+# view's first k elements while reading all of the upper one. Regions over
+# x and y then take the derivative that assumes nothing where they overlap
+# (and the one for arrays apart where they do not, k = N), chosen by the
+# plugin's run-time test (lib/gen/ompcheck.c). Without --pointers,
+# --calls, --cxx or --eigen (whose parallel loops never write x or y) f
+# depends on the layout; the programs of --omp alone are unchanged.
 # Failing programs are kept in build/fuzz-failures/seed-N[-ARGS].c or .cpp
 # (ARGS: the generator args, e.g. -noloops, -pointers, -alias) next to
 # seed-N[-ARGS].txt with the exact generator command (all its args), the
@@ -59,6 +76,15 @@
 # own: -ffast-math -fno-unroll-loops -fno-vectorize -fno-slp-vectorize
 # -fno-exceptions (default: the levels' own vectorisation); the failure
 # files then end in -E.
+# -T runs the programs under ThreadSanitizer (for -g --omp): each level is
+# compiled with -fsanitize=thread -g besides, and run with the OpenMP
+# runtime's Archer tool (OMP_TOOL_LIBRARIES=$ARCHER, default LLVM 22's
+# libarcher.so, which tells TSan about OpenMP's synchronisation); a data
+# race report is a FAIL ("race: " and the report's SUMMARY line, which
+# names the frame: the program's or the plugin's generated code, or
+# libomp's own), besides the gradient check; the failure files end in -T.
+# TSAN_OPTIONS is the caller's, with ignore_noninstrumented_modules=1
+# added. Needs clang's TSan runtime (libclang-rt-22-dev).
 # Ends with "fuzz: N passed, N failed, N skipped, N unstable"; exit status 1
 # on any failure (and on any SKIP with -S). -k keeps the temp dir. -j JOBS
 # runs seeds in parallel (default 1). Environment: LEANTAPE_BUILD_DIR (default
@@ -80,8 +106,8 @@ clang=${CLANG:-clang-22}
 clangxx=${CLANGXX:-clang++-22}
 tmo=${FUZZ_TIMEOUT:-20}
 
-count=20 start=1 levels="0 2" genargs="" keep=0 jobs=1 strict=0 primal=0 enzflags=""
-while getopts "n:s:O:g:kj:SPEh" opt; do
+count=20 start=1 levels="0 2" genargs="" keep=0 jobs=1 strict=0 primal=0 enzflags="" tsan=0
+while getopts "n:s:O:g:kj:SPETh" opt; do
   case $opt in
     n) count=$OPTARG ;;
     s) start=$OPTARG ;;
@@ -92,6 +118,7 @@ while getopts "n:s:O:g:kj:SPEh" opt; do
     S) strict=1 ;; # a clean rejection (SKIP) counts as a failure
     P) primal=1 ;; # sanitizer check of the generated primal programs
     E) enzflags="-ffast-math -fno-unroll-loops -fno-vectorize -fno-slp-vectorize -fno-exceptions" ;;
+    T) tsan=1 ;; # ThreadSanitizer with Archer: a data race is a failure
     *) sed -n "2,$(($(grep -n '^set -u' "$0" | cut -d: -f1) - 1))p" "$0"; exit 2 ;;
   esac
 done
@@ -136,6 +163,13 @@ for a in $genargs; do
 done
 [ "$primal" = 1 ] && suffix="$suffix-primal"
 [ -n "$enzflags" ] && suffix="$suffix-E"
+[ "$tsan" = 1 ] && suffix="$suffix-T"
+archer=${ARCHER:-/usr/lib/llvm-22/lib/libarcher.so}
+tsanflags=""
+if [ "$tsan" = 1 ]; then
+  tsanflags="-fsanitize=thread -g"
+  [ -f "$archer" ] || { echo "fuzz: -T: no Archer library $archer (set ARCHER)" >&2; exit 2; }
+fi
 
 # the compiler flags of a program: -std=c++17 and its fuzz-cxxflags for C++,
 # then -E's
@@ -181,7 +215,7 @@ run_seed() {
   fi
   for L in $levels; do
     # shellcheck disable=SC2086
-    "$clang" $xf -O"$L" -fpass-plugin="$plugin" -I"$repo/include" "$d/prog.$ext" \
+    "$clang" $xf $tsanflags -O"$L" -fpass-plugin="$plugin" -I"$repo/include" "$d/prog.$ext" \
       -lm -o "$d/prog.O$L" >"$d/cc.O$L.log" 2>&1
     rc=$?
     if [ $rc -ne 0 ]; then
@@ -195,8 +229,20 @@ run_seed() {
       fi
       continue
     fi
-    out=$(timeout "$tmo" "$d/prog.O$L" 2>&1)
-    rc=$?
+    if [ "$tsan" = 1 ]; then
+      out=$(OMP_TOOL_LIBRARIES="$archer" \
+            TSAN_OPTIONS="${TSAN_OPTIONS:+$TSAN_OPTIONS }ignore_noninstrumented_modules=1" \
+            timeout "$tmo" "$d/prog.O$L" 2>&1)
+      rc=$?
+      printf '%s\n' "$out" >"$d/run.O$L.log"
+      if echo "$out" | grep -q 'WARNING: ThreadSanitizer'; then
+        echo "FAIL $seed $L race: $(echo "$out" | grep -m1 'SUMMARY: ThreadSanitizer' | head -c 250)"
+        continue
+      fi
+    else
+      out=$(timeout "$tmo" "$d/prog.O$L" 2>&1)
+      rc=$?
+    fi
     case $rc in
       0) echo "PASS $seed $L" ;;
       77) echo "UNSTABLE $seed $L $(echo "$out" | grep -m1 unstable)" ;;
@@ -212,7 +258,8 @@ seeds=$(seq "$start" $((start + count - 1)))
 if [ "$jobs" -gt 1 ]; then
   export -f run_seed
   export -f prog_flags
-  export tmp here genargs levels clang plugin repo tmo primal sancc cxx ext enzflags
+  export tmp here genargs levels clang plugin repo tmo primal sancc cxx ext enzflags tsan \
+    tsanflags archer
   printf '%s\n' $seeds | xargs -P "$jobs" -I{} bash -c 'run_seed {}' | tee -a "$results"
 else
   for seed in $seeds; do run_seed "$seed"; done | tee -a "$results"
@@ -243,8 +290,9 @@ if [ "$fail" -gt 0 ]; then
             "-lm -o /tmp/fz-$seed && /tmp/fz-$seed"
           continue
         fi
-        echo "  seed $seed -O$L: $clang ${xf:+$xf }-O$L -fpass-plugin=$plugin -I$repo/include" \
-          "$f -lm -o /tmp/fz-$seed && /tmp/fz-$seed"
+        echo "  seed $seed -O$L: $clang ${xf:+$xf }${tsanflags:+$tsanflags }-O$L" \
+          "-fpass-plugin=$plugin -I$repo/include $f -lm -o /tmp/fz-$seed &&" \
+          "${tsanflags:+OMP_TOOL_LIBRARIES=$archer }/tmp/fz-$seed"
       done
     } | tee "$faildir/seed-$seed$suffix.txt"
     awk -v s="$seed" '$2==s' "$results" | sed 's/^/  result: /' >>"$faildir/seed-$seed$suffix.txt"

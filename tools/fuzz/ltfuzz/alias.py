@@ -4,7 +4,9 @@ layout, dx = dbuf + XA and dy = dbuf + YA, as an AD tool must be called
 when arrays alias: y == x, a partial overlap y = x + k or x = y + k
 (0 < k < N), or disjoint but adjacent (k = N, the boundary of a run-time
 disjointness test). The layout comes from its own random stream (seeded
-from the seed), so f is the same program as without --alias. The finite
+from the seed), so f is the same program as without --alias (but with
+--omp, whose parallel loops keep clear of the elements x and y share:
+ltfuzz/omp.py). The finite
 differences perturb one buffer element at a time and evaluate f on the
 same views of a fresh copy of the whole buffer; the gradient is checked
 per buffer element (dbuf[i], named with the x and y elements it is). f

@@ -17,6 +17,8 @@ class Mode:
     keeps_f = False  # f is the same with and without it (selftest.py)
     in_head = True   # the program's head names it
     implies = ()     # names of the modes it turns on (--eigen: cxx)
+    shaped_by = ()   # keeps_f modes whose draws it reads to shape f
+                     # (--omp: alias, whose layout its loops respect)
 
     def on_init(self):
         """Random draws from self.r, after those of the modes before it."""

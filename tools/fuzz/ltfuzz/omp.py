@@ -31,9 +31,21 @@ and a loop reads none of the scalars it updates (but a max/min reduction
 reads its private copy). Without other f-shaping modes (--pointers,
 --calls, --cxx, --eigen) x, y and the t<k> arrays are targets too; with
 them only the w<k> arrays, which no pointer or helper view reaches while a
-loop writes them. Combines with every option but --no-loops and --alias
-(with x and y overlapping, a loop writing x[i] and reading y[j] races; f
-cannot depend on --alias)."""
+loop writes them. Combines with every option but --no-loops.
+
+With --alias too (main passes x and y as overlapping views of one buffer,
+ltfuzz/alias.py), the loops stay race-free under that layout: a loop that
+writes x (or y) reads neither it nor the other view where they share
+elements with the ones it writes, except the iteration's own element (with
+y == x, y[i] is x[i]: the in-place update); x and y are targets of one
+loop only where the elements written are apart; and where y = x + k (or x
+= y + k), some loops write only the first k elements of the lower view
+while reading the whole upper one (a read-only coefficient array inside an
+input). The plugin's run-time test of a region's arrays (gen/ompcheck.c)
+then sees them overlap, or be apart, as the layout says. Only then does f
+depend on --alias (without --pointers, --calls, --cxx, --eigen, whose
+loops write only w<k>, x and y are read-only in every loop: f is the
+same)."""
 from .mode import Mode
 from .shapes import N, Var
 
@@ -50,12 +62,12 @@ class Omp(Mode):
             "min), critical, atomic; compiled with -fopenmp, run with the "
             "caller's OMP_NUM_THREADS")
 
+    shaped_by = ("alias",)  # its loops respect --alias's layout
+
     @staticmethod
     def on_args(ap, args):
         if args.omp and args.no_loops:
             ap.error("--omp needs loops (not --no-loops)")
-        if args.omp and args.alias:  # f writes x[i] in parallel, reading y[j]
-            ap.error("--omp does not combine with --alias (x and y are loop targets)")
 
     def on_init(self):
         r = self.r
@@ -68,6 +80,9 @@ class Omp(Mode):
         self.o_own_only = (self.pointers or self.calls or self.cxx
                            or getattr(self, "eigen", False))
         self.o_mx0 = r.random() < 0.5  # mx0 / mn0 start at an active value
+        # --alias: x and y overlap in main; loops that may write them keep
+        # clear of the elements the other view shares (no draws otherwise)
+        self.o_alias = self.alias and not self.o_own_only
 
     # ------------------------------------------------------------- hooks
     def on_arrays(self):
@@ -131,7 +146,23 @@ class Omp(Mode):
 
     def oreadable(self):
         t = self.o_in["targets"]
-        return [a for a in self.arrays() if a not in t]
+        span = self.o_in.get("span", {})
+        return [a for a in self.arrays() if a not in t and
+                not any(self.oclash(a, (0, N - 1), w, span[w]) for w in span)]
+
+    def oview(self, a):
+        """With --alias, x's or y's offset in main's buffer; else None."""
+        if not self.o_alias or a not in ("x", "y"):
+            return None
+        return self.a_x if a == "x" else self.a_y
+
+    def oclash(self, a, ra, b, rb):
+        """Do elements ra of array a and rb of b (inclusive index ranges)
+        share memory, a and b different views of the --alias buffer?"""
+        oa, ob = self.oview(a), self.oview(b)
+        if oa is None or ob is None or a == b:
+            return False
+        return oa + ra[0] <= ob + rb[1] and ob + rb[0] <= oa + ra[1]
 
     def oleaf(self, scope):
         r = self.r
@@ -142,7 +173,11 @@ class Omp(Mode):
         if ctx["own"] and k < 0.4:
             return "%s[%s]" % r.choice(ctx["own"])
         if k < 0.75:
-            return "%s[%s]" % (r.choice(self.oreadable()), self.index(scope))
+            rd = self.oreadable()  # (empty only when --alias leaves none)
+            if rd:
+                return "%s[%s]" % (r.choice(rd), self.index(scope))
+            if ctx["own"]:
+                return "%s[%s]" % ctx["own"][0]
         if k < 0.8 and self.has_s:
             return "s"
         sc = self.oscalars()
@@ -187,7 +222,13 @@ class Omp(Mode):
         clauses = []
         name = self.counter()
         kind = r.random()
-        if kind < 0.15:  # collapse(2) over an A x B grid
+        gap = abs(self.a_x - self.a_y) if self.o_alias else 0
+        coef = 0 < gap < N and r.random() < 0.3
+        if coef:  # the lower view's first gap elements, apart from the upper
+            lower = "x" if self.a_x < self.a_y else "y"
+            heads = ["for (int %s = 0; %s < %d; %s++)" % (name, name, gap, name)]
+            vs, flat, hi, cnt = [Var(name, 0, gap - 1)], name, gap - 1, N
+        elif kind < 0.15:  # collapse(2) over an A x B grid
             A, B = r.choice([(2, 2), (2, 3), (2, 4), (3, 2), (4, 2), (2, 2)])
             j = self.counter()
             heads = ["for (int %s = 0; %s < %d; %s++)" % (name, name, A, name),
@@ -212,19 +253,29 @@ class Omp(Mode):
                 hi = N - 1
             heads, vs, flat, cnt = [head], [Var(name, 0, hi)], name, N
         outer = [v for v in scope if v.lo >= 0]
-        targets = {}
-        for w in self.otargets(avoid_t):
+        targets, span = {}, {}
+        cands = ([lower] if coef and lower not in avoid_t else []) + self.otargets(avoid_t)
+        if (self.o_alias and self.a_x == self.a_y and not {"x", "y"} & set(cands)
+                and r.random() < 0.6):
+            cands += [v for v in [r.choice(["x", "y"])] if v not in avoid_t]  # in place
+        for w in cands:
+            if w in targets:
+                continue
             t = r.random()
             f = flat if flat == name else "(%s)" % flat
-            if t < 0.45:
-                idx = flat
+            if coef and w == lower:
+                idx, sp = flat, (0, hi)
+            elif t < 0.45:
+                idx, sp = flat, (0, hi)
             elif t < 0.65:
-                idx = "%d - %s" % (N - 1, f)
+                idx, sp = "%d - %s" % (N - 1, f), (N - 1 - hi, N - 1)
             elif t < 0.85 or not outer:
-                idx = "(%s + %d) %% %d" % (f, r.randint(1, N - 1), N)
+                idx, sp = "(%s + %d) %% %d" % (f, r.randint(1, N - 1), N), (0, N - 1)
             else:
-                idx = "(%s + %s) %% %d" % (f, r.choice(outer).name, N)
-            targets[w] = idx
+                idx, sp = "(%s + %s) %% %d" % (f, r.choice(outer).name, N), (0, N - 1)
+            if any(self.oclash(w, sp, v, span[v]) for v in span):
+                continue  # x and y written where they share elements
+            targets[w], span[w] = idx, sp
         # the shared scalars' updates
         kinds = r.sample(["red+", "red+", "red*", "max", "min", "crit", "crit",
                           "critnc", "atomic", "atomic"], r.choice([0, 1, 1, 2, 2, 3]))
@@ -246,7 +297,8 @@ class Omp(Mode):
             ups.append((kd, v, extra))
         upd = {u[1] for u in ups} | {u[2] for u in ups if u[2]}
         iters2 = iters * cnt
-        return {"heads": heads, "vars": vs, "targets": targets, "ups": ups, "upd": upd,
+        return {"heads": heads, "vars": vs, "targets": targets, "span": span,
+                "ups": ups, "upd": upd,
                 "clauses": clauses, "iters": iters2, "outer_iters": iters,
                 "nc": any(u[0] == "critnc" for u in ups)}
 
@@ -256,8 +308,12 @@ class Omp(Mode):
         r = self.r
         sc = scope + plan["vars"]
         saved = self.o_in
-        ctx = self.o_in = {"targets": set(plan["targets"]), "upd": plan["upd"],
-                           "own": sorted(plan["targets"].items()), "temps": list(temps)}
+        own = sorted(plan["targets"].items())
+        if self.o_alias and self.a_x == self.a_y:  # y == x: y[i] is x[i]
+            own += [({"x": "y", "y": "x"}[w], i) for w, i in own
+                    if w in ("x", "y") and {"x": "y", "y": "x"}[w] not in plan["targets"]]
+        ctx = self.o_in = {"targets": set(plan["targets"]), "upd": plan["upd"], "own": own,
+                           "span": plan["span"], "temps": list(temps)}
         body = []
         if r.random() < 0.15:
             cond = self.cond_int(sc) if r.random() < 0.6 else self.ocond(sc)
@@ -272,6 +328,8 @@ class Omp(Mode):
         r.shuffle(stmts)
         for s in stmts:
             body += s
+        if self.o_alias and self.a_x == self.a_y:
+            body += self.oinplace(plan)
         self.budget -= 1 + len(stmts) // 2
         self.o_in = saved
         red = {}
@@ -287,6 +345,26 @@ class Omp(Mode):
         heads = plan["heads"]
         out = heads[:-1] + [heads[-1] + " {"]
         return out + ["  " + l for l in body] + ["}"]
+
+    def oinplace(self, plan):
+        """y == x: after the loop's writes, an in-place update of its own
+        element of x (or y) read through the other view, whose adjoint
+        must reach the element before the reverse of the earlier write
+        takes it (a derivative that assumed the views apart would keep
+        the other view's adjoints in a per-thread buffer until the
+        region's end)."""
+        r = self.r
+        out = []
+        for w, idx in sorted(plan["targets"].items()):
+            if w not in ("x", "y") or r.random() < 0.4:
+                continue
+            o = {"x": "y", "y": "x"}[w]
+            a = self.c(0.2, 0.8, 2)
+            g = r.choice(["sin(%s)", "tanh(%s + 0.5)", "(%s * %s)", "cos(%s)"])
+            e = g.replace("%s", "%s[%s]" % (o, idx))
+            out.append("%s[%s] = %s * %s[%s] + %.2f * %s; /* through %s == %s */" % (
+                w, idx, a, w, idx, 1 - float(a), e, o, w))
+        return out
 
     def otempdecl(self, sc):
         """A private temporary u<k> declared in the body (value in [-1, 1])."""
@@ -444,7 +522,7 @@ class Omp(Mode):
         if r.random() < 0.5:
             saved = self.o_in
             self.o_in = {"targets": set(p1["targets"]), "upd": set(p1["upd"]), "own": [],
-                         "temps": []}
+                         "span": p1["span"], "temps": []}
             k = self.otemp()
             zl.append("double z%d = %s; /* thread-private */" % (k, self.squash(self.expr(scope))))
             zs.append("z%d" % k)
