@@ -1,13 +1,12 @@
 // An Eigen product of a scaled dynamic matrix and a difference of Maps, as
 // the --eigen random tester wrote it (seed 116 at -O3): the product
 // evaluator copies 16 bytes of its scaled operand (scalar and pointer)
-// into a local
-// that nothing reads afterwards. The copy's layout was unknown and the
-// memory may hold pointers, so it was an error ("this copies memory that
-// may hold both pointers ... layout is unknown"); a copy into a local the
-// function only writes moves nothing the derivative reads
-// (gen/forward.c, write_only). Gradient against central differences,
-// -O0..-O3, with and without vectorisation.
+// into a local that nothing reads afterwards. The copy's layout was
+// unknown and the memory may hold pointers, so it was an error ("this
+// copies memory that may hold both pointers ... layout is unknown"); a
+// copy into a local the function only writes moves nothing the derivative
+// reads (gen/forward.c, write_only). Gradient against central
+// differences, -O0..-O3, with and without vectorisation.
 // REQUIRES: eigen
 // RUN: %ltclangxx -O0 -DNDEBUG -fno-exceptions %eigenflags %s -o %t.O0 && %t.O0
 // RUN: %ltclangxx -O2 -DNDEBUG -fno-exceptions %eigenflags %s -o %t.O2 && %t.O2
