@@ -326,6 +326,47 @@ static int from_note(LtCtx *c, LLVMValueRef call, int constant,
                        (int)LLVMConstIntGetZExtValue(ops[2]), constant, n, L);
 }
 
+/* The places that hold the n bytes `call` copies, each a base and the
+ * offset of the copy's first byte from it: the copy's two ends, then the
+ * ends of other copies of constant size that cover a place whole (the
+ * same bytes, copied before or after), to LT_COPY_PLACES places. */
+enum { LT_COPY_PLACES = 8 };
+
+static unsigned copy_places(LLVMTargetDataRef td, LLVMValueRef fn, LLVMValueRef call,
+                            unsigned long long n, LLVMValueRef *base, long long *at) {
+  unsigned np = 0;
+  for (unsigned e = 0; e < 2; e++) {
+    base[np] = lt_const_offset(td, LLVMGetOperand(call, e), &at[np]);
+    np += base[np] != NULL;
+  }
+  for (unsigned done = 0; done < np && np < LT_COPY_PLACES; done++)
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+        const LtRule *r;
+        if (i == call || !LLVMIsACallInst(i) || lt_call_kind(i, &r) != LT_CALL_MEMCPY ||
+            !LLVMIsAConstantInt(LLVMGetOperand(i, 2)))
+          continue;
+        long long m = (long long)LLVMConstIntGetZExtValue(LLVMGetOperand(i, 2)), o[2];
+        LLVMValueRef b[2] = {lt_const_offset(td, LLVMGetOperand(i, 0), &o[0]),
+                             lt_const_offset(td, LLVMGetOperand(i, 1), &o[1])};
+        for (unsigned e = 0; e < 2 && np < LT_COPY_PLACES; e++) {
+          /* this end covers place `done` whole: the other end holds it too */
+          if (!b[e] || !b[!e] || b[e] != base[done] || o[e] > at[done] ||
+              at[done] + (long long)n > o[e] + m)
+            continue;
+          long long start = o[!e] + (at[done] - o[e]);
+          unsigned k = 0;
+          while (k < np && !(base[k] == b[!e] && at[k] == start))
+            k++;
+          if (k == np) {
+            base[np] = b[!e];
+            at[np++] = start;
+          }
+        }
+      }
+  return np;
+}
+
 /* Layout from how the function accesses the copied bytes: every load and
  * store of a float or pointer at a constant offset from the base of either
  * end that falls inside the copy is a field (-O2's memcpyopt turns
@@ -334,15 +375,17 @@ static int from_note(LtCtx *c, LLVMValueRef call, int constant,
  * accesses disagree, or when the memory is also accessed as pointers at
  * offsets that are not constant (a pointer could be anywhere). Integer
  * accesses only occupy their bytes; aligned ranges no access covers hold
- * floats of the fill type. */
+ * floats of the fill type. The same bytes copied whole by other copies of
+ * the function are places too (at -O0 an Eigen evaluator copies an
+ * expression into an i8 buffer, then the buffer into its member, and
+ * only the member is read as a pointer). */
 static int from_accesses(LtCtx *c, const LtActivity *a, LLVMValueRef call,
                          unsigned long long n, LLVMTypeRef fill, LtMemLayout *L) {
   LLVMTargetDataRef td = c->td;
   LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInstructionParent(call));
-  LLVMValueRef base[2];
-  long long at[2];
-  for (unsigned e = 0; e < 2; e++)
-    base[e] = lt_const_offset(td, LLVMGetOperand(call, e), &at[e]);
+  LLVMValueRef base[LT_COPY_PLACES];
+  long long at[LT_COPY_PLACES];
+  unsigned np = copy_places(td, fn, call, n, base, at);
   LLVMTypeRef field[64] = {0}; /* the access starting at each byte */
   if (n > 64 || !n)
     return 0;
@@ -366,7 +409,7 @@ static int from_accesses(LtCtx *c, const LtActivity *a, LLVMValueRef call,
         t = bt;
       long long o;
       LLVMValueRef b = lt_const_offset(td, addr, &o);
-      for (unsigned e = 0; e < 2; e++) {
+      for (unsigned e = 0; e < np; e++) {
         if (!base[e] || lt_base_of(addr) != lt_base_of(base[e]))
           continue;
         if (b != base[e]) {

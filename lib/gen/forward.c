@@ -306,6 +306,38 @@ static void fill_phis(LtGen *g) {
     }
 }
 
+/* Memory at p (a local's address, or inside it) that the function only
+ * writes: stores into it, copies and sets to it, lifetime markers. What
+ * is copied there is never read, so no shadow pointer need follow it (an
+ * Eigen evaluator's dead copy of an expression at -O3). */
+static int write_only(LLVMValueRef p, int depth) {
+  if (depth > 8)
+    return 0;
+  for (LLVMUseRef u = LLVMGetFirstUse(p); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef w = LLVMGetUser(u);
+    const LtRule *rule;
+    size_t len;
+    if (LLVMIsAGetElementPtrInst(w) && LLVMGetOperand(w, 0) == p) {
+      if (!write_only(w, depth + 1))
+        return 0;
+      continue;
+    }
+    if (LLVMIsAStoreInst(w) && LLVMGetOperand(w, 1) == p && LLVMGetOperand(w, 0) != p)
+      continue;
+    if (!LLVMIsACallInst(w))
+      return 0;
+    const char *n = lt_callee_name(w, &len);
+    if (n && len > 14 && !strncmp(n, "llvm.lifetime.", 14))
+      continue;
+    LtCallKind k = lt_call_kind(w, &rule);
+    if ((k == LT_CALL_MEMCPY || k == LT_CALL_MEMSET) && LLVMGetOperand(w, 0) == p &&
+        (k == LT_CALL_MEMSET || LLVMGetOperand(w, 1) != p))
+      continue;
+    return 0;
+  }
+  return 1;
+}
+
 /* Memory that holds pointers keeps shadow pointers in its shadow: mirror
  * pointer stores and pointer-typed copies/sets in A. */
 static void mirror_pointer_memory(LtGen *g, LLVMBuilderRef b, LLVMValueRef i) {
@@ -338,7 +370,8 @@ static void mirror_pointer_memory(LtGen *g, LLVMBuilderRef b, LLVMValueRef i) {
     /* Pointers with shadows may be among what is copied, and nothing says
      * where: their shadows could not be moved. */
     if (k == LT_CALL_MEMCPY && L.guessed &&
-        lt_points_contents_active(&g->act_of.pts, src) && lt_mem_mixed(g->c->td, i)) {
+        lt_points_contents_active(&g->act_of.pts, src) && lt_mem_mixed(g->c->td, i) &&
+        !(LLVMIsAAllocaInst(lt_base_of(dst)) && write_only(lt_base_of(dst), 0))) {
       lt_error(g->c, i, "this copies memory that may hold both pointers to "
                         "active data and floating-point values, and its "
                         "layout is unknown; copy the struct by assignment, or "
