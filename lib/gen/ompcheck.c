@@ -19,7 +19,8 @@
  * allocas, a parameter the caller already knows apart, or a pointer
  * parameter whose accesses are affine in counters of loops with known
  * trip counts; no call receives or stores such a parameter's memory (the
- * OpenMP runtime's own calls receive allocas). Otherwise no second
+ * OpenMP runtime's own calls receive allocas, and the locks of critical
+ * sections and reductions, which are not data). Otherwise no second
  * derivative is built.
  */
 #include "lt.h"
@@ -57,6 +58,28 @@ static int opaque_use(const LtFacts *f, const unsigned char *pflags, LLVMValueRe
   return !LLVMIsAConstantPointerNull(v) && !LLVMIsAFunction(v);
 }
 
+/* Is call one of the runtime's critical sections or reductions (with
+ * prep/omp.c's tickets)? Their global operands are the lock and the
+ * ticket counter beside it: the runtime's own words, never memory the
+ * derivative reads or adds to, so they do not defeat the test. The
+ * reduction's other operands are allocas (the list of private copies) and
+ * a function, which opaque_use accepts. */
+static int is_sync(LLVMValueRef call) {
+  switch (lt_omp_kind(call, NULL)) {
+  case LT_OMP_CRITICAL:
+  case LT_OMP_END_CRITICAL:
+  case LT_OMP_REDUCE:
+  case LT_OMP_REDUCE_BARRIER:
+  case LT_OMP_END_REDUCE:
+  case LT_OMP_END_REDUCE_BARRIER:
+  case LT_OMP_TICKET:
+  case LT_OMP_TICKET_END:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
 /* Sort the accesses into groups[p] (inst, addr pairs) per checked
  * parameter p; 0 when some access or call defeats the test. */
 static int collect(const LtFacts *f, const unsigned char *pflags, LtVec *groups) {
@@ -81,8 +104,11 @@ static int collect(const LtFacts *f, const unsigned char *pflags, LtVec *groups)
       }
       if (LLVMIsACallInst(i) || LLVMIsAInvokeInst(i)) {
         unsigned n = LLVMGetNumArgOperands(i);
+        int sync = is_sync(i);
         for (unsigned k = 0; k < n; k++) {
           LLVMValueRef op = LLVMGetOperand(i, k);
+          if (sync && LLVMIsAGlobalVariable(op))
+            continue; /* a lock or its ticket counter */
           if (lt_is_ptr_ty(LLVMTypeOf(op)) &&
               opaque_use(f, pflags, lt_base_of(op)))
             return 0;

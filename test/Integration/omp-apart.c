@@ -9,7 +9,12 @@
 //  - axpy_inplace: y[i] = sin(x[i]) * a[0] + x[i]^2 with y == x (each
 //    element read and then written by one iteration);
 //  - stencil: v[i] = u[i] + k[0] (u[i-1] - 2 u[i] + u[i+1]), k == &u[0],
-//    a boundary value no iteration writes.
+//    a boundary value no iteration writes;
+//  - dot_red: y[i] = a[0] sin(x[i]) + x[i]^2, reduction(+) of y[i] x[i] into
+//    y[n], with y == x (the reduction's lock and private copies do not
+//    stop the test);
+//  - crit_sum: y[i] = x[i]^2, and in a critical section y[n] += cos(x[i])
+//    y[i], with y == x.
 // The gradient of sum w_i out_i with respect to the packed inputs, against
 // the serial build (1e-12) and central differences; 1 and 2 threads; at
 // -O0 and -O2 (at -O0 no range is computable: the test is never built).
@@ -48,9 +53,29 @@ void LT_FN(stencil)(const double *u, const double *k, double *v, int n) {
     v[i] = u[i] + k[0] * (u[i - 1] - 2 * u[i] + u[i + 1]) - 0.1 * sin(u[i]);
 }
 
+void LT_FN(dot_red)(const double *x, const double *a, double *y, int n) {
+  double acc = 0;
+#pragma omp parallel for reduction(+ : acc)
+  for (int i = 0; i < n; i++) {
+    y[i] = a[0] * sin(x[i]) + x[i] * x[i];
+    acc += y[i] * x[i];
+  }
+  y[n] = acc;
+}
+
+void LT_FN(crit_sum)(const double *x, double *y, int n) {
+  y[n] = 0;
+#pragma omp parallel for
+  for (int i = 0; i < n; i++) {
+    y[i] = x[i] * x[i];
+#pragma omp critical
+    y[n] += cos(x[i]) * y[i];
+  }
+}
+
 /* The layouts: p packs the inputs; *out is where the outputs go (inside p
  * when they overlap an input). shape 0: apart; 1: overlapping. */
-enum { M = 8, N = 24, PMAX = M * M + M + N + 4 };
+enum { M = 8, N = 24, PMAX = M * M + M + N + 4, NOUT = N + 1 };
 #ifdef LT_SERIAL
 extern int shape, fn_k; /* the program's (both builds read them) */
 #else
@@ -68,8 +93,14 @@ void LT_FN(objective)(double *p, double *out, int unused) {
   case 1: /* x = p[0..N), a = p + N; y = out or x itself */
     LT_FN(axpy_inplace)(p, p + N, shape ? p : out, N);
     break;
-  default: /* u = p[0..N), k = p + N or &u[0]; v = out */
+  case 2: /* u = p[0..N), k = p + N or &u[0]; v = out */
     LT_FN(stencil)(p, shape ? p : p + N, out, N);
+    break;
+  case 3: /* x = p[0..N), a = p + N + 1; y[0..N] = out or x itself */
+    LT_FN(dot_red)(p, p + N + 1, shape ? p : out, N);
+    break;
+  default: /* x = p[0..N); y[0..N] = out or x itself */
+    LT_FN(crit_sum)(p, shape ? p : out, N);
     break;
   }
 }
@@ -80,18 +111,18 @@ void LT_FN(grad)(double *p, double *dp, double *out, double *dout) {
 }
 
 #ifndef LT_SERIAL
-static double W[N];
+static double W[NOUT];
 void objective_ser(double *p, double *out, int unused);
 void grad_ser(double *p, double *dp, double *out, double *dout);
 
 /* the outputs of fn_k: where they are (out, or inside p) and how many */
 static double *outputs(double *p, double *out, int *n) {
-  *n = fn_k == 0 ? M : N;
-  return fn_k == 1 && shape ? p : out;
+  *n = fn_k == 0 ? M : fn_k >= 3 ? N + 1 : N;
+  return (fn_k == 1 || fn_k >= 3) && shape ? p : out;
 }
 
 static double L(const double *p0, int np) {
-  double p[PMAX], out[N] = {0};
+  double p[PMAX], out[NOUT] = {0};
   memcpy(p, p0, np * sizeof *p);
   objective(p, out, 0);
   int n;
@@ -103,15 +134,16 @@ static double L(const double *p0, int np) {
 
 int main(void) {
   lt_omp_team();
-  static const char *names[3] = {"mv", "axpy_inplace", "stencil"};
-  int np[3] = {M * M + M, N + 1, N + 1};
-  for (fn_k = 0; fn_k < 3; fn_k++)
+  static const char *names[5] = {"mv", "axpy_inplace", "stencil", "dot_red", "crit_sum"};
+  int np[5] = {M * M + M, N + 1, N + 1, N + 2, N + 1};
+  for (fn_k = 0; fn_k < 5; fn_k++)
     for (shape = 0; shape < 2; shape++) {
-      double p[PMAX], ps[PMAX], dp[PMAX], dps[PMAX], out[N], outs[N], dout[N], douts[N];
+      double p[PMAX], ps[PMAX], dp[PMAX], dps[PMAX], out[NOUT], outs[NOUT], dout[NOUT],
+          douts[NOUT];
       char w[120];
       int n = np[fn_k], no;
       lt_omp_fill(p, n, -0.8, 0.9, 3 + fn_k);
-      lt_omp_fill(W, N, -2, 2, 6);
+      lt_omp_fill(W, NOUT, -2, 2, 6);
       memcpy(ps, p, sizeof p);
       memset(out, 0, sizeof out);
       memset(outs, 0, sizeof outs);

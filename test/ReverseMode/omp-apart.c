@@ -6,12 +6,15 @@
 // (x's adjoints in a per-thread buffer, flushed once) when it says so, the
 // one that assumes nothing (atomic adds) otherwise, in A and in R alike.
 // A region that reads through a pointer loaded from memory (rows[i][0])
-// has no such test: one derivative, forked directly.
+// has no such test: one derivative, forked directly. A reduction or a
+// critical section does not stop the test: their locks (and the tickets
+// beside them) are the runtime's words, not data.
 // REQUIRES: openmp
 // RUN: %ltclang -O2 %openmp -S -emit-llvm %s -o %t.ll
 // RUN: FileCheck %s < %t.ll
 // RUN: FileCheck %s --check-prefix=APART < %t.ll
 // RUN: FileCheck %s --check-prefix=ROWS < %t.ll
+// RUN: FileCheck %s --check-prefix=SYNC < %t.ll
 #include <leantape.h>
 #include <math.h>
 
@@ -25,6 +28,34 @@ void rows_plain(double **rows, double *y, int n) {
 #pragma omp parallel for schedule(static)
   for (int i = 0; i < n; i++)
     y[i] = rows[i][0] * rows[i][1];
+}
+
+double dot_plain(const double *x, double *y, int n) {
+  double s = 0;
+#pragma omp parallel for reduction(+ : s)
+  for (int i = 0; i < n; i++) {
+    y[i] = sin(x[i]);
+    s += y[i] * x[0];
+  }
+  return s;
+}
+
+void crit_plain(const double *x, double *y, double *acc, int n) {
+#pragma omp parallel for
+  for (int i = 0; i < n; i++) {
+    y[i] = x[i] * x[i];
+#pragma omp critical
+    acc[0] += cos(x[i]);
+  }
+}
+
+double grad_dot(const double *x, double *dx, double *y, double *dy, int n) {
+  return __enzyme_autodiff((void *)dot_plain, enzyme_dup, x, dx, enzyme_dup, y, dy, enzyme_const, n);
+}
+
+void grad_crit(const double *x, double *dx, double *y, double *dy, double *a, double *da, int n) {
+  __enzyme_autodiff((void *)crit_plain, enzyme_dup, x, dx, enzyme_dup, y, dy, enzyme_dup, a, da,
+                    enzyme_const, n);
 }
 
 void grad_axpy(const double *x, double *dx, double *y, double *dy, int n) {
@@ -63,3 +94,11 @@ void grad_rows(double **r, double **dr, double *y, double *dy, int n) {
 // ROWS-LABEL: define internal void @rows_plain.lt.grad(
 // ROWS: @__kmpc_fork_call(ptr {{.*}}, ptr nonnull @rows_plain.omp_outlined.lt.region.lt.aug.team.fork,
 // ROWS: @__kmpc_fork_call(ptr {{.*}}, ptr nonnull @rows_plain.omp_outlined.lt.region.lt.rev.team.fork,
+
+// SYNC: define internal i1 @dot_plain.omp_outlined.lt.region.lt.apart(
+// SYNC-LABEL: define internal void @dot_plain.lt.grad(
+// SYNC: call i1 @dot_plain.omp_outlined.lt.region.lt.apart(
+// SYNC: select i1 %{{[0-9]+}}, ptr @dot_plain.omp_outlined.lt.region.lt.aug.{{[0-9]+}}.team.fork, ptr @dot_plain.omp_outlined.lt.region.lt.aug.team.fork
+// SYNC: define internal i1 @crit_plain.omp_outlined.lt.region.lt.apart(
+// SYNC-LABEL: define internal void @crit_plain.lt.grad(
+// SYNC: call i1 @crit_plain.omp_outlined.lt.region.lt.apart(
