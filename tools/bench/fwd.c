@@ -137,7 +137,7 @@ int main(int argc, char **argv) {
   int bad = 0;
   printf("Forward mode (__enzyme_fwddiff, -O2): rounds of [primal, width 1, width 8] "
          "batches of ~20 ms; the fastest batches (min-max of %d groups of %d rounds); a goal "
-         "is met when the whole spread meets it:\n\n", bench_groups(), bench_reps());
+         "is met when the whole spread meets it:\n\n", bench_groups_all(), bench_reps());
   printf("| kernel | parameters | primal us | tangent/primal (width 1) | width 8 / width 1 "
          "(vector width) | 8 tangents: width 8 / 8 width-1 passes | goals: width 1 <= 1.5, "
          "width 8 / width 1 < 4 | tangent ok (rel err vs FD; width-8 lanes vs width 1) |\n");
@@ -155,6 +155,9 @@ int main(int argc, char **argv) {
     static rounds_t R;
     void (*f[3])(void) = {run_f, run_t1, run_t8};
     rounds(f, 3, 0.02, &R);
+    char label[256];
+    snprintf(label, sizeof label, "fwd:%s", k->name);
+    rounds_keep(label, &R);
     spread_t a = spread_of(&R, q_t1), b = spread_of(&R, q_t8), c = spread_of(&R, q_8x);
     char goal[128] = "";
     if (a.hi > 1.5)

@@ -303,6 +303,9 @@ static int row(const char *name, const char *calls, void (*pb)(void), void (*gb)
   static rounds_t t;
   void (*const f[NQ])(void) = {pb, gb, pl, gl};
   rounds(f, NQ, 0.05, &t);
+  char label[256];
+  snprintf(label, sizeof label, "linalg:%s", name);
+  rounds_keep(label, &t);
   spread_t b = spread_of(&t, q_b), sp = spread_of(&t, q_speed);
   printf("| %s | %s | %s (%.1e; %.1e) | %.3f | %.3f |", name, calls, wrong ? "WRONG" : "ok", efd,
          ev, 1e3 * median_time(&t, PB), 1e3 * median_time(&t, GB));
@@ -328,7 +331,7 @@ int main(void) {
          "groups of %d interleaved rounds); targets: library grad/primal <= 3.0 (mlp), <= 4.0 "
          "(gp); its gradient >= 5x faster than the loop version's):\n\n",
          getenv("OPENBLAS_NUM_THREADS") ? getenv("OPENBLAS_NUM_THREADS") : "unset",
-         bench_groups(), bench_reps());
+         bench_groups_all(), bench_reps());
   printf("| kernel | library calls | grad ok (vs central differences; vs the loop version) |"
          " primal ms | grad ms | grad/primal | loops: primal ms | loops: grad ms |"
          " loops: grad/primal | loop grad / library grad | targets (met: the whole spread) |\n");

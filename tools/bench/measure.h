@@ -4,7 +4,11 @@
  * interleaved rounds: each round runs one batch (~20 ms, calibrated once)
  * of every function being compared, one after the other; BENCH_GROUPS
  * groups (default 16) of BENCH_REPS rounds (default 5), each group at its
- * own stack offset within a page. The figure is the ratio of the fastest
+ * own stack offset within a page. run.sh runs every benchmark program in
+ * BENCH_PASSES passes spread over the whole run (pass p of them all, then
+ * pass p+1): each pass measures its groups, keeps them in the file
+ * BENCH_RAW (rounds_keep), and the last pass prints the tables over the
+ * groups of all passes. The figure is the ratio of the fastest
  * batches (each function's least time per call over all rounds), and its
  * spread the min-max of the same ratio per group (measure.c says why not
  * a median). A target counts as met only when the whole spread meets it.
@@ -37,6 +41,8 @@ double now(void);
 double median(double *v, int n);
 int bench_groups(void);
 int bench_reps(void);
+/* the groups of all passes together */
+int bench_groups_all(void);
 /* calls per batch so that a batch takes about target seconds */
 long calibrate(void (*f)(void), double target);
 double batch(void (*f)(void), long it);
@@ -50,8 +56,18 @@ void rounds(void (*const *f)(void), int nf, double target, rounds_t *out);
 spread_t spread_of(const rounds_t *r, quantity_t q);
 /* the median time per call of function j over all rounds */
 double median_time(const rounds_t *r, int j);
-/* the 1-minute load average now (also kept as a sample), and the range
- * of all samples so far */
+/* this process's pass, 1..bench_passes() (BENCH_PASS, BENCH_PASSES); the
+ * last pass prints the tables */
+int bench_pass(void);
+int bench_passes(void);
+int last_pass(void);
+/* add the groups that earlier passes kept under label to r (after r's
+ * own, up to MAXG in all), and keep r's own for the later passes; without
+ * BENCH_RAW, nothing. Call it once per label and process, right after the
+ * rounds are measured. */
+void rounds_keep(const char *label, rounds_t *r);
+/* the 1-minute load average now (also kept as a sample, in BENCH_RAW too),
+ * and the range of all samples so far (of every pass) */
 double load_sample(void);
 void load_range(double *lo, double *hi, int *n);
 

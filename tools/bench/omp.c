@@ -268,7 +268,7 @@ int main(void) {
   int groups = bench_groups(), reps = bench_reps(), bad = 0;
   int cores = omp_get_num_procs();
   printf("OpenMP (wall clock; 1 and 2 threads; the fastest batches (min-max of %d groups of %d "
-         "interleaved rounds; %d cores):\n\n", groups, reps, cores);
+         "interleaved rounds; %d cores):\n\n", bench_groups_all(), reps, cores);
   printf("| kernel | grad ok (2 threads vs 1; vs central differences) | primal ms (1 thread) |"
          " grad/primal 1 thread | grad/primal 2 threads | primal speedup 1->2 |"
          " grad speedup 1->2 | (grad/primal 2) / (grad/primal 1) | goals (met: the whole spread) |\n");
@@ -290,6 +290,9 @@ int main(void) {
       at_stack_offset(g, groups, ogroup, &c);
       load_sample();
     }
+    char label[256];
+    snprintf(label, sizeof label, "omp:%s", o->name);
+    rounds_keep(label, t);
     spread_t gs = spread_of(t, q_gs), rr = spread_of(t, q_rr);
     printf("| %s | %s (%.1e; %.1e) | %.3f |", o->name, wrong ? "WRONG" : "ok", et, ef,
            1e3 * median_time(t, P1));

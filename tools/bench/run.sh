@@ -12,8 +12,9 @@
 # driver, e.g. `--only gp_lml` or `--only a,b` (then only their compile time).
 # `--markdown FILE` first: also write the report to FILE (tools/bench/RESULTS.md:
 # the header, a summary derived from the tables by summary.py, the tables).
-# Every ratio: BENCH_GROUPS (default 16) groups of BENCH_REPS (default 5)
-# interleaved rounds (measure.h). Env: BENCH_COMPILE=0 (skip all compile times),
+# Every ratio: BENCH_PASSES (default 4) passes, each a process of every
+# program in turn, of BENCH_GROUPS (default 4) groups of BENCH_REPS (default 5)
+# interleaved rounds (measure.h; at most 32 groups in all). Env: BENCH_COMPILE=0 (skip all compile times),
 # LEANTAPE_BUILD_DIR (default build), LEANTAPE_PLUGIN (default
 # $LEANTAPE_BUILD_DIR/lib/LLVMLeantape.so: e.g. a copy of the plugin while
 # build/ is being rebuilt). Exits 1 if a gradient is wrong.
@@ -72,6 +73,10 @@ bench_env() {
   [ "$1" = BENCH_REPS ] && max=64
   if [ "$v" -ge 1 ] 2>/dev/null && [ "$v" -le $max ]; then echo "$v"; else echo "$2"; fi
 }
+# passes x groups per pass: at most 32 groups in all (measure.h, MAXG)
+passes=$(bench_env BENCH_PASSES 4)
+export BENCH_GROUPS=$(bench_env BENCH_GROUPS 4)
+if ((passes * BENCH_GROUPS > 32)); then passes=$((32 / BENCH_GROUPS)); fi
 
 # the machine: what the ratios may depend on (the kernel tables name the
 # figures that depend on the vector width or the cache sizes)
@@ -91,8 +96,9 @@ if [ -n "${LEANTAPE_PLUGIN:-}" ]; then at="source tree at"; else at="plugin at";
 echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'); $at $rev"
 echo "- machine: nproc $(nproc), $(uname -m), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//');" \
   "vector ISA: ${isa:-unknown}; caches: ${caches:-unknown}; $(clang-22 --version | head -n1)"
-echo "- repetitions: every ratio in $(bench_env BENCH_GROUPS 16) groups of $(bench_env BENCH_REPS 5)" \
-  "interleaved rounds of ~20 ms batches (BENCH_GROUPS, BENCH_REPS), group g at a stack offset of g/groups of a page;" \
+echo "- repetitions: every ratio in $passes passes (separate processes, spread over the run: pass p of every program, then pass p+1)" \
+  "of $(bench_env BENCH_GROUPS 4) groups of $(bench_env BENCH_REPS 5)" \
+  "interleaved rounds of ~20 ms batches (BENCH_PASSES, BENCH_GROUPS, BENCH_REPS), each group at a stack offset of its own in a page;" \
   "each ratio is that of the fastest batches (each function's least time per call), beside the min-max of the" \
   "same per group; clock: the thread's CPU time (OpenMP, MPI: wall clock); compile times: median of" \
   "${CT_RUNS:-5} wall-clock runs"
@@ -129,60 +135,75 @@ if [ "${BENCH_COMPILE:-1}" != 0 ]; then
 fi
 export BENCH_CTIME="$OUT/ctime.txt"
 
-status=0
-"$OUT/bench" "$@" || status=1
-
-# ---- forward mode (fwd.c: kernels.c's kernels under __enzyme_fwddiff) ------
+# ---- build the other programs ---------------------------------------------
+# forward mode (fwd.c: kernels.c's kernels under __enzyme_fwddiff)
 clang-22 -O2 -fpass-plugin="$PLUGIN" -Iinclude -Itools/bench -Wno-unused-function \
   tools/bench/fwd.c "$OUT/measure.o" -o "$OUT/fwdbench" -lm
-echo
-"$OUT/fwdbench" "$@" || status=1
-
-# ---- OpenMP (omp.c: parallel kernels at 1 and 2 threads, wall clock) -------
+progs=(bench fwdbench)
+notes=()
 if [ $# -eq 0 ]; then
-  omp_flags=(-fopenmp)
-  [ -f "/usr/lib/llvm-22/lib/clang/22/include/omp.h" ] || omp_flags=()
-  if [ ${#omp_flags[@]} -gt 0 ]; then
-    clang-22 -O2 "${omp_flags[@]}" -fpass-plugin="$PLUGIN" -Iinclude -Itools/bench \
+  # OpenMP (omp.c: parallel kernels at 1 and 2 threads, wall clock)
+  if [ -f "/usr/lib/llvm-22/lib/clang/22/include/omp.h" ]; then
+    clang-22 -O2 -fopenmp -fpass-plugin="$PLUGIN" -Iinclude -Itools/bench \
       tools/bench/omp.c "$OUT/measure.o" -o "$OUT/ompbench" -lm
-    echo
-    "$OUT/ompbench" || status=1
+    progs+=(ompbench)
   else
-    echo
-    echo "OpenMP: not measured (no omp.h for LLVM 22: apt-get install libomp-22-dev)"
+    notes+=("OpenMP: not measured (no omp.h for LLVM 22: apt-get install libomp-22-dev)")
   fi
-fi
-
-# ---- MPI (mpi.c: the heat example at 1 and 2 ranks, wall clock) ------------
-if [ $# -eq 0 ]; then
+  # MPI (mpi.c: the heat example at 1 and 2 ranks, wall clock)
   if command -v mpicc >/dev/null && command -v mpirun >/dev/null; then
-    mpirun_=(mpirun --allow-run-as-root --oversubscribe -np)
     # shellcheck disable=SC2046
     clang-22 -O2 $(mpicc -showme:compile) -fpass-plugin="$PLUGIN" -Iinclude -Itools/bench \
       tools/bench/mpi.c "$OUT/measure.o" -o "$OUT/mpibench" $(mpicc -showme:link) -lm
-    echo
-    "${mpirun_[@]}" 1 "$OUT/mpibench" --header || status=1
-    "${mpirun_[@]}" 2 "$OUT/mpibench" || status=1
+    progs+=(mpibench)
   else
-    echo
-    echo "MPI: not measured (no mpicc or mpirun: apt-get install libopenmpi-dev openmpi-bin)"
+    notes+=("MPI: not measured (no mpicc or mpirun: apt-get install libopenmpi-dev openmpi-bin)")
   fi
-fi
-# ---- BLAS and LAPACK (linalg.c: library calls vs plain loops, CPU time) ----
-if [ $# -eq 0 ]; then
-  # any of the paths exists (ls fails when one of several is missing)
+  # BLAS and LAPACK (linalg.c: library calls vs plain loops, CPU time); any
+  # of the paths exists (ls fails when one of several is missing)
   have() { local f; for f in "$@"; do [ -e "$f" ] && return 0; done; return 1; }
   if have /usr/include/cblas.h /usr/include/*/cblas.h &&
      have /usr/lib/*/libopenblas.so /usr/lib/libopenblas.so; then
     clang-22 -O2 -fpass-plugin="$PLUGIN" -Iinclude -Itools/bench \
       tools/bench/linalg.c "$OUT/measure.o" -o "$OUT/linalgbench" -lopenblas -lm
-    echo
-    OPENBLAS_NUM_THREADS=1 "$OUT/linalgbench" || status=1
+    progs+=(linalgbench)
   else
-    echo
-    echo "BLAS and LAPACK: not measured (no cblas.h or libopenblas: apt-get install libopenblas-dev)"
+    notes+=("BLAS and LAPACK: not measured (no cblas.h or libopenblas: apt-get install libopenblas-dev)")
   fi
 fi
+
+# one program's pass (its tables only in the last pass)
+run_prog() {
+  case $1 in
+    bench) "$OUT/bench" "${args[@]}" ;;
+    fwdbench) "$OUT/fwdbench" "${args[@]}" ;;
+    ompbench) "$OUT/ompbench" ;;
+    mpibench)
+      mpirun --allow-run-as-root --oversubscribe -np 1 "$OUT/mpibench" --header &&
+        mpirun --allow-run-as-root --oversubscribe -np 2 "$OUT/mpibench" ;;
+    linalgbench) OPENBLAS_NUM_THREADS=1 "$OUT/linalgbench" ;;
+  esac
+}
+
+# ---- the passes (measure.c, rounds_keep): pass p of every program, then
+# pass p+1, each keeping its groups in BENCH_RAW; the last pass prints ----
+args=("$@")
+status=0
+export BENCH_RAW="$OUT/rounds.raw" BENCH_PASSES=$passes
+: > "$BENCH_RAW"
+for ((p = 1; p <= passes; p++)); do
+  export BENCH_PASS=$p
+  for prog in "${progs[@]}"; do
+    if [ "$p" -lt "$passes" ]; then
+      run_prog "$prog" > /dev/null 2>&1 || status=1
+    else
+      [ "$prog" = bench ] || echo
+      run_prog "$prog" || status=1
+    fi
+  done
+done
+for n in "${notes[@]}"; do echo; echo "$n"; done
+unset BENCH_RAW BENCH_PASS BENCH_PASSES
 [ $# -eq 0 ] && [ "${BENCH_COMPILE:-1}" != 0 ] || exit $status
 
 # ---- compile time of whole sources and call graphs ------------------------
@@ -246,7 +267,7 @@ for D in 8 10 12 16 24 32; do
     if [ "$D" -le 12 ]; then
       clang-22 -O2 -fpass-plugin="$PLUGIN" -Iinclude -Itools/bench -c "$src" -o "$OUT/$name.o"
       clang-22 "${DRIVER[@]}" "$OUT/$name.o" -o "$OUT/$name" "${LINK[@]}"
-      row=$("$OUT/$name" | grep "^| $name ") || status=1
+      row=$(BENCH_GROUPS=$((passes * BENCH_GROUPS)) "$OUT/$name" | grep "^| $name ") || status=1
       run=$(echo "$row" | awk -F'|' '{print $3 "|" $4 "|" $5 "|" $6 "|" $7 "|"}')
     fi
     echo "| $name | $((D + 1)) | $((1 << D)) | $tn | $tp | $(nkept "$src") | $run"
