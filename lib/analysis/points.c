@@ -36,7 +36,7 @@ static int kept_call(LLVMValueRef i) {
   return k == LT_CALL_DIFF || k == LT_CALL_CUSTOM;
 }
 
-static unsigned new_obj(LtPoints *pt, int kind, LLVMValueRef src, int param) {
+unsigned lt_points_new_obj(LtPoints *pt, int kind, LLVMValueRef src, int param) {
   if (pt->nobj == pt->capobj) {
     pt->capobj = pt->capobj ? pt->capobj * 2 : 16;
     LtObj *o = lt_xcalloc(pt->capobj, sizeof *o);
@@ -47,148 +47,6 @@ static unsigned new_obj(LtPoints *pt, int kind, LLVMValueRef src, int param) {
   }
   pt->obj[pt->nobj] = (LtObj){kind, param, src};
   return pt->nobj++;
-}
-
-static LLVMValueRef strip_const(LLVMValueRef v) {
-  while (LLVMIsAConstantExpr(v)) {
-    LLVMOpcode op = LLVMGetConstOpcode(v);
-    if (op != LLVMGetElementPtr && op != LLVMBitCast && op != LLVMAddrSpaceCast)
-      break;
-    v = LLVMGetOperand(v, 0);
-  }
-  return v;
-}
-
-/* -leantape-global-shadows: a global of the module (defined here, not
- * constant, not Leantape's own or LLVM's, not registered inactive) whose
- * value may hold floating-point data or pointers has a shadow. */
-static int may_hold_data(LLVMTypeRef t) {
-  switch (LLVMGetTypeKind(t)) {
-  case LLVMPointerTypeKind:
-    return 1;
-  case LLVMArrayTypeKind:
-  case LLVMVectorTypeKind:
-    return may_hold_data(LLVMGetElementType(t));
-  case LLVMStructTypeKind:
-    for (unsigned k = 0, n = LLVMCountStructElementTypes(t); k < n; k++)
-      if (may_hold_data(LLVMStructGetTypeAtIndex(t, k)))
-        return 1;
-    return 0;
-  default:
-    return lt_is_float_ty(t);
-  }
-}
-
-int lt_global_may_shadow(LtCtx *c, LLVMValueRef gv) {
-  /* enzyme_shadow: the user's shadow, with or without the option; the
-   * shadow itself is inactive memory */
-  void *user = gv ? lt_map_get(&c->user_shadow, gv) : NULL;
-  if (user)
-    return user != (void *)1;
-  if (!c->host->global_shadows || !gv || !LLVMIsAGlobalVariable(gv) ||
-      LLVMIsDeclaration(gv) || LLVMIsGlobalConstant(gv) ||
-      lt_map_get(&c->inactive_globals, gv) || lt_map_get(&c->gshadow, gv) == (void *)1)
-    return 0;
-  size_t len;
-  const char *n = LLVMGetValueName2(gv, &len);
-  if ((len > 3 && !strncmp(n, "lt.", 3)) || (len > 5 && !strncmp(n, "llvm.", 5)) ||
-      (len > 7 && !strncmp(n, "enzyme_", 7)) || strstr(n, ".lt.shadow"))
-    return 0;
-  return may_hold_data(LLVMGlobalGetValueType(gv));
-}
-
-/* A constant global whose value is plain data (a string literal, a table
- * of numbers): it holds no addresses, and no store can reach it. */
-static int const_data(LLVMValueRef gv) {
-  LLVMValueRef init = LLVMIsAGlobalVariable(gv) && LLVMIsGlobalConstant(gv) &&
-                              !LLVMIsDeclaration(gv)
-                          ? LLVMGetInitializer(gv)
-                          : NULL;
-  return init && (LLVMIsAConstantDataSequential(init) || LLVMIsAConstantAggregateZero(init) ||
-                  LLVMIsAConstantInt(init) || LLVMIsAConstantFP(init));
-}
-
-/* The globals whose addresses constant v holds, into out (up to max);
- * 0 when v may hold other addresses (functions, integers made pointers). */
-static int const_refs(LLVMValueRef v, LtVec *out, int depth) {
-  if (depth > 8)
-    return 0;
-  if (LLVMIsAConstantDataSequential(v) || LLVMIsAConstantAggregateZero(v) ||
-      LLVMIsAConstantInt(v) || LLVMIsAConstantFP(v) || LLVMIsAConstantPointerNull(v) ||
-      LLVMIsAUndefValue(v))
-    return 1;
-  if (LLVMIsAGlobalVariable(v)) {
-    lt_vec_push(out, v);
-    return 1;
-  }
-  if (LLVMIsAConstantExpr(v)) {
-    LLVMValueRef base = strip_const(v);
-    return base != v && const_refs(base, out, depth + 1);
-  }
-  if (LLVMIsAConstantArray(v) || LLVMIsAConstantStruct(v) || LLVMIsAConstantVector(v)) {
-    for (int k = 0, n = LLVMGetNumOperands(v); k < n; k++)
-      if (!const_refs(LLVMGetOperand(v, (unsigned)k), out, depth + 1))
-        return 0;
-    return 1;
-  }
-  return 0;
-}
-
-/* v (an internal global, or an address made from it) is only ever read. */
-static int only_loaded(LLVMValueRef v, int depth) {
-  if (depth > 8)
-    return 0;
-  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
-    LLVMValueRef w = LLVMGetUser(u);
-    if (LLVMIsALoadInst(w))
-      continue;
-    if ((LLVMIsAGetElementPtrInst(w) && LLVMGetOperand(w, 0) == v) ||
-        (LLVMIsAConstantExpr(w) && (LLVMGetConstOpcode(w) == LLVMGetElementPtr ||
-                                    LLVMGetConstOpcode(w) == LLVMBitCast))) {
-      if (!only_loaded(w, depth + 1))
-        return 0;
-      continue;
-    }
-    return 0;
-  }
-  return 1;
-}
-
-/* A global table of string literals, constant or internal and never
- * written (clang -O0 leaves `static const char *names[]` mutable): the
- * globals it points to, or 0 when it may point elsewhere. */
-static int const_table(LLVMValueRef gv, LtVec *out) {
-  if (!LLVMIsAGlobalVariable(gv) || LLVMIsDeclaration(gv))
-    return 0;
-  LLVMLinkage l = LLVMGetLinkage(gv);
-  int internal = l == LLVMInternalLinkage || l == LLVMPrivateLinkage;
-  return (LLVMIsGlobalConstant(gv) || (internal && only_loaded(gv, 0))) &&
-         const_refs(LLVMGetInitializer(gv), out, 0);
-}
-
-static void add_global(LtPoints *pt, LLVMValueRef gv) {
-  if (lt_map_get(&pt->gobj, gv))
-    return;
-  lt_map_put(&pt->gobj, gv, (void *)(size_t)(new_obj(pt, O_GLOBAL, gv, -1) + 1));
-  LtVec refs = {0};
-  if (const_table(gv, &refs))
-    for (size_t k = 0; k < refs.n; k++)
-      add_global(pt, refs.v[k]);
-  lt_vec_free(&refs);
-}
-
-static void collect_globals(LtPoints *pt, const LtCfg *g) {
-  for (unsigned b = 0; b < g->nblocks; b++)
-    for (LLVMValueRef i = LLVMGetFirstInstruction(g->block[b]); i;
-         i = LLVMGetNextInstruction(i))
-      for (int k = 0, n = LLVMGetNumOperands(i); k < n; k++) {
-        LLVMValueRef op = LLVMGetOperand(i, (unsigned)k);
-        if (!op || !LLVMIsAConstant(op))
-          continue;
-        LLVMValueRef base = strip_const(op);
-        if (LLVMIsAGlobalVariable(base))
-          add_global(pt, base);
-      }
 }
 
 static uint64_t *new_set(LtPoints *pt) {
@@ -223,12 +81,12 @@ void lt_points_init(LtPoints *pt, LtCtx *c, LLVMValueRef fn, const LtCfg *g,
     pt->argobj[p] = pt->argnull[p] = -1;
     if (!lt_is_ptr_ty(LLVMTypeOf(LLVMGetParam(fn, p))))
       continue;
-    pt->argobj[p] = (int)new_obj(pt, O_ARG, LLVMGetParam(fn, p), (int)p);
-    new_obj(pt, O_ARGMEM, LLVMGetParam(fn, p), (int)p);
+    pt->argobj[p] = (int)lt_points_new_obj(pt, O_ARG, LLVMGetParam(fn, p), (int)p);
+    lt_points_new_obj(pt, O_ARGMEM, LLVMGetParam(fn, p), (int)p);
     /* A shadow that may be null: the parameter may address memory
      * without one, as far as this function knows. */
     if (act[p] == LT_DUPNULL)
-      pt->argnull[p] = (int)new_obj(pt, O_NULL, NULL, (int)p);
+      pt->argnull[p] = (int)lt_points_new_obj(pt, O_NULL, NULL, (int)p);
   }
   const LtRule *rule;
   for (unsigned b = 0; b < g->nblocks; b++)
@@ -236,14 +94,14 @@ void lt_points_init(LtPoints *pt, LtCtx *c, LLVMValueRef fn, const LtCfg *g,
          i = LLVMGetNextInstruction(i))
       if (LLVMIsAAllocaInst(i) ||
           (LLVMIsACallInst(i) && lt_call_kind(i, &rule) == LT_CALL_MALLOC))
-        new_obj(pt, O_ALLOC, i, -1);
+        lt_points_new_obj(pt, O_ALLOC, i, -1);
       else if (LLVMIsACallInst(i) && lt_is_char_alloc(i))
-        new_obj(pt, O_CHARS, i, -1);
+        lt_points_new_obj(pt, O_CHARS, i, -1);
       else if (LLVMIsACallInst(i) && kept_call(i))
-        lt_map_put(&pt->callobj, i, (void *)(size_t)(new_obj(pt, O_CALLMEM, i, -1) + 1));
-  collect_globals(pt, g);
-  pt->unknown = new_obj(pt, O_UNKNOWN, NULL, -1);
-  pt->null = new_obj(pt, O_NULL, NULL, -1);
+        lt_map_put(&pt->callobj, i, (void *)(size_t)(lt_points_new_obj(pt, O_CALLMEM, i, -1) + 1));
+  lt_points_globals(pt, g);
+  pt->unknown = lt_points_new_obj(pt, O_UNKNOWN, NULL, -1);
+  pt->null = lt_points_new_obj(pt, O_NULL, NULL, -1);
   pt->words = (pt->nobj + 63) / 64;
   pt->active = lt_xcalloc(pt->nobj, 1);
   pt->distinct = lt_xcalloc(pt->nobj, 1);
@@ -266,9 +124,9 @@ void lt_points_init(LtPoints *pt, LtCtx *c, LLVMValueRef fn, const LtCfg *g,
       /* with global shadows, every mutable global of the module that may
        * hold active data has a shadow, in every function alike */
       pt->active[o] = lt_global_may_shadow(pt->c, pt->obj[o].src);
-      if (!const_data(pt->obj[o].src)) {
+      if (!lt_points_const_data(pt->obj[o].src)) {
         LtVec refs = {0};
-        if (const_table(pt->obj[o].src, &refs))
+        if (lt_points_const_table(pt->obj[o].src, &refs))
           for (size_t k = 0; k < refs.n; k++)
             set_add(c, (unsigned)(size_t)lt_map_get(&pt->gobj, refs.v[k]) - 1);
         else
@@ -329,7 +187,7 @@ const uint64_t *lt_points_of(LtPoints *pt, LLVMValueRef v) {
     return pt->empty;
   }
   if (LLVMIsAConstant(v)) {
-    LLVMValueRef base = strip_const(v);
+    LLVMValueRef base = lt_points_strip_const(v);
     size_t o = (size_t)lt_map_get(&pt->gobj, base);
     if (o)
       return singleton(pt, v, (unsigned)(o - 1));
@@ -403,7 +261,7 @@ static int narrow_int(LtPoints *pt, LLVMValueRef load) {
  * and it is never a node of a linked structure. */
 int lt_points_holds_data(const LtPoints *pt, unsigned o) {
   int k = pt->obj[o].kind;
-  return k == O_NULL || k == O_CHARS || (k == O_GLOBAL && const_data(pt->obj[o].src));
+  return k == O_NULL || k == O_CHARS || (k == O_GLOBAL && lt_points_const_data(pt->obj[o].src));
 }
 
 /* t is an integer, or an aggregate of integers (std::pair<bool, size_t>). */
