@@ -15,6 +15,7 @@
 #include "check.h"
 #include <mpi.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 /* Kill the process (SIGALRM) if it is still running after s seconds. */
@@ -66,6 +67,44 @@ static inline void lt_mpi_fd(const char *what, lt_mpi_fn f, void *ctx, double *x
         lt_check(w, g[i], (fp - fm) / (2 * h), rtol, atol);
       }
     }
+}
+
+/* The scalar tests (mpi-blocking.c, mpi-gather.c, mpi-sendrecv.c,
+ * mpi-maxmin.c): f(x, comm) of n inputs per rank, its serial program over
+ * all p * n inputs, and these inputs, tangent directions and checks. */
+static inline double lt_mpi_init(int r, int i) {
+  return 0.3 + 0.1 * r - 0.07 * i + 0.01 * r * i;
+}
+
+/* The whole domain's inputs, p ranks of n each (malloc'd). */
+static inline double *lt_mpi_domain(int p, int n, double (*init)(int, int)) {
+  double *X = malloc((size_t)p * n * sizeof *X);
+  for (int q = 0; q < p; q++)
+    for (int i = 0; i < n; i++)
+      X[q * n + i] = init(q, i);
+  return X;
+}
+
+/* This rank's part of the tangent direction. */
+static inline void lt_mpi_dir(double *v, int n, MPI_Comm comm) {
+  int r;
+  MPI_Comm_rank(comm, &r);
+  for (int i = 0; i < n; i++)
+    v[i] = 0.5 - 0.1 * i + 0.05 * r;
+}
+
+/* The tangent tf of f along v (lt_mpi_dir) against the gradient dx:
+ * F' v is the sum over the ranks of dx . v (checked on rank 0). */
+static inline void lt_mpi_fwd_vs_grad(double tf, const double *v, const double *dx, int n,
+                                      double rtol, MPI_Comm comm) {
+  int r;
+  double dot = 0;
+  MPI_Comm_rank(comm, &r);
+  for (int i = 0; i < n; i++)
+    dot += v[i] * dx[i];
+  double all = lt_mpi_sum(dot, comm);
+  if (r == 0)
+    lt_check("fwd vs grad", tf, all, rtol, 1e-12);
 }
 
 #endif

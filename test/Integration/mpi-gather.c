@@ -10,7 +10,7 @@
 // RUN: %ltclang %mpiflags -O2 %s -o %t.O2 -lm %mpilibs
 // RUN: %mpirun 1 %t.O2 && %mpirun 2 %t.O2 && %mpirun 4 %t.O2
 
-#include "check.h"
+#include "mpicheck.h"
 #include <leantape.h>
 #include <math.h>
 #include <mpi.h>
@@ -62,52 +62,31 @@ double serial(double *X, int p) {
   return tot;
 }
 
-static double value(double *x, MPI_Comm comm) {
+/* f's value, on every rank */
+static double value(double *x, void *ctx) {
+  MPI_Comm comm = *(MPI_Comm *)ctx;
   double v = f(x, comm);
   MPI_Bcast(&v, 1, MPI_DOUBLE, 0, comm);
   return v;
 }
-
-static double init(int r, int i) { return 0.3 + 0.1 * r - 0.07 * i + 0.01 * r * i; }
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   int r, p;
   MPI_Comm_rank(MPI_COMM_WORLD, &r);
   MPI_Comm_size(MPI_COMM_WORLD, &p);
-  double x[N], dx[N] = {0};
+  MPI_Comm comm = MPI_COMM_WORLD;
+  double x[N], dx[N] = {0}, v[N];
   for (int i = 0; i < N; i++)
-    x[i] = init(r, i);
-  __enzyme_autodiff((void *)f, x, dx, enzyme_const, MPI_COMM_WORLD);
-  double *X = malloc(p * N * sizeof *X), *dX = calloc(p * N, sizeof *dX);
-  for (int q = 0; q < p; q++)
-    for (int i = 0; i < N; i++)
-      X[q * N + i] = init(q, i);
+    x[i] = lt_mpi_init(r, i);
+  __enzyme_autodiff((void *)f, x, dx, enzyme_const, comm);
+  double *X = lt_mpi_domain(p, N, lt_mpi_init), *dX = calloc(p * N, sizeof *dX);
   __enzyme_autodiff((void *)serial, X, dX, enzyme_const, p);
-  for (int i = 0; i < N; i++)
-    lt_check("grad vs serial", dx[i], dX[r * N + i], 1e-12, 1e-12);
-  for (int q = 0; q < p; q++)
-    for (int i = 0; i < N; i++) {
-      double h = 1e-6, keep = x[i];
-      if (r == q)
-        x[i] = keep + h;
-      double fp = value(x, MPI_COMM_WORLD);
-      if (r == q)
-        x[i] = keep - h;
-      double fm = value(x, MPI_COMM_WORLD);
-      x[i] = keep;
-      if (r == q)
-        lt_check("grad vs fd", dx[i], (fp - fm) / (2 * h), 1e-6, 1e-7);
-    }
-  double v[N], dot = 0, all;
-  for (int i = 0; i < N; i++) {
-    v[i] = 0.5 - 0.1 * i + 0.05 * r;
-    dot += v[i] * dx[i];
-  }
-  MPI_Allreduce(&dot, &all, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-  double tf = __enzyme_fwddiff((void *)f, x, v, enzyme_const, MPI_COMM_WORLD);
-  if (r == 0)
-    lt_check("fwd vs grad", tf, all, 1e-12, 1e-12);
+  lt_mpi_same("grad vs serial", dx, dX, r * N, N, 1e-12, 1e-12);
+  lt_mpi_fd("grad", value, &comm, x, dx, N, 1, 1e-6, 1e-7, comm);
+  lt_mpi_dir(v, N, comm);
+  lt_mpi_fwd_vs_grad(__enzyme_fwddiff((void *)f, x, v, enzyme_const, comm), v, dx, N, 1e-12,
+                     comm);
   free(X);
   free(dX);
   MPI_Finalize();

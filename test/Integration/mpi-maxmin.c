@@ -11,7 +11,7 @@
 // RUN: %ltclang %mpiflags -O2 %s -o %t.O2 -lm %mpilibs
 // RUN: %mpirun 1 %t.O2 && %mpirun 2 %t.O2 && %mpirun 4 %t.O2
 
-#include "check.h"
+#include "mpicheck.h"
 #include <leantape.h>
 #include <math.h>
 #include <mpi.h>
@@ -90,13 +90,9 @@ int main(int argc, char **argv) {
     x[i] = init(r, i);
   __enzyme_autodiff((void *)f, x, dx, enzyme_const, MPI_COMM_WORLD);
 
-  double *X = malloc(p * N * sizeof *X), *dX = calloc(p * N, sizeof *dX);
-  for (int q = 0; q < p; q++)
-    for (int i = 0; i < N; i++)
-      X[q * N + i] = init(q, i);
+  double *X = lt_mpi_domain(p, N, init), *dX = calloc(p * N, sizeof *dX);
   __enzyme_autodiff((void *)serial, X, dX, enzyme_const, p);
-  for (int i = 0; i < N; i++)
-    lt_check("grad vs serial", dx[i], dX[r * N + i], 1e-12, 1e-12);
+  lt_mpi_same("grad vs serial", dx, dX, r * N, N, 1e-12, 1e-12);
 
   /* central differences; the float part and the tie are left out */
   for (int q = 0; q < p; q++)
@@ -115,16 +111,11 @@ int main(int argc, char **argv) {
         lt_check("grad vs fd", dx[i], (fp - fm) / (2 * h), 1e-6, 1e-7);
     }
 
-  double v[N], dot = 0, all;
-  for (int i = 0; i < N; i++) {
-    v[i] = 0.5 - 0.1 * i + 0.05 * r;
-    dot += v[i] * dx[i];
-  }
-  MPI_Allreduce(&dot, &all, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-  double tf = __enzyme_fwddiff((void *)f, x, v, enzyme_const, MPI_COMM_WORLD);
+  double v[N];
+  lt_mpi_dir(v, N, MPI_COMM_WORLD);
   /* the float term's tangent is a float: 1e-7 */
-  if (r == 0)
-    lt_check("fwd vs grad", tf, all, 1e-7, 1e-12);
+  lt_mpi_fwd_vs_grad(__enzyme_fwddiff((void *)f, x, v, enzyme_const, MPI_COMM_WORLD), v, dx, N,
+                     1e-7, MPI_COMM_WORLD);
   free(X);
   free(dX);
   MPI_Finalize();
