@@ -14,6 +14,12 @@
 
 #include <string.h>
 
+/* Levels of indirection (loads of pointers) and of calls followed. Address
+ * arithmetic, casts, PHIs and -O0 spill slots do not count: they reach the
+ * same memory, and -O0 code puts several of them on every path (a spill
+ * and a reload per local), which exhausted a limit that counted them
+ * (Enzyme's metarwr.c at -O0: `long **` through one call and a local). The
+ * seen set bounds the walk. */
 #define MAX_DEPTH 8
 
 
@@ -124,7 +130,7 @@ static int spill_slot(Walk *w, LLVMValueRef slot, LLVMValueRef p, int depth) {
   for (LLVMUseRef u = LLVMGetFirstUse(slot); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef user = LLVMGetUser(u);
     if (LLVMIsALoadInst(user) && lt_is_ptr_ty(LLVMTypeOf(user))) {
-      if (!int_only_value(w, user, depth + 1))
+      if (!int_only_value(w, user, depth))
         return 0;
     } else if (LLVMIsAStoreInst(user)) {
       if (LLVMGetOperand(user, 0) != p || LLVMGetOperand(user, 1) != slot)
@@ -148,7 +154,7 @@ static int int_only_use(Walk *w, LLVMValueRef p, LLVMValueRef user,
     if (LLVMGetOperand(user, 0) == p) {
       /* -O0 spills the parameter to a local slot and reloads it. */
       LLVMValueRef slot = LLVMGetOperand(user, 1);
-      return LLVMIsAAllocaInst(slot) && spill_slot(w, slot, p, depth + 1);
+      return LLVMIsAAllocaInst(slot) && spill_slot(w, slot, p, depth);
     }
     return int_access(w, user, LLVMTypeOf(LLVMGetOperand(user, 0)));
   case LLVMGetElementPtr:
@@ -157,7 +163,7 @@ static int int_only_use(Walk *w, LLVMValueRef p, LLVMValueRef user,
   case LLVMPHI:
   case LLVMSelect:
   case LLVMFreeze:
-    return int_only_value(w, user, depth + 1);
+    return int_only_value(w, user, depth);
   case LLVMICmp:
     return 1;
   case LLVMCall: {
