@@ -29,6 +29,9 @@ typedef struct Walk {
   int strict;         /* the function has TBAA tags: untagged integer
                          accesses may be float bits moved at -O2 */
   int touched;        /* an integer or pointer access was seen */
+  LLVMValueRef calls[MAX_DEPTH + 2]; /* the calls whose callees are being
+                                        walked, innermost last */
+  int ncalls;
 } Walk;
 
 enum { T_NONE, T_FLOAT, T_INTPTR, T_OTHER };
@@ -48,8 +51,14 @@ static int tbaa_kind(Walk *w, LLVMValueRef i) {
     return T_OTHER;
   LLVMValueRef aops[8];
   LLVMGetMDNodeOperands(access, aops);
+  /* the type's name leads an old-format type node {name, parent, offset};
+   * a new-format one (clang -Xclang -new-struct-path-tbaa) is
+   * {parent, size, name, fields...} */
+  LLVMValueRef name = LLVMIsAMDString(aops[0]) ? aops[0]
+                      : na >= 3 && LLVMIsAMDString(aops[2]) ? aops[2]
+                                                           : NULL;
   unsigned len = 0;
-  const char *n = LLVMIsAMDString(aops[0]) ? LLVMGetMDString(aops[0], &len) : NULL;
+  const char *n = name ? LLVMGetMDString(name, &len) : NULL;
   if (!n)
     return T_OTHER;
   static const char *const floats[] = {"double", "float", "long double",
@@ -113,11 +122,15 @@ static int int_only_param(Walk *w, LLVMValueRef call, LLVMValueRef p,
   if (!f || LLVMIsDeclaration(f) || LLVMGetIntrinsicID(f) ||
       LLVMIsFunctionVarArg(LLVMGlobalGetValueType(f)))
     return 0;
+  if (w->ncalls >= MAX_DEPTH + 2)
+    return 0;
   int ok = 1;
+  w->calls[w->ncalls++] = call;
   for (unsigned k = 0, n = LLVMGetNumArgOperands(call); k < n && ok; k++)
     if (LLVMGetOperand(call, k) == p)
       ok = k < LLVMCountParams(f) &&
            int_only_value(w, LLVMGetParam(f, k), depth + 1);
+  w->ncalls--;
   return ok;
 }
 
@@ -166,6 +179,17 @@ static int int_only_use(Walk *w, LLVMValueRef p, LLVMValueRef user,
     return int_only_value(w, user, depth);
   case LLVMICmp:
     return 1;
+  case LLVMRet: {
+    /* returned to the call being walked (an accessor such as
+     * std::array::operator[] returning its argument): what the caller
+     * does with the result counts */
+    if (!w->ncalls)
+      return 0;
+    LLVMValueRef call = w->calls[--w->ncalls];
+    int ok = int_only_value(w, call, depth);
+    w->calls[w->ncalls++] = call;
+    return ok;
+  }
   case LLVMCall: {
     size_t len;
     const char *n = lt_callee_name(user, &len);
