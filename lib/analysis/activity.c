@@ -230,7 +230,8 @@ static int check_memory(LtCtx *c, LtActivity *a, LLVMValueRef i) {
     from = LLVMGetOperand(i, 0);
   else if (op == LLVMCall && lt_call_kind(i, &rule) == LT_CALL_MEMCPY)
     from = LLVMGetOperand(i, 1);
-  if (from && lt_points_reads_tainted(&a->pts, from)) {
+  if (from && lt_points_reads_tainted(&a->pts, from) &&
+      !lt_inactive_readback_ok(a, i)) {
     lt_error(c, i, "this reads back an active value that was stored to "
                    "memory that has no shadow (a global, or an enzyme_const "
                    "argument), so its derivative would be lost; pass that "

@@ -145,6 +145,11 @@ typedef struct LtActivity {
 
 int lt_activity_run(LtCtx *c, LtActivity *a, LLVMValueRef fn, const LtCfg *g,
                     const LtAct *act, const unsigned char *pflags);
+/* inactiveread.c: load, which reads memory where active data lost its
+ * derivative, reads only globals the user declared inactive, and no store
+ * of an active value there can be forwarded to it, or its value only goes
+ * back into them */
+int lt_inactive_readback_ok(LtActivity *a, LLVMValueRef load);
 void lt_activity_free(LtActivity *a);
 int lt_is_varied(const LtActivity *a, LLVMValueRef v);
 /* An atomicrmw with a derivative rule: fadd, fsub, xchg of a float. */

@@ -14,6 +14,12 @@
 
 #include <string.h>
 
+/* Levels of indirection (loads of pointers) and of calls followed. Address
+ * arithmetic, casts, PHIs and -O0 spill slots do not count: they reach the
+ * same memory, and -O0 code puts several of them on every path (a spill
+ * and a reload per local), which exhausted a limit that counted them
+ * (Enzyme's metarwr.c at -O0: `long **` through one call and a local). The
+ * seen set bounds the walk. */
 #define MAX_DEPTH 8
 
 
@@ -23,6 +29,9 @@ typedef struct Walk {
   int strict;         /* the function has TBAA tags: untagged integer
                          accesses may be float bits moved at -O2 */
   int touched;        /* an integer or pointer access was seen */
+  LLVMValueRef calls[MAX_DEPTH + 2]; /* the calls whose callees are being
+                                        walked, innermost last */
+  int ncalls;
 } Walk;
 
 enum { T_NONE, T_FLOAT, T_INTPTR, T_OTHER };
@@ -42,8 +51,14 @@ static int tbaa_kind(Walk *w, LLVMValueRef i) {
     return T_OTHER;
   LLVMValueRef aops[8];
   LLVMGetMDNodeOperands(access, aops);
+  /* the type's name leads an old-format type node {name, parent, offset};
+   * a new-format one (clang -Xclang -new-struct-path-tbaa) is
+   * {parent, size, name, fields...} */
+  LLVMValueRef name = LLVMIsAMDString(aops[0]) ? aops[0]
+                      : na >= 3 && LLVMIsAMDString(aops[2]) ? aops[2]
+                                                           : NULL;
   unsigned len = 0;
-  const char *n = LLVMIsAMDString(aops[0]) ? LLVMGetMDString(aops[0], &len) : NULL;
+  const char *n = name ? LLVMGetMDString(name, &len) : NULL;
   if (!n)
     return T_OTHER;
   static const char *const floats[] = {"double", "float", "long double",
@@ -107,11 +122,15 @@ static int int_only_param(Walk *w, LLVMValueRef call, LLVMValueRef p,
   if (!f || LLVMIsDeclaration(f) || LLVMGetIntrinsicID(f) ||
       LLVMIsFunctionVarArg(LLVMGlobalGetValueType(f)))
     return 0;
+  if (w->ncalls >= MAX_DEPTH + 2)
+    return 0;
   int ok = 1;
+  w->calls[w->ncalls++] = call;
   for (unsigned k = 0, n = LLVMGetNumArgOperands(call); k < n && ok; k++)
     if (LLVMGetOperand(call, k) == p)
       ok = k < LLVMCountParams(f) &&
            int_only_value(w, LLVMGetParam(f, k), depth + 1);
+  w->ncalls--;
   return ok;
 }
 
@@ -124,7 +143,7 @@ static int spill_slot(Walk *w, LLVMValueRef slot, LLVMValueRef p, int depth) {
   for (LLVMUseRef u = LLVMGetFirstUse(slot); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef user = LLVMGetUser(u);
     if (LLVMIsALoadInst(user) && lt_is_ptr_ty(LLVMTypeOf(user))) {
-      if (!int_only_value(w, user, depth + 1))
+      if (!int_only_value(w, user, depth))
         return 0;
     } else if (LLVMIsAStoreInst(user)) {
       if (LLVMGetOperand(user, 0) != p || LLVMGetOperand(user, 1) != slot)
@@ -148,7 +167,7 @@ static int int_only_use(Walk *w, LLVMValueRef p, LLVMValueRef user,
     if (LLVMGetOperand(user, 0) == p) {
       /* -O0 spills the parameter to a local slot and reloads it. */
       LLVMValueRef slot = LLVMGetOperand(user, 1);
-      return LLVMIsAAllocaInst(slot) && spill_slot(w, slot, p, depth + 1);
+      return LLVMIsAAllocaInst(slot) && spill_slot(w, slot, p, depth);
     }
     return int_access(w, user, LLVMTypeOf(LLVMGetOperand(user, 0)));
   case LLVMGetElementPtr:
@@ -157,9 +176,20 @@ static int int_only_use(Walk *w, LLVMValueRef p, LLVMValueRef user,
   case LLVMPHI:
   case LLVMSelect:
   case LLVMFreeze:
-    return int_only_value(w, user, depth + 1);
+    return int_only_value(w, user, depth);
   case LLVMICmp:
     return 1;
+  case LLVMRet: {
+    /* returned to the call being walked (an accessor such as
+     * std::array::operator[] returning its argument): what the caller
+     * does with the result counts */
+    if (!w->ncalls)
+      return 0;
+    LLVMValueRef call = w->calls[--w->ncalls];
+    int ok = int_only_value(w, call, depth);
+    w->calls[w->ncalls++] = call;
+    return ok;
+  }
   case LLVMCall: {
     size_t len;
     const char *n = lt_callee_name(user, &len);

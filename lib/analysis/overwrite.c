@@ -147,9 +147,11 @@ static int stack_memory(const LtFacts *g, LLVMValueRef addr) {
 }
 
 /* A plain store of a scalar of at most 8 bytes: its old value fits a log
- * entry. */
+ * entry. In address space 0 only: the log's helpers take generic pointers,
+ * and what a cast from another space means depends on the target. */
 static int loggable_store(const LtFacts *g, LLVMValueRef i) {
-  if (!LLVMIsAStoreInst(i) || LLVMGetVolatile(i) || LLVMIsAtomic(i))
+  if (!LLVMIsAStoreInst(i) || LLVMGetVolatile(i) || LLVMIsAtomic(i) ||
+      LLVMGetPointerAddressSpace(LLVMTypeOf(LLVMGetOperand(i, 1))) != 0)
     return 0;
   LLVMTypeRef t = LLVMTypeOf(LLVMGetOperand(i, 0));
   LLVMTypeKind k = LLVMGetTypeKind(t);
