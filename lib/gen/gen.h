@@ -178,6 +178,7 @@ struct LtGen {
   /* forward loop state: allocas in A */
   LLVMValueRef *a_n, *a_cur, *a_buf;
   LLVMValueRef a_sink, r_sink; /* scratch for null-shadow writes (guard.c) */
+  LLVMValueRef sc_primal, sc_shadow; /* R's alias-scope lists (scopes.c) */
   LLVMValueRef a_undo, r_undo; /* undo-log state allocas (undo.c) */
   LLVMValueRef a_undo_on, r_undo_on; /* i1 at A's / R's entry: the log is on */
   LtVec undo_calls;    /* (P store, R restore call) pairs */
@@ -187,6 +188,12 @@ struct LtGen {
 };
 
 
+
+/* scopes.c: R's primal re-loads and shadow accesses are apart */
+/* Tag a load or store of shadow memory in R (atomics stay untagged). */
+void lt_scope_shadow(LtGen *g, LLVMValueRef inst);
+/* Tag R's load of primal memory. */
+void lt_scope_primal(LtGen *g, LLVMValueRef inst);
 
 /* loopfwd.c */
 /* A's loop state: counters and growing caches (after R fixed the layout). */

@@ -446,6 +446,8 @@ void lt_omp_accumulate(LtGen *g, LLVMValueRef p, LLVMValueRef d, unsigned align,
     LLVMSetAlignment(old, align);
     LLVMValueRef s = LLVMBuildStore(g->b, lt_build_accum(g->b, old, d), p);
     LLVMSetAlignment(s, align);
+    lt_scope_shadow(g, old);
+    lt_scope_shadow(g, s);
     return;
   }
   if (LLVMGetTypeKind(t) == LLVMVectorTypeKind) {

@@ -272,6 +272,7 @@ static void rev_store(LtGen *g, LLVMValueRef i) {
      * before is overwritten, and its adjoint must not flow further back. */
     LLVMValueRef z = LLVMBuildStore(g->b, LLVMConstNull(LLVMTypeOf(v)), wr);
     LLVMSetAlignment(z, LLVMGetAlignment(i));
+    lt_scope_shadow(g, z);
     return;
   }
   if (!lt_is_diff_ty(t) || !shadow_rw(g, p, &rd, &wr))
@@ -291,10 +292,12 @@ static void rev_store(LtGen *g, LLVMValueRef i) {
   if (lt_is_varied(&g->act_of, v)) {
     LLVMValueRef d = LLVMBuildLoad2(g->b, t, rd, "");
     LLVMSetAlignment(d, LLVMGetAlignment(i));
+    lt_scope_shadow(g, d);
     lt_adj_add(g, v, d);
   }
   LLVMValueRef z = LLVMBuildStore(g->b, LLVMConstNull(t), wr);
   LLVMSetAlignment(z, LLVMGetAlignment(i));
+  lt_scope_shadow(g, z);
 }
 
 static int rev_load(LtGen *g, LLVMValueRef i) {
