@@ -95,8 +95,8 @@ int lt_rev_agg_memory(LtGen *g, LLVMValueRef i, LLVMValueRef rd,
       LLVMSetAlignment(x, 1);
       LLVMValueRef z = LLVMBuildStore(b, LLVMConstNull(lv[k].ty), w);
       LLVMSetAlignment(z, 1);
-      lt_scope_shadow(g, x);
-      lt_scope_shadow(g, z);
+      lt_scope_shadow(g, x, i);
+      lt_scope_shadow(g, z, i);
       d = insert_path(b, d, x, lv[k].idx, lv[k].depth);
     }
     if (lt_is_varied(&g->act_of, v))
@@ -112,8 +112,8 @@ int lt_rev_agg_memory(LtGen *g, LLVMValueRef i, LLVMValueRef rd,
     LLVMValueRef x = extract_path(b, d, lv[k].idx, lv[k].depth);
     LLVMValueRef s = LLVMBuildStore(b, lt_build_accum(b, old, x), w);
     LLVMSetAlignment(s, 1);
-    lt_scope_shadow(g, old);
-    lt_scope_shadow(g, s);
+    lt_scope_shadow(g, old, i);
+    lt_scope_shadow(g, s, i);
   }
   return 0;
 }

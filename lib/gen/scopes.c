@@ -1,20 +1,30 @@
 /* scopes.c: alias scopes of R's memory accesses (issue 17).
  *
- * R reads primal memory again (re-loads) and adds into shadow memory; LLVM
- * cannot tell the two apart, so a reverse loop whose shadow store might
- * feed its own primal loads keeps every load in the loop and vectorises
- * only behind run-time checks, or not at all. Shadow memory is never
- * primal memory (Enzyme's convention: an enzyme_dup shadow, a shadow
- * allocation or global is memory of its own), so R tags its shadow
- * accesses with one scope and its primal re-loads with another, each
- * !noalias the other (LangRef, "noalias and alias.scope Metadata"); an
- * llvm.experimental.noalias.scope.decl at R's entry declares both, so the
- * inliner and the loop unroller give every copy of R scopes of its own.
- * Only these two kinds of access are tagged: tape, undo-log and adjoint
- * accesses, atomics and the undo log's restores stay untagged, which
- * LLVM takes to alias everything.
+ * R re-reads primal memory and adds into shadow memory; where LLVM cannot
+ * tell these apart, a reverse loop keeps every load in the loop and
+ * vectorises only behind run-time checks, or not at all. Two facts, each a
+ * domain of scoped-noalias metadata (LangRef, "noalias and alias.scope
+ * Metadata"):
+ *  - shadow memory is never primal memory (Enzyme's convention: an
+ *    enzyme_dup shadow, a shadow allocation or global is memory of its
+ *    own): R's shadow accesses and its re-loads are each !noalias the other;
+ *  - shadows alias as their primals do (Enzyme's convention), and C's
+ *    restrict says that memory the call modifies through a restrict
+ *    parameter j is accessed through pointers based on j only. So the
+ *    shadow of a location P modifies through j (a store through j only, or
+ *    a load of the address a store in the same block writes later) gets
+ *    j's scope, and shadow accesses through pointers the points-to sets
+ *    show are not based on j are !noalias it. Locations only read through
+ *    j get none: restrict lets read-only arrays overlap (dot(x, x)), and
+ *    their shadows, which R writes, overlap then too.
+ * An llvm.experimental.noalias.scope.decl at R's entry declares the
+ * scopes, so the inliner and the loop unroller give every copy of R scopes
+ * of its own. Tape, undo-log and adjoint accesses, atomics and the undo
+ * log's restores stay untagged, which LLVM takes to alias everything.
  */
 #include "lt.h"
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* A scope !{!self, !domain, !"name"}, or a domain !{!self, !"name"},
@@ -29,47 +39,104 @@ static LLVMMetadataRef self_node(LLVMContextRef c, LLVMMetadataRef domain, const
   return n;
 }
 
-static LLVMValueRef list_of(LLVMContextRef c, LLVMMetadataRef s) {
-  return LLVMMetadataAsValue(c, LLVMMDNodeInContext2(c, &s, 1));
+/* (Not in a parallel region: restrict speaks of one thread's accesses.) */
+static int noalias_param(LtGen *g, unsigned p) {
+  return !g->parallel && lt_is_dup(g->act[p]) &&
+         LLVMGetEnumAttributeAtIndex(g->P, p + 1, LLVMGetEnumAttributeKindForName("noalias", 7));
 }
 
-/* Make the two scopes and declare them at R's entry, once per R. */
-static int make_scopes(LtGen *g) {
-  if (g->sc_shadow)
-    return 1;
+static void declare(LtGen *g, LLVMMetadataRef *s, unsigned n) {
   LtCtx *c = g->c;
-  LLVMContextRef x = c->llctx;
-  LLVMMetadataRef dom = self_node(x, NULL, "lt.reverse");
-  LLVMMetadataRef sp = self_node(x, dom, "lt.primal");
-  LLVMMetadataRef ss = self_node(x, dom, "lt.shadow");
-  g->sc_primal = list_of(x, sp);
-  g->sc_shadow = list_of(x, ss);
   unsigned id = LLVMLookupIntrinsicID("llvm.experimental.noalias.scope.decl", 36);
-  if (!id)
-    return 1;
-  LLVMValueRef decl = LLVMGetIntrinsicDeclaration(c->mod, id, NULL, 0);
-  LLVMTypeRef ft = LLVMIntrinsicGetType(x, id, NULL, 0);
-  LLVMValueRef lists[2] = {g->sc_primal, g->sc_shadow};
-  for (int k = 0; k < 2; k++)
-    LLVMBuildCall2(g->eb, ft, decl, &lists[k], 1, "");
-  return 1;
-}
-
-static void tag(LtGen *g, LLVMValueRef inst, LLVMValueRef scope, LLVMValueRef other) {
-  if (!inst || !(LLVMIsALoadInst(inst) || LLVMIsAStoreInst(inst)) ||
-      LLVMGetOrdering(inst) != LLVMAtomicOrderingNotAtomic)
+  if (!id || !n)
     return;
-  LtCtx *c = g->c;
-  LLVMSetMetadata(inst, LLVMGetMDKindIDInContext(c->llctx, "alias.scope", 11), scope);
-  LLVMSetMetadata(inst, LLVMGetMDKindIDInContext(c->llctx, "noalias", 7), other);
+  LLVMValueRef decl = LLVMGetIntrinsicDeclaration(c->mod, id, NULL, 0);
+  LLVMTypeRef ft = LLVMIntrinsicGetType(c->llctx, id, NULL, 0);
+  LLVMValueRef a = LLVMMetadataAsValue(c->llctx, LLVMMDNodeInContext2(c->llctx, s, n));
+  LLVMBuildCall2(g->eb, ft, decl, &a, 1, "");
 }
 
-void lt_scope_shadow(LtGen *g, LLVMValueRef inst) {
-  if (make_scopes(g))
-    tag(g, inst, g->sc_shadow, g->sc_primal);
+/* The scopes, made and declared at R's entry on first use. */
+static void make_scopes(LtGen *g) {
+  if (g->sc_shadow)
+    return;
+  LLVMContextRef x = g->c->llctx;
+  LLVMMetadataRef dom = self_node(x, NULL, "lt.reverse");
+  g->sc_primal = self_node(x, dom, "lt.primal");
+  g->sc_shadow = self_node(x, dom, "lt.shadow");
+  declare(g, &g->sc_primal, 1);
+  declare(g, &g->sc_shadow, 1);
+  g->sc_excl = lt_xcalloc(g->nparams ? g->nparams : 1, sizeof *g->sc_excl);
+  LLVMMetadataRef rdom = NULL;
+  for (unsigned p = 0; p < g->nparams; p++)
+    if (noalias_param(g, p)) {
+      char name[64];
+      snprintf(name, sizeof name, "lt.restrict.%u", p);
+      if (!rdom)
+        rdom = self_node(x, NULL, "lt.restrict");
+      g->sc_excl[p] = self_node(x, rdom, name);
+      declare(g, &g->sc_excl[p], 1);
+    }
+}
+
+/* Does P modify the location its access i reads or writes: i is a store,
+ * or a load whose address a store later in its block writes, with no call
+ * between (which might not return)? */
+static int modified(LLVMValueRef i) {
+  if (LLVMIsAStoreInst(i))
+    return !LLVMGetVolatile(i);
+  if (!LLVMIsALoadInst(i) || LLVMGetVolatile(i))
+    return 0;
+  LLVMValueRef p = LLVMGetOperand(i, 0);
+  for (LLVMValueRef n = LLVMGetNextInstruction(i); n; n = LLVMGetNextInstruction(n)) {
+    if (LLVMIsACallInst(n) && !LLVMIsAIntrinsicInst(n))
+      return 0;
+    if (LLVMIsAStoreInst(n) && LLVMGetOperand(n, 1) == p && !LLVMGetVolatile(n))
+      return 1;
+  }
+  return 0;
+}
+
+static void tag(LtGen *g, LLVMValueRef inst, LLVMMetadataRef *scope, unsigned ns,
+                LLVMMetadataRef *other, unsigned no) {
+  LLVMContextRef x = g->c->llctx;
+  LLVMSetMetadata(inst, LLVMGetMDKindIDInContext(x, "alias.scope", 11),
+                  LLVMMetadataAsValue(x, LLVMMDNodeInContext2(x, scope, ns)));
+  LLVMSetMetadata(inst, LLVMGetMDKindIDInContext(x, "noalias", 7),
+                  LLVMMetadataAsValue(x, LLVMMDNodeInContext2(x, other, no)));
+}
+
+static int taggable(LLVMValueRef inst) {
+  return inst && (LLVMIsALoadInst(inst) || LLVMIsAStoreInst(inst)) &&
+         LLVMGetOrdering(inst) == LLVMAtomicOrderingNotAtomic;
+}
+
+void lt_scope_shadow(LtGen *g, LLVMValueRef inst, LLVMValueRef from) {
+  if (!taggable(inst))
+    return;
+  make_scopes(g);
+  LLVMMetadataRef sc[2] = {g->sc_shadow}, *no = lt_xcalloc(g->nparams + 1, sizeof *no);
+  unsigned ns = 1, nn = 0;
+  no[nn++] = g->sc_primal;
+  LLVMValueRef p = NULL;
+  if (from && (LLVMIsALoadInst(from) || LLVMIsAStoreInst(from)))
+    p = LLVMGetOperand(from, LLVMIsAStoreInst(from) ? 1 : 0);
+  LtPoints *pt = &g->act_of.pts;
+  for (unsigned k = 0; p && k < g->nparams; k++) {
+    if (!g->sc_excl[k])
+      continue;
+    if (!lt_points_may_be_param(pt, p, k))
+      no[nn++] = g->sc_excl[k];
+    else if (ns == 1 && lt_points_only_param(pt, p, k) && modified(from))
+      sc[ns++] = g->sc_excl[k];
+  }
+  tag(g, inst, sc, ns, no, nn);
+  free(no);
 }
 
 void lt_scope_primal(LtGen *g, LLVMValueRef inst) {
-  if (make_scopes(g))
-    tag(g, inst, g->sc_primal, g->sc_shadow);
+  if (!taggable(inst))
+    return;
+  make_scopes(g);
+  tag(g, inst, &g->sc_primal, 1, &g->sc_shadow, 1);
 }

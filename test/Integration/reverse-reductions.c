@@ -7,7 +7,9 @@
 // of the program. Each kernel's objective is its result plus a weighted
 // sum of every array after the call; the gradient (shadows seeded with
 // the weights) is checked against central differences, also with gemm
-// called in place (C is B) and axpy with y == x, at every level. Sizes
+// called in place (C is B), axpy with y == x and a restrict dot product
+// of x with itself (restrict allows read-only arrays to overlap, so the
+// shadows must not be taken apart), at every level. Sizes
 // are odd so that vector loops have remainders.
 // RUN: %ltclang -O0 %s -o %t0 -lm && %t0
 // RUN: %ltclang -O2 %s -o %t2 -lm && %t2
@@ -29,6 +31,13 @@ NI void axpy_restrict(double a, const double *restrict x, double *restrict y, in
 NI void axpy_plain(double a, const double *x, double *y, int n) {
   for (int i = 0; i < n; i++)
     y[i] += a * x[i];
+}
+/* restrict, read only: called as rdot(x, x) (legal C), dx for both */
+NI double rdot(const double *restrict x, const double *restrict y, int n) {
+  double s = 0;
+  for (int i = 0; i < n; i++)
+    s += x[i] * y[i];
+  return s;
 }
 NI double wdot(const double *x, const double *w, double a, int n) {
   double s = 0;
@@ -82,15 +91,16 @@ NI void trisolv_restrict(const double *restrict L, double *restrict x,
 /* The kernels on one parameter vector q; dq == NULL: the primal, else the
  * gradient into dq (which holds the weights: the seeds). Returns the
  * kernel's result, or (gradient) the enzyme_out scalar's derivative. */
-enum { AXPY_R, AXPY_P, AXPY_ALIAS, WDOT, GEMM_P, GEMM_R, GEMM_INPLACE, JAC_P, JAC_R,
+enum { AXPY_R, AXPY_P, AXPY_ALIAS, WDOT, RDOT_SAME, GEMM_P, GEMM_R, GEMM_INPLACE, JAC_P, JAC_R,
        TRI_P, TRI_R, NK };
 static const char *name[NK] = {"axpy restrict", "axpy plain", "axpy y == x", "wdot",
+                               "restrict dot(x, x)",
                                "gemm plain", "gemm restrict", "gemm in place",
                                "jacobi plain", "jacobi restrict", "trisolv plain",
                                "trisolv restrict"};
-static const int np[NK] = {2 * NV + 1, 2 * NV + 1, NV + 1, 2 * NV + 1, 3 * N * N, 3 * N * N,
+static const int np[NK] = {2 * NV + 1, 2 * NV + 1, NV + 1, 2 * NV + 1, NV, 3 * N * N, 3 * N * N,
                            2 * N * N, 2 * N * N, 2 * N * N, N * N + 2 * N, N * N + 2 * N};
-static const int nout[NK] = {0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0}; /* trailing out scalars */
+static const int nout[NK] = {0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0}; /* trailing out scalars */
 
 #define AXPY(f)                                                               \
   if (!dq) {                                                                  \
@@ -146,6 +156,11 @@ static double run(int k, double *q, double *dq) {
     dq[2 * NV] = 0;
     return __enzyme_autodiff((void *)wdot, enzyme_dup, q, dq, enzyme_dup, q + NV, dq + NV,
                              enzyme_out, q[2 * NV], enzyme_const, nv);
+  case RDOT_SAME:
+    if (!dq)
+      return rdot(q, q, nv);
+    return __enzyme_autodiff((void *)rdot, enzyme_dup, q, dq, enzyme_dup, q, dq, enzyme_const,
+                             nv);
   case GEMM_P:
     GEMM(gemm_plain)
   case GEMM_R:

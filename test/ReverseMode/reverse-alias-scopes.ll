@@ -5,13 +5,20 @@
 ; checks between the two (issue 17, item 4). Tape loads, the primal's own
 ; accesses (in the forward part) and atomics carry none; the adjoint's
 ; additions are reassoc nsz.
-; f(x, y, n): y[i] = x[i]^2, s += x[i]; returns s. x[i] is re-loaded in R
-; (nothing writes x); y's shadow is read and zeroed, x's accumulated.
+; f(x, y, n), plain pointers: y[i] = x[i]^2, s += x[i]; returns s. x[i]
+; is re-loaded in R (nothing writes x); y's shadow is read and zeroed,
+; x's accumulated; the two shadows get no scopes apart.
+; h(x, y, n), restrict: y[i] += x[i]^2. y[i] is modified through y, so
+; its shadow accesses get y's restrict scope, and x's shadow accesses
+; (not based on y) are !noalias it.
+; dot(x, y, n), restrict, both read only: restrict lets x and y overlap
+; (the gradient below calls dot(x, x)), so neither shadow gets a restrict
+; scope (their accesses carry the shadow scope alone).
 ; RUN: %ltopt -passes=leantape %s -S -o %t.ll && lli %t.ll
 ; RUN: FileCheck %s < %t.ll
 ; lli: main returns 1 unless dx = 2 x dy + 1 and dy = 0 afterwards.
 
-define double @f(ptr noalias %x, ptr noalias %y, i64 %n) {
+define double @f(ptr %x, ptr %y, i64 %n) {
 entry:
   br label %loop
 loop:
@@ -43,18 +50,81 @@ exit:
 ; CHECK:         [[OLD:%.+]] = load double, ptr {{%.+}}, align 8, !alias.scope [[SHADOW]], !noalias [[PRIMAL]]
 ; CHECK-NEXT:    [[NEW:%.+]] = fadd reassoc nsz double [[OLD]],
 ; CHECK-NEXT:    store double [[NEW]], ptr {{%.+}}, align 8, !alias.scope [[SHADOW]], !noalias [[PRIMAL]]
+; CHECK-LABEL: define internal void @h.lt.grad(
+; CHECK:         load double, ptr {{%.+}}, align 8, !alias.scope [[YX:![0-9]+]], !noalias [[NOTX:![0-9]+]]
+; CHECK-NEXT:    store double 0.000000e+00, ptr {{%.+}}, align 8, !alias.scope [[YX]], !noalias [[NOTX]]
+; CHECK:         %lt.reload = load double, ptr {{%.+}}, align 8, !alias.scope [[HPRIMAL:![0-9]+]], !noalias [[HSHADOW:![0-9]+]]
+; CHECK:         load double, ptr {{%.+}}, align 8, !alias.scope [[HSHADOW]], !noalias [[NOTY:![0-9]+]]
+; CHECK:         store double {{%.+}}, ptr {{%.+}}, align 8, !alias.scope [[HSHADOW]], !noalias [[NOTY]]
+; CHECK:         store double {{%.+}}, ptr {{%.+}}, align 8, !alias.scope [[YX]], !noalias [[NOTX]]
+; CHECK-LABEL: define internal void @dot.lt.grad(
+; CHECK:         store double {{%.+}}, ptr {{%.+}}, align 8, !alias.scope [[DSHADOW:![0-9]+]], !noalias
+; CHECK:         store double {{%.+}}, ptr {{%.+}}, align 8, !alias.scope [[DSHADOW]], !noalias
 ; CHECK-DAG:   [[PRIMAL]] = !{[[PS:![0-9]+]]}
 ; CHECK-DAG:   [[SHADOW]] = !{[[SS:![0-9]+]]}
 ; CHECK-DAG:   [[SS]] = distinct !{[[SS]], [[DOM:![0-9]+]], !"lt.shadow"}
 ; CHECK-DAG:   [[PS]] = distinct !{[[PS]], [[DOM]], !"lt.primal"}
 ; CHECK-DAG:   [[DOM]] = distinct !{[[DOM]], !"lt.reverse"}
+; CHECK-DAG:   [[HPRIMAL]] = !{[[HPS:![0-9]+]]}
+; CHECK-DAG:   [[HSHADOW]] = !{[[HSS:![0-9]+]]}
+; CHECK-DAG:   [[YX]] = !{[[HSS]], [[RY:![0-9]+]]}
+; CHECK-DAG:   [[NOTX]] = !{[[HPS]], [[RX:![0-9]+]]}
+; CHECK-DAG:   [[NOTY]] = !{[[HPS]], [[RY]]}
+; CHECK-DAG:   [[RY]] = distinct !{[[RY]], [[RDOM:![0-9]+]], !"lt.restrict.1"}
+; CHECK-DAG:   [[RX]] = distinct !{[[RX]], [[RDOM]], !"lt.restrict.0"}
+; CHECK-DAG:   [[RDOM]] = distinct !{[[RDOM]], !"lt.restrict"}
+; CHECK-DAG:   [[DSHADOW]] = !{![[DSS:[0-9]+]]}{{$}}
 
+define void @h(ptr noalias %x, ptr noalias %y, i64 %n) {
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %loop ]
+  %px = getelementptr inbounds double, ptr %x, i64 %i
+  %v = load double, ptr %px
+  %py = getelementptr inbounds double, ptr %y, i64 %i
+  %old = load double, ptr %py
+  %sq = fmul double %v, %v
+  %new = fadd double %old, %sq
+  store double %new, ptr %py
+  %i.next = add i64 %i, 1
+  %c = icmp slt i64 %i.next, %n
+  br i1 %c, label %loop, label %exit
+exit:
+  ret void
+}
+define double @dot(ptr noalias %x, ptr noalias %y, i64 %n) {
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %loop ]
+  %s = phi double [ 0.0, %entry ], [ %s.next, %loop ]
+  %px = getelementptr inbounds double, ptr %x, i64 %i
+  %a = load double, ptr %px
+  %py = getelementptr inbounds double, ptr %y, i64 %i
+  %b = load double, ptr %py
+  %m = fmul double %a, %b
+  %s.next = fadd double %s, %m
+  %i.next = add i64 %i, 1
+  %c = icmp slt i64 %i.next, %n
+  br i1 %c, label %loop, label %exit
+exit:
+  ret double %s.next
+}
 define double @grad(ptr %x, ptr %dx, ptr %y, ptr %dy, i64 %n) {
 entry:
   %g = call double (ptr, ...) @__enzyme_autodiff(ptr @f, metadata !"enzyme_dup", ptr %x, ptr %dx, metadata !"enzyme_dup", ptr %y, ptr %dy, metadata !"enzyme_const", i64 %n)
   ret double %g
 }
 
+define void @gh(ptr %x, ptr %dx, ptr %y, ptr %dy, i64 %n) {
+  call void (ptr, ...) @__enzyme_autodiff(ptr @h, metadata !"enzyme_dup", ptr %x, ptr %dx, metadata !"enzyme_dup", ptr %y, ptr %dy, metadata !"enzyme_const", i64 %n)
+  ret void
+}
+define double @gdot(ptr %x, ptr %dx, i64 %n) {
+  %g = call double (ptr, ...) @__enzyme_autodiff(ptr @dot, metadata !"enzyme_dup", ptr %x, ptr %dx, metadata !"enzyme_dup", ptr %x, ptr %dx, metadata !"enzyme_const", i64 %n)
+  ret double %g
+}
 define i32 @main() {
 entry:
   %x = alloca [3 x double]
