@@ -98,6 +98,11 @@ int lt_points_any_inactive(LtPoints *pt, LLVMValueRef v);
  * (parameters, what they reach, globals, kept calls' results) may be any
  * memory from outside; unknown pointers and empty sets may be anything. */
 int lt_points_may_alias(LtPoints *pt, LLVMValueRef a, LLVMValueRef b);
+/* Does v address parameter p's object only (or null)? */
+int lt_points_only_param(LtPoints *pt, LLVMValueRef v, unsigned p);
+/* May v address parameter p's object, or is nothing known of v? A pointer
+ * for which this is 0 is not based on the parameter (C's restrict). */
+int lt_points_may_be_param(LtPoints *pt, LLVMValueRef v, unsigned p);
 /* v only addresses heap blocks this function allocates. */
 int lt_points_all_heap(LtPoints *pt, LLVMValueRef v);
 /* v only addresses allocations of this function (stack or heap). */

@@ -196,3 +196,38 @@ void lt_points_unneeded_writes(LtPoints *pt, const LtCfg *g, const LtAct *act,
     }
   free(cand);
 }
+
+/* Is o parameter p's object, or its inactive twin (LT_DUPNULL)? */
+static int param_obj(const LtPoints *pt, unsigned o, unsigned p) {
+  return (int)o == pt->argobj[p] || (int)o == pt->argnull[p];
+}
+
+/* Does v address parameter p's objects only (or null)? */
+int lt_points_only_param(LtPoints *pt, LLVMValueRef v, unsigned p) {
+  const uint64_t *s = lt_points_of(pt, v);
+  int n = 0;
+  if (pt->argobj[p] < 0)
+    return 0;
+  for (unsigned k = 0; k < pt->nobj; k++)
+    if (set_has(s, k) && k != pt->null) {
+      if (!param_obj(pt, k, p))
+        return 0;
+      n++;
+    }
+  return n > 0;
+}
+
+/* May v address parameter p's objects (or anything: unknown, no facts)? */
+int lt_points_may_be_param(LtPoints *pt, LLVMValueRef v, unsigned p) {
+  const uint64_t *s = lt_points_of(pt, v);
+  int n = 0;
+  if (pt->argobj[p] < 0)
+    return 1;
+  for (unsigned k = 0; k < pt->nobj; k++)
+    if (set_has(s, k) && k != pt->null) {
+      if (param_obj(pt, k, p) || k == pt->unknown)
+        return 1;
+      n++;
+    }
+  return n == 0;
+}

@@ -80,8 +80,10 @@ void lt_build_free(LLVMBuilderRef b, LLVMModuleRef m, LLVMValueRef p);
 int lt_run_pipeline(LtCtx *c, LLVMValueRef fn, const char *pipeline);
 double lt_now(void); /* seconds, monotonic */ /* 0 on success */
 /* acc + d for adjoint accumulation: nsz, so that adding to a freshly zeroed
- * shadow folds away (the sign of a zero gradient carries no meaning);
- * vectors lane by lane, aggregates leaf by leaf. */
+ * shadow folds away (the sign of a zero gradient carries no meaning), and
+ * reassoc, so that a loop summing into one adjoint may become a vector
+ * reduction (the order of an adjoint's sum is the reverse pass's, not the
+ * program's; see util.c); vectors lane by lane, aggregates leaf by leaf. */
 LLVMValueRef lt_build_accum(LLVMBuilderRef b, LLVMValueRef acc, LLVMValueRef d);
 /* PHIs of bb forget one incoming edge from pred. */
 void lt_phi_drop_edge(LLVMBasicBlockRef bb, LLVMBasicBlockRef pred);

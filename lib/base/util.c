@@ -354,8 +354,14 @@ LLVMValueRef lt_build_accum(LLVMBuilderRef b, LLVMValueRef acc, LLVMValueRef d) 
     return acc;
   }
   LLVMValueRef s = LLVMBuildFAdd(b, acc, d, "");
+  /* reassoc: an adjoint is the sum of its contributions, added in whatever
+   * order the reverse pass happens to visit them; no order is the
+   * program's, so another (a vector reduction's partial sums, issue 17)
+   * rounds no worse, and the program's own operations keep their flags.
+   * Without it LLVM may not reorder the sum, and a reverse loop summing
+   * into one adjoint (a scalar's, gemm's dA[i][k]) stays scalar. */
   if (LLVMIsAInstruction(s) && LLVMCanValueUseFastMathFlags(s))
-    LLVMSetFastMathFlags(s, LLVMFastMathNoSignedZeros);
+    LLVMSetFastMathFlags(s, LLVMFastMathAllowReassoc | LLVMFastMathNoSignedZeros);
   return s;
 }
 

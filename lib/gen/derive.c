@@ -121,6 +121,7 @@ static void gen_free(LtGen *g) {
   lt_map_free(&g->subtape_ph);
   lt_map_free(&g->custom_tape);
   lt_vec_free(&g->slot_access);
+  free(g->sc_excl);
   if (g->plan.f)
     lt_plan_free(&g->plan);
   free(g->loop_iv);

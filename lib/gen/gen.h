@@ -178,6 +178,9 @@ struct LtGen {
   /* forward loop state: allocas in A */
   LLVMValueRef *a_n, *a_cur, *a_buf;
   LLVMValueRef a_sink, r_sink; /* scratch for null-shadow writes (guard.c) */
+  LLVMMetadataRef sc_primal, sc_shadow; /* R's alias scopes (scopes.c) */
+  LLVMMetadataRef *sc_excl; /* parameter -> the scope of the locations P
+                               modifies through it (restrict), or NULL */
   LLVMValueRef a_undo, r_undo; /* undo-log state allocas (undo.c) */
   LLVMValueRef a_undo_on, r_undo_on; /* i1 at A's / R's entry: the log is on */
   LtVec undo_calls;    /* (P store, R restore call) pairs */
@@ -187,6 +190,15 @@ struct LtGen {
 };
 
 
+
+/* scopes.c: R's primal re-loads and shadow accesses are apart, and so
+ * are shadows of locations P modifies through a restrict parameter and
+ * shadow accesses not based on it */
+/* Tag inst, a load or store of shadow memory in R made for P's access
+ * from (or NULL); atomics stay untagged. */
+void lt_scope_shadow(LtGen *g, LLVMValueRef inst, LLVMValueRef from);
+/* Tag R's load of primal memory. */
+void lt_scope_primal(LtGen *g, LLVMValueRef inst);
 
 /* loopfwd.c */
 /* A's loop state: counters and growing caches (after R fixed the layout). */
@@ -286,9 +298,10 @@ void lt_omp_privatize(LtGen *g);
 LLVMValueRef lt_omp_private_shadow(LtGen *g, LLVMValueRef ld, LLVMValueRef wr);
 /* R's exit, at g->b: add the buffers into the shadows, free them. */
 void lt_omp_flush(LtGen *g);
-/* R, at g->b: *p += d; atomic when shared (another thread may add). */
+/* R, at g->b: *p += d; atomic when shared (another thread may add); from:
+ * P's access whose adjoint it is, for its alias scopes (scopes.c). */
 void lt_omp_accumulate(LtGen *g, LLVMValueRef p, LLVMValueRef d, unsigned align,
-                       int shared);
+                       int shared, LLVMValueRef from);
 
 /* mpi.c, mpirt.c: MPI calls (analysis/mpi.c says what they are) */
 /* R, at g->b: the adjoint communication of an MPI call. */

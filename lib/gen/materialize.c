@@ -118,6 +118,7 @@ static LLVMValueRef reload(LtGen *g, LLVMBuilderRef at, LLVMValueRef v) {
   LLVMValueRef p = lt_rv(g, LLVMGetOperand(v, 0));
   LLVMValueRef m = LLVMBuildLoad2(at, LLVMTypeOf(v), p, "lt.reload");
   LLVMSetAlignment(m, LLVMGetAlignment(v));
+  lt_scope_primal(g, m);
   return m;
 }
 

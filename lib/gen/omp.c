@@ -439,13 +439,15 @@ int lt_omp_reverse_sync(LtGen *g, LLVMValueRef call) {
 
 /* *p += d, atomically when another thread may add to *p too. */
 void lt_omp_accumulate(LtGen *g, LLVMValueRef p, LLVMValueRef d, unsigned align,
-                       int shared) {
+                       int shared, LLVMValueRef from) {
   LLVMTypeRef t = LLVMTypeOf(d);
   if (!shared) {
     LLVMValueRef old = LLVMBuildLoad2(g->b, t, p, "");
     LLVMSetAlignment(old, align);
     LLVMValueRef s = LLVMBuildStore(g->b, lt_build_accum(g->b, old, d), p);
     LLVMSetAlignment(s, align);
+    lt_scope_shadow(g, old, from);
+    lt_scope_shadow(g, s, from);
     return;
   }
   if (LLVMGetTypeKind(t) == LLVMVectorTypeKind) {
@@ -454,7 +456,7 @@ void lt_omp_accumulate(LtGen *g, LLVMValueRef p, LLVMValueRef d, unsigned align,
       LLVMValueRef ix = LLVMConstInt(g->c->i32, k, 0);
       LLVMValueRef lane = LLVMBuildGEP2(g->b, et, p, &ix, 1, "");
       lt_omp_accumulate(g, lane, LLVMBuildExtractElement(g->b, d, ix, ""),
-                        (unsigned)LLVMABIAlignmentOfType(g->c->td, et), 1);
+                        (unsigned)LLVMABIAlignmentOfType(g->c->td, et), 1, from);
     }
     return;
   }

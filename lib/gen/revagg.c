@@ -93,7 +93,10 @@ int lt_rev_agg_memory(LtGen *g, LLVMValueRef i, LLVMValueRef rd,
       LLVMValueRef w = LLVMBuildGEP2(b, g->c->i8, wr, &off, 1, "");
       LLVMValueRef x = LLVMBuildLoad2(b, lv[k].ty, r, "");
       LLVMSetAlignment(x, 1);
-      LLVMSetAlignment(LLVMBuildStore(b, LLVMConstNull(lv[k].ty), w), 1);
+      LLVMValueRef z = LLVMBuildStore(b, LLVMConstNull(lv[k].ty), w);
+      LLVMSetAlignment(z, 1);
+      lt_scope_shadow(g, x, i);
+      lt_scope_shadow(g, z, i);
       d = insert_path(b, d, x, lv[k].idx, lv[k].depth);
     }
     if (lt_is_varied(&g->act_of, v))
@@ -107,7 +110,10 @@ int lt_rev_agg_memory(LtGen *g, LLVMValueRef i, LLVMValueRef rd,
     LLVMValueRef old = LLVMBuildLoad2(b, lv[k].ty, w, "");
     LLVMSetAlignment(old, 1);
     LLVMValueRef x = extract_path(b, d, lv[k].idx, lv[k].depth);
-    LLVMSetAlignment(LLVMBuildStore(b, lt_build_accum(b, old, x), w), 1);
+    LLVMValueRef s = LLVMBuildStore(b, lt_build_accum(b, old, x), w);
+    LLVMSetAlignment(s, 1);
+    lt_scope_shadow(g, old, i);
+    lt_scope_shadow(g, s, i);
   }
   return 0;
 }

@@ -272,6 +272,7 @@ static void rev_store(LtGen *g, LLVMValueRef i) {
      * before is overwritten, and its adjoint must not flow further back. */
     LLVMValueRef z = LLVMBuildStore(g->b, LLVMConstNull(LLVMTypeOf(v)), wr);
     LLVMSetAlignment(z, LLVMGetAlignment(i));
+    lt_scope_shadow(g, z, i);
     return;
   }
   if (!lt_is_diff_ty(t) || !shadow_rw(g, p, &rd, &wr))
@@ -291,10 +292,12 @@ static void rev_store(LtGen *g, LLVMValueRef i) {
   if (lt_is_varied(&g->act_of, v)) {
     LLVMValueRef d = LLVMBuildLoad2(g->b, t, rd, "");
     LLVMSetAlignment(d, LLVMGetAlignment(i));
+    lt_scope_shadow(g, d, i);
     lt_adj_add(g, v, d);
   }
   LLVMValueRef z = LLVMBuildStore(g->b, LLVMConstNull(t), wr);
   LLVMSetAlignment(z, LLVMGetAlignment(i));
+  lt_scope_shadow(g, z, i);
 }
 
 static int rev_load(LtGen *g, LLVMValueRef i) {
@@ -315,7 +318,7 @@ static int rev_load(LtGen *g, LLVMValueRef i) {
   /* Through the sink when the shadow is null: the sum is discarded. */
   int sh = shared(g, i, p);
   LLVMValueRef pw = sh ? lt_omp_private_shadow(g, i, wr) : NULL;
-  lt_omp_accumulate(g, pw ? pw : wr, d, LLVMGetAlignment(i), sh && !pw);
+  lt_omp_accumulate(g, pw ? pw : wr, d, LLVMGetAlignment(i), sh && !pw, i);
   return 0;
 }
 
@@ -355,7 +358,7 @@ static int rev_atomicrmw(LtGen *g, LLVMValueRef i) {
                        ? LLVMBuildFNeg(g->b, d, "")
                        : d);
   if (dr)
-    lt_omp_accumulate(g, wr, dr, align, sh);
+    lt_omp_accumulate(g, wr, dr, align, sh, NULL);
   return 0;
 }
 

@@ -45,10 +45,10 @@ entry:
 ; CHECK:         call double @llvm.cos.f64(double %a0)
 ; CHECK-NOT:     {{alloca|store}}
 ; CHECK:         [[D0:%.+]] = load double, ptr %0
-; CHECK-NEXT:    [[S0:%.+]] = fadd nsz double [[D0]],
+; CHECK-NEXT:    [[S0:%.+]] = fadd reassoc nsz double [[D0]],
 ; CHECK-NEXT:    store double [[S0]], ptr %0
 ; CHECK-NEXT:    [[D1:%.+]] = load double, ptr [[DA1]]
-; CHECK-NEXT:    [[S1:%.+]] = fadd nsz double [[D1]],
+; CHECK-NEXT:    [[S1:%.+]] = fadd reassoc nsz double [[D1]],
 ; CHECK-NEXT:    store double [[S1]], ptr [[DA1]]
 ; CHECK-NEXT:    ret void
 define double @test(ptr %a, ptr %da, ptr %b) {

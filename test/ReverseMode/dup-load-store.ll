@@ -40,7 +40,7 @@ entry:
 ; CHECK:         fmul double [[DY]], %x1
 ; CHECK:         fmul double [[DY]], %x0
 ; CHECK:         [[D0:%.+]] = load double, ptr %0
-; CHECK-NEXT:    [[S0:%.+]] = fadd nsz double [[D0]],
+; CHECK-NEXT:    [[S0:%.+]] = fadd reassoc nsz double [[D0]],
 ; CHECK-NEXT:    store double [[S0]], ptr %0
 ; CHECK:         store double {{%.+}}, ptr {{%.+}}
 ; CHECK-NEXT:    ret void

@@ -63,6 +63,8 @@ define void @r_mag(ptr %x, ptr %dx, i64 %n, ptr %t) {
 ; CHECK-NOT:     alloca
 ; CHECK-NOT:     @lt.tape.grow
 ; CHECK:       entry3:
+; CHECK-NEXT:    call void @llvm.experimental.noalias.scope.decl(
+; CHECK-NEXT:    call void @llvm.experimental.noalias.scope.decl(
 ; CHECK-NEXT:    call double @llvm.sqrt.f64(double %s)
 ; CHECK:       rev.back:
 ; CHECK:         %lt.reload = load double

@@ -52,7 +52,13 @@ define double @g_rec(ptr %x, ptr %dx, double %a, i64 %n) {
 ; CHECK:         call double @sin(double %s)
 ; CHECK-NOT:     store
 ; CHECK-NOT:     call
-; CHECK:         br i1 %c, label %loop, label %rev.loop
+; CHECK:         br i1 %c, label %loop, label %[[REV:.+]]
+; The reverse declares its alias scopes (gen/scopes.c) and nothing else
+; before its loop.
+; CHECK:       [[REV]]:
+; CHECK-NEXT:    call void @llvm.experimental.noalias.scope.decl(
+; CHECK-NEXT:    call void @llvm.experimental.noalias.scope.decl(
+; CHECK-NEXT:    br label %rev.loop
 ; The reverse reads the record back, re-loads x[i], recomputes sin/cos.
 ; CHECK:       rev.loop:
 ; CHECK:         %lt.reload = load double

@@ -59,6 +59,9 @@ define void @g_tri(ptr %x, ptr %dx, i64 %n) {
 ; CHECK-NOT:     call
 ; CHECK:       outer.latch:
 ; CHECK-NOT:     call
+; CHECK:         call void @llvm.experimental.noalias.scope.decl(
+; CHECK-NEXT:    call void @llvm.experimental.noalias.scope.decl(
+; CHECK-NOT:     call
 ; CHECK:       rev.outer.latch:
 ; CHECK-NOT:     @malloc
 ; CHECK-NOT:     @lt.tape.grow

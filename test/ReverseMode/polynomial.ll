@@ -30,14 +30,15 @@ entry:
 
 ; The call becomes a call of the gradient with the seed 1; the gradient is
 ; straight-line arithmetic: no tape, no memory, no calls, no branch, and
-; none of the primal's division or negations (x/4 is a product, -(-x) is x).
+; none of the primal's division or negations (x/4 is a product, -(-x) is x;
+; the adjoint's sums are reassociable, so the two become one: d * 1.25).
 ; CHECK-LABEL: define double @test(double %x)
 ; CHECK-NEXT:  entry:
 ; CHECK-NEXT:    [[G:%.+]] = call double @f.lt.grad(double %x, double 1.000000e+00)
 ; CHECK-NEXT:    ret double [[G]]
 ; CHECK-LABEL: define internal double @f.lt.grad(double %x, double %0)
 ; CHECK-NOT:     {{alloca|call|load|store|br |phi|fdiv|fneg}}
-; CHECK:         fmul double %0, 2.500000e-01
+; CHECK:         fmul reassoc nsz double %0, 1.250000e+00
 ; CHECK-NOT:     {{alloca|call|load|store|br |phi|fdiv|fneg}}
 ; CHECK:         ret double
 ; CHECK-NEXT:  }

@@ -7,8 +7,7 @@
 // loop (the update, the old y taped) and of the reverse loop (dy read and
 // zeroed, dx and dy updated), beside the scalar loops that log and
 // restore (before: only the scalar ones). A reverse loop that sums an
-// adjoint into one location (a scalar's, or dA[i][k] in gemm's innermost
-// loop) does not vectorise: the sum would be reordered. With restrict
+// adjoint into one location: reverse-reduction-vectorize.c. With restrict
 // nothing is logged at all.
 // RUN: %ltclang -O2 -S -emit-llvm %s -o %t.ll
 // RUN: FileCheck %s < %t.ll

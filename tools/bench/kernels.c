@@ -5,8 +5,10 @@
  * kernels/harness.h); the ADBench objectives are in adbench.c.
  *
  * Seed 001's suite (written in C), seed 000's in-place add (n = 4096),
- * seed 002's normalize/mag (n = 16000), and two kernels whose callees stay
- * calls because they are recursive (tree_sum_4096, hot_pw_100000/10000).
+ * seed 002's normalize/mag (n = 16000), two kernels whose callees stay
+ * calls because they are recursive (tree_sum_4096, hot_pw_100000/10000),
+ * and issue 17's loop nests (gemm with a stored product, a Jacobi stencil,
+ * a triangular solve).
  * No kernel is opt-in (extra) at present; the mechanism stays.
  * Restrict/plain twins: every kernel with restrict pointers has a `_plain`
  * twin, the same code without restrict (and the plain in-place add a
@@ -33,6 +35,18 @@
 #include "kernels/normalize.c"
 #include "kernels/tree.c"
 #include "kernels/hot_pw.c"
+/* issue 17's loop nests (kernels/linloops.c): in the table when run.sh
+ * compiles this file (-DBENCH_LINLOOPS), not when
+ * test/ReverseMode/tape-same-at-every-level.c does: their tape reports
+ * still differ between -O0 and -O2 (an open part of issue 17). */
+#if defined(BENCH_LINLOOPS) || defined(ONE_gemm_sq) || defined(ONE_gemm_sq_plain) ||        \
+    defined(ONE_jacobi2d) || defined(ONE_jacobi2d_plain) || defined(ONE_trisolv) ||         \
+    defined(ONE_trisolv_plain)
+#define LINLOOPS 1
+#include "kernels/linloops.c"
+#else
+#define LINLOOPS 0
+#endif
 
 const kernel_t kernels[] = {
 #if ALL || defined(ONE_sum)
@@ -99,6 +113,27 @@ const kernel_t kernels[] = {
 #endif
 #if ALL || defined(ONE_hot_pw4)
     ENTRY("hot_pw_10000", TGT_GENERAL, NHOT / 10, hot, hot_pw4, CACHE),
+#endif
+#if LINLOOPS && (ALL || defined(ONE_gemm_sq))
+    ENTRY("gemm_sq_64", TGT_GENERAL, 2 * GEMM_N * GEMM_N, gemm, gemm_sq, VEC),
+#endif
+#if LINLOOPS && (ALL || defined(ONE_gemm_sq_plain))
+    ENTRYX("gemm_sq_64_plain", TGT_GENERAL, 0, 2 * GEMM_N * GEMM_N, gemm, gemm_sq_plain,
+           "gemm_sq_64", VEC),
+#endif
+#if LINLOOPS && (ALL || defined(ONE_jacobi2d))
+    ENTRY("jacobi2d_64x10", TGT_GENERAL, 2 * JAC_N * JAC_N, jacobi, jacobi2d, VEC),
+#endif
+#if LINLOOPS && (ALL || defined(ONE_jacobi2d_plain))
+    ENTRYX("jacobi2d_64x10_plain", TGT_GENERAL, 0, 2 * JAC_N * JAC_N, jacobi,
+           jacobi2d_plain, "jacobi2d_64x10", VEC),
+#endif
+#if LINLOOPS && (ALL || defined(ONE_trisolv))
+    ENTRY("trisolv_256", TGT_GENERAL, TRI_N * TRI_N + TRI_N, trisolv, trisolv, VEC),
+#endif
+#if LINLOOPS && (ALL || defined(ONE_trisolv_plain))
+    ENTRYX("trisolv_256_plain", TGT_GENERAL, 0, TRI_N * TRI_N + TRI_N, trisolv,
+           trisolv_plain, "trisolv_256", VEC),
 #endif
     /* opt-in (BENCH_EXTRA=1) until 2026-12-01 (~35 s per gradient when
      * mag stayed a call); the plugin now inlines mag_ni (its size policy

@@ -54,7 +54,7 @@ for f in driver checks alloc measure; do
   clang-22 -O2 -Wall -Itools/bench -c tools/bench/$f.c -o "$OUT/$f.o"
 done
 DRIVER=("$OUT/driver.o" "$OUT/checks.o" "$OUT/alloc.o" "$OUT/measure.o")
-clang-22 -O2 -fpass-plugin="$PLUGIN" -Iinclude -Itools/bench \
+clang-22 -O2 -fpass-plugin="$PLUGIN" -Iinclude -Itools/bench -DBENCH_LINLOOPS \
   -c tools/bench/kernels.c -o "$OUT/kernels.o"
 clang-22 -O2 -fpass-plugin="$PLUGIN" -Iinclude -Itools/bench \
   -c tools/bench/adbench.c -o "$OUT/adbench.o"

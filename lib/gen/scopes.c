@@ -1,0 +1,142 @@
+/* scopes.c: alias scopes of R's memory accesses (issue 17).
+ *
+ * R re-reads primal memory and adds into shadow memory; where LLVM cannot
+ * tell these apart, a reverse loop keeps every load in the loop and
+ * vectorises only behind run-time checks, or not at all. Two facts, each a
+ * domain of scoped-noalias metadata (LangRef, "noalias and alias.scope
+ * Metadata"):
+ *  - shadow memory is never primal memory (Enzyme's convention: an
+ *    enzyme_dup shadow, a shadow allocation or global is memory of its
+ *    own): R's shadow accesses and its re-loads are each !noalias the other;
+ *  - shadows alias as their primals do (Enzyme's convention), and C's
+ *    restrict says that memory the call modifies through a restrict
+ *    parameter j is accessed through pointers based on j only. So the
+ *    shadow of a location P modifies through j (a store through j only, or
+ *    a load of the address a store in the same block writes later) gets
+ *    j's scope, and shadow accesses through pointers the points-to sets
+ *    show are not based on j are !noalias it. Locations only read through
+ *    j get none: restrict lets read-only arrays overlap (dot(x, x)), and
+ *    their shadows, which R writes, overlap then too.
+ * An llvm.experimental.noalias.scope.decl at R's entry declares the
+ * scopes, so the inliner and the loop unroller give every copy of R scopes
+ * of its own. Tape, undo-log and adjoint accesses, atomics and the undo
+ * log's restores stay untagged, which LLVM takes to alias everything.
+ */
+#include "lt.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A scope !{!self, !domain, !"name"}, or a domain !{!self, !"name"},
+ * made with a temporary node that the node itself replaces (the C API
+ * makes no distinct nodes; a node naming itself is unique anyway). */
+static LLVMMetadataRef self_node(LLVMContextRef c, LLVMMetadataRef domain, const char *name) {
+  LLVMMetadataRef tmp = LLVMTemporaryMDNode(c, NULL, 0);
+  LLVMMetadataRef str = LLVMMDStringInContext2(c, name, strlen(name));
+  LLVMMetadataRef ops[3] = {tmp, domain ? domain : str, str};
+  LLVMMetadataRef n = LLVMMDNodeInContext2(c, ops, domain ? 3 : 2);
+  LLVMMetadataReplaceAllUsesWith(tmp, n);
+  return n;
+}
+
+/* (Not in a parallel region: restrict speaks of one thread's accesses.) */
+static int noalias_param(LtGen *g, unsigned p) {
+  return !g->parallel && lt_is_dup(g->act[p]) &&
+         LLVMGetEnumAttributeAtIndex(g->P, p + 1, LLVMGetEnumAttributeKindForName("noalias", 7));
+}
+
+static void declare(LtGen *g, LLVMMetadataRef *s, unsigned n) {
+  LtCtx *c = g->c;
+  unsigned id = LLVMLookupIntrinsicID("llvm.experimental.noalias.scope.decl", 36);
+  if (!id || !n)
+    return;
+  LLVMValueRef decl = LLVMGetIntrinsicDeclaration(c->mod, id, NULL, 0);
+  LLVMTypeRef ft = LLVMIntrinsicGetType(c->llctx, id, NULL, 0);
+  LLVMValueRef a = LLVMMetadataAsValue(c->llctx, LLVMMDNodeInContext2(c->llctx, s, n));
+  LLVMBuildCall2(g->eb, ft, decl, &a, 1, "");
+}
+
+/* The scopes, made and declared at R's entry on first use. */
+static void make_scopes(LtGen *g) {
+  if (g->sc_shadow)
+    return;
+  LLVMContextRef x = g->c->llctx;
+  LLVMMetadataRef dom = self_node(x, NULL, "lt.reverse");
+  g->sc_primal = self_node(x, dom, "lt.primal");
+  g->sc_shadow = self_node(x, dom, "lt.shadow");
+  declare(g, &g->sc_primal, 1);
+  declare(g, &g->sc_shadow, 1);
+  g->sc_excl = lt_xcalloc(g->nparams ? g->nparams : 1, sizeof *g->sc_excl);
+  LLVMMetadataRef rdom = NULL;
+  for (unsigned p = 0; p < g->nparams; p++)
+    if (noalias_param(g, p)) {
+      char name[64];
+      snprintf(name, sizeof name, "lt.restrict.%u", p);
+      if (!rdom)
+        rdom = self_node(x, NULL, "lt.restrict");
+      g->sc_excl[p] = self_node(x, rdom, name);
+      declare(g, &g->sc_excl[p], 1);
+    }
+}
+
+/* Does P modify the location its access i reads or writes: i is a store,
+ * or a load whose address a store later in its block writes, with no call
+ * between (which might not return)? */
+static int modified(LLVMValueRef i) {
+  if (LLVMIsAStoreInst(i))
+    return !LLVMGetVolatile(i);
+  if (!LLVMIsALoadInst(i) || LLVMGetVolatile(i))
+    return 0;
+  LLVMValueRef p = LLVMGetOperand(i, 0);
+  for (LLVMValueRef n = LLVMGetNextInstruction(i); n; n = LLVMGetNextInstruction(n)) {
+    if (LLVMIsACallInst(n) && !LLVMIsAIntrinsicInst(n))
+      return 0;
+    if (LLVMIsAStoreInst(n) && LLVMGetOperand(n, 1) == p && !LLVMGetVolatile(n))
+      return 1;
+  }
+  return 0;
+}
+
+static void tag(LtGen *g, LLVMValueRef inst, LLVMMetadataRef *scope, unsigned ns,
+                LLVMMetadataRef *other, unsigned no) {
+  LLVMContextRef x = g->c->llctx;
+  LLVMSetMetadata(inst, LLVMGetMDKindIDInContext(x, "alias.scope", 11),
+                  LLVMMetadataAsValue(x, LLVMMDNodeInContext2(x, scope, ns)));
+  LLVMSetMetadata(inst, LLVMGetMDKindIDInContext(x, "noalias", 7),
+                  LLVMMetadataAsValue(x, LLVMMDNodeInContext2(x, other, no)));
+}
+
+static int taggable(LLVMValueRef inst) {
+  return inst && (LLVMIsALoadInst(inst) || LLVMIsAStoreInst(inst)) &&
+         LLVMGetOrdering(inst) == LLVMAtomicOrderingNotAtomic;
+}
+
+void lt_scope_shadow(LtGen *g, LLVMValueRef inst, LLVMValueRef from) {
+  if (!taggable(inst))
+    return;
+  make_scopes(g);
+  LLVMMetadataRef sc[2] = {g->sc_shadow}, *no = lt_xcalloc(g->nparams + 1, sizeof *no);
+  unsigned ns = 1, nn = 0;
+  no[nn++] = g->sc_primal;
+  LLVMValueRef p = NULL;
+  if (from && (LLVMIsALoadInst(from) || LLVMIsAStoreInst(from)))
+    p = LLVMGetOperand(from, LLVMIsAStoreInst(from) ? 1 : 0);
+  LtPoints *pt = &g->act_of.pts;
+  for (unsigned k = 0; p && k < g->nparams; k++) {
+    if (!g->sc_excl[k])
+      continue;
+    if (!lt_points_may_be_param(pt, p, k))
+      no[nn++] = g->sc_excl[k];
+    else if (ns == 1 && lt_points_only_param(pt, p, k) && modified(from))
+      sc[ns++] = g->sc_excl[k];
+  }
+  tag(g, inst, sc, ns, no, nn);
+  free(no);
+}
+
+void lt_scope_primal(LtGen *g, LLVMValueRef inst) {
+  if (!taggable(inst))
+    return;
+  make_scopes(g);
+  tag(g, inst, &g->sc_primal, 1, &g->sc_shadow, 1);
+}
