@@ -15,14 +15,14 @@
 //  - later: the steps read coefficients that code after the loop
 //    overwrites (they must be put back while steps run again in R).
 // LEANTAPE_REPORT=1 prints the schedule: checked below for the budgets.
-// RUN: %ltclang -O0 -mllvm -leantape-checkpoint %s -o %t.O0 -lm
+// RUN: %ltclang %ltload -O0 -mllvm -leantape-checkpoint %s -o %t.O0 -lm
 // RUN: env LEANTAPE_REPORT=1 %t.O0 2> %t.O0.err
 // RUN: FileCheck %s --check-prefix=REPORT < %t.O0.err
-// RUN: %ltclang -O2 -mllvm -leantape-checkpoint %s -o %t.O2 -lm
+// RUN: %ltclang %ltload -O2 -mllvm -leantape-checkpoint %s -o %t.O2 -lm
 // RUN: env LEANTAPE_REPORT=1 %t.O2 2> %t.O2.err
 // RUN: FileCheck %s --check-prefix=REPORT < %t.O2.err
 // A compile-time budget is the default when the environment gives none.
-// RUN: %ltclang -O2 -mllvm -leantape-checkpoint=2K %s -o %t.def -lm
+// RUN: %ltclang %ltload -O2 -mllvm -leantape-checkpoint=2K %s -o %t.def -lm
 // RUN: env LEANTAPE_REPORT=1 LEANTAPE_DEFAULT_TEST=1 %t.def 2> %t.def.err
 // RUN: FileCheck %s --check-prefix=DEFAULT < %t.def.err
 //

@@ -3,7 +3,7 @@
 // of its own (prep/outline.c); A runs each step through lt.ckpt.fwd and
 // keeps 16 bytes per step (the context and the step's tape, or null), R
 // hands them to lt.ckpt.rev; no per-step cache of the loop's values.
-// RUN: %ltclang -O2 -mllvm -leantape-checkpoint -Rpass-analysis=leantape -S -emit-llvm %s -o %t.ll 2> %t.err
+// RUN: %ltclang %ltload -O2 -mllvm -leantape-checkpoint -Rpass-analysis=leantape -S -emit-llvm %s -o %t.ll 2> %t.err
 // RUN: FileCheck %s --check-prefix=REMARK < %t.err
 // RUN: FileCheck %s < %t.ll
 #include <leantape.h>
