@@ -71,6 +71,21 @@ cl::opt<bool> GlobalShadows("leantape-global-shadows", cl::init(false),
                             cl::desc("Leantape: give mutable globals holding active "
                                      "data shadow globals"));
 
+// -leantape-outline-time-loops (hidden): the body of every outermost loop
+// with a known trip count and an inner loop becomes a function of its own,
+// a kept call per step (prep/outline.c): the ground of checkpointing
+// (issue 20), testable on its own.
+cl::opt<bool> OutlineSteps("leantape-outline-time-loops", cl::init(false), cl::Hidden,
+                           cl::desc("Leantape: outline the steps of time loops"));
+
+// -leantape-checkpoint[=BUDGET] (clang: -mllvm -leantape-checkpoint=64M):
+// time loops are checkpointed (gen/ckpt.c) when a tape budget is given, by
+// LEANTAPE_TAPE_BUDGET at run time or else by BUDGET (bytes, with K, M or
+// G); with neither, every step is taped as without the option.
+cl::opt<std::string> Checkpoint("leantape-checkpoint", cl::ValueOptional,
+                                cl::desc("Leantape: checkpoint time loops (optional "
+                                         "default tape budget, e.g. 64M)"));
+
 // `at` is an Instruction (reported at its !dbg location) or a Function
 // (reported at its DISubprogram, if any). Returns the function, or null.
 Function *locate(LLVMValueRef at, DiagnosticLocation &loc) {
@@ -229,6 +244,16 @@ LtHost makeHost(HostState *st) {
   h.run_passes = hostRunPasses;
   h.explain = Explain;
   h.global_shadows = GlobalShadows;
+  h.outline_steps = OutlineSteps;
+  h.checkpoint = Checkpoint.getNumOccurrences() > 0;
+  h.tape_budget = 0;
+  if (h.checkpoint && !Checkpoint.empty()) {
+    char *end = nullptr;
+    long long v = strtoll(Checkpoint.c_str(), &end, 10);
+    int sh = *end == 'K' || *end == 'k' ? 10 : *end == 'M' || *end == 'm' ? 20
+             : *end == 'G' || *end == 'g' ? 30 : 0;
+    h.tape_budget = v > 0 ? v << sh : 0;
+  }
   return h;
 }
 

@@ -546,6 +546,14 @@ typedef struct LtFacts {
   LtOverwrite *ow;           /* once lt_overwrite_build has run */
   LLVMValueRef *loop_iv;     /* loop id -> its canonical counter lt.iv */
   const LtMap *ivx_loop;     /* exit copy lt.ivx -> loop id + 1 */
+  int entry_loads;           /* range.c: a pointer loaded from a
+                                noalias parameter before anything writes
+                                through it counts as known where P starts
+                                (gen/ckpt.c: what a step's iterations carry) */
+  int span_param;            /* range.c: parameter span_param - 1 (a step's
+                                number) spans 0 .. the last parameter of
+                                the function the bounds are emitted in, less
+                                1 (gen/ckpt.c: what all steps write); 0: none */
 } LtFacts;
 
 /* overwrite.c: loads whose memory nothing writes after them */
@@ -601,6 +609,10 @@ LLVMValueRef lt_range_overlap(const LtFacts *f, LLVMValueRef fn, LLVMBuilderRef 
 LLVMValueRef lt_range_overlap_team(const LtFacts *f, LLVMValueRef fn, LLVMBuilderRef b,
                                    LLVMValueRef *w, size_t nw, LLVMValueRef *r, size_t nr,
                                    int team);
+/* At b in fn's entry: v, an integer known where P starts (a parameter, a
+ * constant, their sums and products), as i64; NULL when it is not one. */
+LLVMValueRef lt_range_point(const LtFacts *f, LLVMValueRef fn, LLVMBuilderRef b,
+                            LLVMValueRef v);
 /* At b in fn's entry: the hull [*lo, *hi) (i64 addresses) of accesses v
  * (inst, addr pairs); 0 when not computable. */
 int lt_range_hull(const LtFacts *f, LLVMValueRef fn, LLVMBuilderRef b, LLVMValueRef *v,

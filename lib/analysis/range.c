@@ -173,6 +173,43 @@ static int counter(Em *e, LLVMValueRef v, unsigned depth, Iv *out) {
   return 0;
 }
 
+/* With entry_loads: v, a load of noalias parameter p (what a step's
+ * iterations carry, prep/outline.c), comes before every write through p
+ * (its block dominates theirs; before them in its own): its value is the
+ * one p holds where P starts. p's index, or -1. */
+static int entry_load(Em *e, LLVMValueRef v) {
+  const LtFacts *g = e->g;
+  LLVMValueRef a = LLVMGetOperand(v, 0);
+  int p = LLVMIsAArgument(a) ? param_index(g, a) : -1;
+  if (p < 0 || !LLVMGetEnumAttributeAtIndex(g->P, (unsigned)p + 1,
+                                            LLVMGetEnumAttributeKindForName("noalias", 7)))
+    return -1;
+  LLVMBasicBlockRef vb = LLVMGetInstructionParent(v);
+  int vid = lt_cfg_id(g->g, vb);
+  if (vid < 0)
+    return -1;
+  for (unsigned b = 0; b < g->g->nblocks; b++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(g->g->block[b]); i;
+         i = LLVMGetNextInstruction(i)) {
+      LLVMValueRef out[6];
+      unsigned n = lt_writes_of(g->c, i, out);
+      for (unsigned k = 0; k < n; k++) {
+        if (out[k] != LT_CLOBBER && lt_base_of(out[k]) != a)
+          continue;
+        if (out[k] == LT_CLOBBER || !lt_cfg_dominates(g->g, (unsigned)vid, b))
+          return -1;
+        if (g->g->block[b] == vb) { /* in v's block: after v? */
+          LLVMValueRef j = v;
+          while (j && j != i)
+            j = LLVMGetNextInstruction(j);
+          if (!j)
+            return -1;
+        }
+      }
+    }
+  return p;
+}
+
 static int iv_of(Em *e, LLVMValueRef v, unsigned depth, Iv *out) {
   LtCtx *c = e->g->c;
   LLVMTypeKind k = LLVMGetTypeKind(LLVMTypeOf(v));
@@ -190,7 +227,14 @@ static int iv_of(Em *e, LLVMValueRef v, unsigned depth, Iv *out) {
   }
   Iv r;
   int ok = 1;
-  if (LLVMIsAArgument(v)) {
+  if (LLVMIsAArgument(v) && e->g->span_param && param_index(e->g, v) == e->g->span_param - 1) {
+    LLVMValueRef hi = DRY;
+    if (e->b) {
+      LLVMValueRef n = LLVMGetParam(e->fn, LLVMCountParams(e->fn) - 1);
+      hi = LLVMBuildSub(e->b, n, LLVMConstInt(c->i64, 1, 0), "");
+    }
+    r = (Iv){k64(e, 0), hi};
+  } else if (LLVMIsAArgument(v)) {
     int p = param_index(e->g, v);
     if (p < 0)
       return 0;
@@ -198,6 +242,16 @@ static int iv_of(Em *e, LLVMValueRef v, unsigned depth, Iv *out) {
     if (e->b)
       a = k == LLVMPointerTypeKind ? LLVMBuildPtrToInt(e->b, a, c->i64, "")
                                    : LLVMBuildSExtOrBitCast(e->b, a, c->i64, "");
+    r = point(a);
+  } else if (e->g->entry_loads && k == LLVMPointerTypeKind && LLVMIsALoadInst(v) &&
+             entry_load(e, v) >= 0) {
+    LLVMValueRef a = DRY;
+    if (e->b) {
+      LLVMValueRef p = LLVMGetParam(e->fn, (unsigned)entry_load(e, v));
+      a = LLVMBuildLoad2(e->b, LLVMTypeOf(v), p, "");
+      a = k == LLVMPointerTypeKind ? LLVMBuildPtrToInt(e->b, a, c->i64, "")
+                                   : LLVMBuildSExtOrBitCast(e->b, a, c->i64, "");
+    }
     r = point(a);
   } else if (LLVMIsAGlobalValue(v) || LLVMIsAConstantPointerNull(v)) {
     r = point(e->b ? LLVMBuildPtrToInt(e->b, v, c->i64, "") : DRY);
@@ -222,11 +276,21 @@ static int iv_of(Em *e, LLVMValueRef v, unsigned depth, Iv *out) {
       if (ok)
         r = iv_add(e, x, y);
       break;
+    case LLVMXor: /* xor x, -1: -x - 1 */
+      ok = as_const(LLVMGetOperand(v, 1), &cv) && cv == -1 &&
+           iv_of(e, LLVMGetOperand(v, 0), depth + 1, &x);
+      if (ok)
+        r = iv_sub(e, point(k64(e, -1)), x);
+      break;
     case LLVMShl:
       ok = as_const(LLVMGetOperand(v, 1), &cv) && cv >= 0 && cv < 62 &&
            iv_of(e, LLVMGetOperand(v, 0), depth + 1, &x);
       if (ok)
         r = iv_scale(e, x, 1LL << cv);
+      break;
+    case LLVMTrunc: /* a step's counter, made from its i64 step number
+                       (prep/outline.c), which fits the counter's type */
+      ok = e->g->span_param && iv_of(e, LLVMGetOperand(v, 0), depth + 1, &r);
       break;
     case LLVMSExt:
     case LLVMZExt: /* indices do not wrap: the value is the same */
@@ -291,6 +355,18 @@ static int range(Em *e, LLVMValueRef inst, LLVMValueRef addr, LLVMValueRef *lo,
   if (e->at < 0 || !iv_of(e, addr, 0, &r))
     return 0;
   *lo = r.lo;
+  if (LLVMIsACallInst(inst)) { /* memcpy, memmove, memset: their length */
+    Iv n;
+    size_t len;
+    const char *nm = lt_callee_name(inst, &len);
+    if (LLVMGetNumArgOperands(inst) < 3 ||
+        (strncmp(nm, "llvm.memcpy", 11) && strncmp(nm, "llvm.memmove", 12) &&
+         strncmp(nm, "llvm.memset", 11)) ||
+        !iv_of(e, LLVMGetOperand(inst, 2), 0, &n))
+      return 0;
+    *hi = add(e, r.hi, n.hi);
+    return 1;
+  }
   *hi = add(e, r.hi, k64(e, (long long)LLVMStoreSizeOfType(g->c->td, vt)));
   return 1;
 }
@@ -343,6 +419,17 @@ LLVMValueRef lt_range_count(const LtFacts *g, LLVMValueRef fn, LLVMBuilderRef b,
   }
   em_free(&e);
   return n;
+}
+
+LLVMValueRef lt_range_point(const LtFacts *g, LLVMValueRef fn, LLVMBuilderRef b,
+                            LLVMValueRef v) {
+  Em e;
+  em_init(&e, g, fn, b);
+  e.at = 0;
+  Iv r;
+  LLVMValueRef out = iv_of(&e, v, 0, &r) && r.lo == r.hi ? r.lo : NULL;
+  em_free(&e);
+  return out;
 }
 
 int lt_range_hull(const LtFacts *g, LLVMValueRef fn, LLVMBuilderRef b, LLVMValueRef *v,

@@ -128,6 +128,11 @@ typedef struct LtHost {
   int explain; /* -leantape-explain: a remark per taped value, with why */
   int global_shadows; /* -leantape-global-shadows: mutable globals that may
                          hold active data get shadow globals (gen/globals.c) */
+  int outline_steps;  /* -leantape-outline-time-loops: prep/outline.c */
+  int checkpoint;     /* -leantape-checkpoint[=BUDGET]: checkpointed time
+                         loops (gen/ckpt.c), outlined as above */
+  long long tape_budget; /* its BUDGET in bytes (0: none, unless
+                            LEANTAPE_TAPE_BUDGET gives one at run time) */
 } LtHost;
 
 /* A diagnostic at an instruction's (or a function's) source location. */
@@ -215,6 +220,11 @@ static inline int lt_is_dup(LtAct a) {
  * Debug locations are kept when keep_dbg. Returns the clone of src's entry. */
 LLVMBasicBlockRef lt_clone_body(LtMap *vmap, LLVMValueRef src, LLVMValueRef dst,
                                 LLVMBasicBlockRef before, int keep_dbg);
+/* The same for blocks[0..n) of a function: vmap maps the values they use
+ * from elsewhere (or they stay), and gets the clones of the blocks and
+ * their instructions. Returns the clone of blocks[0]. */
+LLVMBasicBlockRef lt_clone_blocks(LtMap *vmap, LLVMBasicBlockRef *blocks, unsigned n,
+                                  LLVMValueRef dst, LLVMBasicBlockRef before, int keep_dbg);
 /* New internal function named name with type fty, attributes of src copied
  * for the first nparams parameters; optnone/noinline dropped. */
 LLVMValueRef lt_clone_decl(LLVMValueRef src, const char *name, LLVMTypeRef fty);

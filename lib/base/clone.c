@@ -99,12 +99,12 @@ static LLVMBasicBlockRef map_bb(LtMap *vm, LLVMBasicBlockRef bb) {
   return LLVMValueAsBasicBlock(map_val(vm, LLVMBasicBlockAsValue(bb)));
 }
 
-LLVMBasicBlockRef lt_clone_body(LtMap *vm, LLVMValueRef src, LLVMValueRef dst,
-                                LLVMBasicBlockRef before, int keep_dbg) {
+LLVMBasicBlockRef lt_clone_blocks(LtMap *vm, LLVMBasicBlockRef *blocks, unsigned n,
+                                  LLVMValueRef dst, LLVMBasicBlockRef before, int keep_dbg) {
   LLVMContextRef c = LLVMGetModuleContext(LLVMGetGlobalParent(dst));
   LLVMBasicBlockRef first = NULL;
-  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(src); bb;
-       bb = LLVMGetNextBasicBlock(bb)) {
+  for (unsigned k = 0; k < n; k++) {
+    LLVMBasicBlockRef bb = blocks[k];
     const char *nm = LLVMGetBasicBlockName(bb);
     LLVMBasicBlockRef nb = before ? LLVMInsertBasicBlockInContext(c, before, nm)
                                   : LLVMAppendBasicBlockInContext(c, dst, nm);
@@ -116,8 +116,8 @@ LLVMBasicBlockRef lt_clone_body(LtMap *vm, LLVMValueRef src, LLVMValueRef dst,
   /* Debug records are not cloned, so the assignment-tracking links that
    * point to them must go. */
   unsigned assign_id = LLVMGetMDKindIDInContext(c, "DIAssignID", 10);
-  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(src); bb;
-       bb = LLVMGetNextBasicBlock(bb)) {
+  for (unsigned k = 0; k < n; k++) {
+    LLVMBasicBlockRef bb = blocks[k];
     LLVMPositionBuilderAtEnd(b, map_bb(vm, bb));
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
          i = LLVMGetNextInstruction(i)) {
@@ -140,26 +140,35 @@ LLVMBasicBlockRef lt_clone_body(LtMap *vm, LLVMValueRef src, LLVMValueRef dst,
     }
   }
   LLVMDisposeBuilder(b);
-  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(src); bb;
-       bb = LLVMGetNextBasicBlock(bb))
-    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+  for (unsigned k = 0; k < n; k++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(blocks[k]); i;
          i = LLVMGetNextInstruction(i)) {
       LLVMValueRef ni = lt_map_get(vm, i);
       if (LLVMIsAPHINode(i)) {
-        for (unsigned k = 0, n = LLVMCountIncoming(i); k < n; k++) {
-          LLVMValueRef v = map_val(vm, LLVMGetIncomingValue(i, k));
-          LLVMBasicBlockRef ib = map_bb(vm, LLVMGetIncomingBlock(i, k));
+        for (unsigned m = 0, nin = LLVMCountIncoming(i); m < nin; m++) {
+          LLVMValueRef v = map_val(vm, LLVMGetIncomingValue(i, m));
+          LLVMBasicBlockRef ib = map_bb(vm, LLVMGetIncomingBlock(i, m));
           LLVMAddIncoming(ni, &v, &ib, 1);
         }
         continue;
       }
-      for (int k = 0, n = LLVMGetNumOperands(ni); k < n; k++) {
-        LLVMValueRef op = LLVMGetOperand(ni, (unsigned)k);
+      for (int m = 0, no = LLVMGetNumOperands(ni); m < no; m++) {
+        LLVMValueRef op = LLVMGetOperand(ni, (unsigned)m);
         LLVMValueRef mo = op ? lt_map_get(vm, op) : NULL;
         if (mo)
-          LLVMSetOperand(ni, (unsigned)k, mo);
+          LLVMSetOperand(ni, (unsigned)m, mo);
       }
     }
+  return first;
+}
+
+LLVMBasicBlockRef lt_clone_body(LtMap *vm, LLVMValueRef src, LLVMValueRef dst,
+                                LLVMBasicBlockRef before, int keep_dbg) {
+  unsigned n = LLVMCountBasicBlocks(src);
+  LLVMBasicBlockRef *blocks = lt_xcalloc(n + 1, sizeof *blocks);
+  LLVMGetBasicBlocks(src, blocks);
+  LLVMBasicBlockRef first = lt_clone_blocks(vm, blocks, n, dst, before, keep_dbg);
+  free(blocks);
   return first;
 }
 

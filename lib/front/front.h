@@ -71,6 +71,8 @@ typedef struct LtRequest {
    * parallel region's arguments (analysis.h), or NULL */
   unsigned char *pflags;
   int keep_next;       /* while parsing: enzyme_not_overwritten was read */
+  int ckpt;            /* LT_SUBCALL: a time loop's step (prep/outline.c),
+                          to be checkpointed: build the snapshot function */
 } LtRequest;
 
 /* 1 if a call or invoke of an entry point (the callee's name contains it). */

@@ -166,6 +166,10 @@ static int plan_call(LtGen *g, LLVMValueRef call) {
   LLVMTypeRef rt = LLVMGetReturnType(LLVMGlobalGetValueType(f));
   r.ret_shadow = lt_is_ptr_ty(rt) && lt_is_shadowed(&g->act_of, call);
   r.lifo = g->lifo;
+  /* a time loop's step (prep/outline.c) under -leantape-checkpoint */
+  size_t fl;
+  const char *fname = LLVMGetValueName2(f, &fl);
+  r.ckpt = c->host->checkpoint && !g->sub && fl > 8 && !strcmp(fname + fl - 8, ".lt.step");
   if (lt_call_is_parallel(call))
     r.pflags = lt_region_pflags(g, call, np);
   for (unsigned p = 0; p < np; p++)
@@ -199,6 +203,8 @@ int lt_callees_plan(LtGen *g) {
   lt_map_init(&g->callee, 8);
   lt_map_init(&g->apart, 4);
   lt_map_init(&g->subtape_ph, 8);
+  lt_map_init(&g->ckpt_ctx, 2);
+  lt_map_init(&g->ckpt_tape, 2);
   for (unsigned b = 0; b < g->g.nblocks; b++)
     for (LLVMValueRef i = LLVMGetFirstInstruction(g->g.block[b]); i;
          i = LLVMGetNextInstruction(i))
@@ -211,7 +217,8 @@ int lt_callees_plan(LtGen *g) {
 /* Is the callee's tape kept in place in the caller's tape? (A parallel
  * region's is a region tape on the heap: one header per thread.) */
 static int in_place(LLVMValueRef call, const LtDeriv *d) {
-  return !d->building && !lt_call_is_parallel(call) && d->tape_size <= LT_SUBTAPE_INLINE;
+  return !d->building && !d->snap && !lt_call_is_parallel(call) &&
+         d->tape_size <= LT_SUBTAPE_INLINE;
 }
 
 static LLVMTypeRef subtape_type(LtGen *g, const LtDeriv *d) {
@@ -226,6 +233,12 @@ LLVMValueRef lt_callee_forward(LtGen *g, LLVMBuilderRef b, LLVMValueRef call,
   if (lt_call_is_parallel(call)) {
     *ret_shadow = NULL;
     return lt_omp_forward(g, b, call, shadow);
+  }
+  if (d->snap) { /* a checkpointed step (ckpt.c) */
+    *ret_shadow = NULL;
+    if (lt_ckpt_forward(g, b, call, shadow))
+      g->failed = 1;
+    return lt_map_get(&g->ckpt_tape, call);
   }
   LLVMValueRef ac = lt_map_get(&g->fmap, call);
   unsigned np = LLVMGetNumArgOperands(call), n = 0;
@@ -310,6 +323,8 @@ int lt_callee_reverse(LtGen *g, LLVMValueRef call) {
     return -1;
   if (lt_call_is_parallel(call))
     return lt_omp_reverse(g, call);
+  if (d->snap)
+    return lt_ckpt_reverse(g, call);
   unsigned np = LLVMGetNumArgOperands(call), n = 0;
   LLVMValueRef *args = lt_xcalloc(2 * np + 3, sizeof *args);
   for (unsigned p = 0; p < np; p++)

@@ -119,6 +119,8 @@ static void gen_free(LtGen *g) {
   lt_map_free(&g->callee);
   lt_map_free(&g->apart);
   lt_map_free(&g->subtape_ph);
+  lt_map_free(&g->ckpt_ctx);
+  lt_map_free(&g->ckpt_tape);
   lt_map_free(&g->custom_tape);
   lt_vec_free(&g->slot_access);
   free(g->sc_excl);
@@ -171,7 +173,7 @@ static int checked_flags(LtGen *g, const LtRequest *r, LtDeriv *d, unsigned char
   if (!any)
     return 0;
   LtFacts f = {g->c, g->P, g->nparams, g->split, g->keep, &g->g, &g->loops, &g->ind,
-               NULL, NULL, g->loop_iv, &g->ivx_loop};
+               NULL, NULL, g->loop_iv, &g->ivx_loop, 0, 0};
   d->apart = lt_omp_check_build(g->c, &f, r->pflags,
                                 LLVMGetValueName2(r->fn, &(size_t){0}));
   for (unsigned p = 0; p < r->nparams; p++)
@@ -195,7 +197,21 @@ static int analyse(LtGen *g, const LtRequest *r, LtDeriv *d) {
     return no ? 1 : -1;
   g->fx = (LtFacts){g->c,     g->P,         g->nparams, g->split, g->keep,
                     &g->g,     &g->loops,    &g->ind,    &g->act_of, &g->ow,
-                    g->loop_iv, &g->ivx_loop};
+                    g->loop_iv, &g->ivx_loop, 0, 0};
+  if (r->ckpt) { /* a time loop's step: its snapshots (ckpt.c) */
+    char why[300] = "", msg[400];
+    d->snap = lt_ckpt_snap_build(g->c, &g->fx, LLVMGetValueName2(r->fn, &(size_t){0}), why,
+                                 sizeof why);
+    if (!d->snap)
+      snprintf(msg, sizeof msg, "this loop is not checkpointed: %s; its steps are taped",
+               why);
+    else
+      snprintf(msg, sizeof msg, "this loop is checkpointed under a tape budget "
+                                "(LEANTAPE_TAPE_BUDGET, or -leantape-checkpoint=BUDGET): a "
+                                "snapshot holds the memory its steps write; LEANTAPE_REPORT=1 "
+                                "prints the schedule");
+    lt_remark_emit(g->c, r->call, "leantape", "checkpoint", msg);
+  }
   lt_overwrite_build(&g->ow, &g->fx);
   /* the header is an alloca or heap block of ours, except a callee's
    * (placed in its caller's tape) and the caller's enzyme_tape storage */
@@ -295,6 +311,11 @@ LtDeriv *lt_derive(LtCtx *c, const LtRequest *r) {
   int nerr = c->nerrors;
   double t0 = lt_now();
   g.P = lt_preprocess(c, r->fn, r->call);
+  if (g.P && (c->host->outline_steps || c->host->checkpoint) && !g.sub &&
+      lt_outline_time_loops(c, g.P) < 0) {
+    lt_bury(c, g.P);
+    g.P = NULL;
+  }
   if (g.P && getenv("LEANTAPE_DUMP")) /* debugging: the canonical clone */
     LLVMDumpValue(g.P);
   double t1 = lt_now();

@@ -80,6 +80,9 @@ typedef struct LtDeriv {
                           derivative's assumption holds (ompcheck.c) */
   LLVMValueRef size_gv;/* i64 global holding tape_size, for callers that
                           were built while it was not known yet */
+  LLVMValueRef snap;   /* requested with ckpt: i64 snap(the function's
+                          parameters, ptr buf, i32 op), the bytes a step
+                          writes (ckpt.c); NULL when it cannot be built */
 } LtDeriv;
 
 /* The types of A (params, shadows of dup params, tape; the result when
@@ -158,6 +161,8 @@ struct LtGen {
   LtMap apart;         /* parallel call -> its derivative for arguments
                           apart (LtDeriv.apart), when one was built */
   LtMap subtape_ph;    /* kept P call -> A's placeholder tape operand */
+  LtMap ckpt_ctx;      /* checkpointed step call -> A's context (ckpt.c) */
+  LtMap ckpt_tape;     /* ... -> A's step tape (or null) */
   LtMap custom_tape;   /* custom-derivative P call -> A's tape value */
   /* reverse */
   LLVMBuilderRef eb;   /* R's entry, before its terminator */
@@ -257,6 +262,17 @@ int lt_kept_call_request(LtGen *g, LLVMValueRef call, LtMode mode, LtRequest *r)
 unsigned char *lt_region_pflags(LtGen *g, LLVMValueRef call, unsigned np);
 /* In A, replace the clone of P's kept call by a call of A_f (shadow gives
  * A's shadow of a P pointer); *ret_shadow gets the result's shadow. */
+/* ckpt.c: checkpointed time loops. The snapshot function of a step P
+ * (its facts f), or NULL with why[]; A's and R's part of a checkpointed
+ * step call (0, or -1 after reporting). */
+LLVMValueRef lt_ckpt_snap_build(LtCtx *c, const LtFacts *f, const char *base, char *why,
+                                size_t whysz);
+int lt_ckpt_forward(LtGen *g, LLVMBuilderRef b, LLVMValueRef call,
+                    LLVMValueRef (*shadow)(LtGen *, LLVMValueRef));
+int lt_ckpt_reverse(LtGen *g, LLVMValueRef call);
+/* ckptrt.c: the run-time helper lt.ckpt.<name>, linked in on first use */
+LLVMValueRef lt_ckpt_rt(LtCtx *c, const char *name);
+
 LLVMValueRef lt_callee_forward(LtGen *g, LLVMBuilderRef b, LLVMValueRef call,
                                LLVMValueRef (*shadow)(LtGen *, LLVMValueRef),
                                LLVMValueRef *ret_shadow);

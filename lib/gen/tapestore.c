@@ -83,6 +83,10 @@ void lt_tape_store_all(LtGen *g) {
         v = lt_forward_choice(g, src);
       else if (kind == LT_SLOT_CUSTOMTAPE)
         v = lt_map_get(&g->custom_tape, src);
+      else if (kind == LT_SLOT_CKPT)
+        v = lt_map_get(&g->ckpt_ctx, src);
+      else if (kind == LT_SLOT_CKPTTAPE)
+        v = lt_map_get(&g->ckpt_tape, src);
       else if (kind == LT_SLOT_SHADOW)
         v = lt_map_get(&g->fshadow, src);
       else

@@ -21,6 +21,8 @@ static int key_scope(const LtPlan *pl, LtSlotKind kind, void *src) {
   case LT_SLOT_SUBTAPE:
   case LT_SLOT_SUBPTR:
   case LT_SLOT_CUSTOMTAPE:
+  case LT_SLOT_CKPT:
+  case LT_SLOT_CKPTTAPE:
     return lt_loop_scope(f->g, f->loops, src);
   case LT_SLOT_CHOICE:
     return lt_loop_scope_block(f->g, f->loops, src);

@@ -86,6 +86,13 @@ static void describe(Buf *b, const LtPlan *g, unsigned i) {
       }
     break;
   }
+  case LT_SLOT_CKPT:
+  case LT_SLOT_CKPTTAPE: {
+    const char *cn = lt_callee_name(src, &len);
+    put(b, "%s of the checkpointed step '%.*s'",
+        kind == LT_SLOT_CKPT ? "context" : "tape pointer", (int)len, cn);
+    break;
+  }
   case LT_SLOT_SUBTAPE:
   case LT_SLOT_SUBPTR: {
     const char *cn = lt_callee_name(src, &len);

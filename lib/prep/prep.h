@@ -10,6 +10,12 @@
  * NULL (after reporting) when fn uses something unsupported. */
 LLVMValueRef lt_preprocess(LtCtx *c, LLVMValueRef fn, LLVMValueRef at);
 
+/* outline.c: the body of every outermost loop of P with a known trip
+ * count and an inner loop becomes a function of its own, P.lt.step, called
+ * once per iteration (a kept call); what iterations carry goes through
+ * allocas. The number of loops outlined, or -1 after reporting. */
+int lt_outline_time_loops(LtCtx *c, LLVMValueRef P);
+
 /* loopform.c: check that every loop of P (whose CFG is cfg) is in
  * loop-simplify form, find them (loops), and give each a canonical i64
  * counter lt.iv ((*loop_iv)[l]) with exit copies lt.ivx (ivx_loop: copy ->

@@ -5,7 +5,8 @@
 # with and without the plugin (each kernel alone: -DBENCH_ONE -DONE_<tag>),
 # runs every kernel and prints the markdown tables (kernels, restrict/plain
 # twins, ADBench vs hand-written), then the forward-mode table (fwd.c), the
-# OpenMP, MPI and BLAS/LAPACK rows (omp.c, mpi.c, linalg.c). Then (only when run without arguments)
+# OpenMP, MPI and BLAS/LAPACK rows (omp.c, mpi.c, linalg.c), the
+# checkpointing rows (ckpt.c, once per tape budget). Then (only when run without arguments)
 # the compile-time table: whole sources and generated call graphs of depth D
 # (fan-out 2) compiled with and without the plugin, each call graph also
 # linked with the driver and measured like a kernel. Extra arguments go to the
@@ -204,6 +205,27 @@ for ((p = 1; p <= passes; p++)); do
 done
 for n in "${notes[@]}"; do echo; echo "$n"; done
 unset BENCH_RAW BENCH_PASS BENCH_PASSES
+
+# ---- checkpointing (ckpt.c: one process per tape budget, peak RSS) --------
+if [ $# -eq 0 ]; then
+  clang-22 -O2 -mllvm -leantape-checkpoint -fpass-plugin="$PLUGIN" -Iinclude -Itools/bench \
+    tools/bench/ckpt.c -o "$OUT/ckptbench" -lm
+  echo
+  "$OUT/ckptbench" --header
+  sums=""
+  for budget in "" 64M 4M; do
+    row=$(LEANTAPE_TAPE_BUDGET=$budget LEANTAPE_REPORT=1 "$OUT/ckptbench" 2>"$OUT/ckpt.err") ||
+      status=1
+    again=$(sed -n 's/.*reversed, \([0-9]*\) steps run again.*/\1/p' "$OUT/ckpt.err")
+    echo "${row/@AGAIN@/${again:-0 (taped)}}"
+    sums="$sums ${row##*| }"
+  done
+  if [ "$(echo "$sums" | tr ' ' '\n' | sed '/^$/d' | sort -u | wc -l)" != 1 ]; then
+    echo
+    echo "**The checkpointed gradients differ from the taped one.**"
+    status=1
+  fi
+fi
 [ $# -eq 0 ] && [ "${BENCH_COMPILE:-1}" != 0 ] || exit $status
 
 # ---- compile time of whole sources and call graphs ------------------------

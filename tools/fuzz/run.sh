@@ -94,7 +94,11 @@
 # SANCXX (compilers for -P, default $CLANG / $CLANGXX; clang-22 needs
 # libclang-rt-22-dev), FUZZ_TIMEOUT seconds per run (default 20),
 # FUZZ_OPENMP (the OpenMP flags of -g --omp programs, default -fopenmp; they
-# run with the caller's OMP_NUM_THREADS).
+# run with the caller's OMP_NUM_THREADS), FUZZ_PLUGIN_FLAGS (more flags for
+# the compiles with the plugin, e.g. "-mllvm -leantape-outline-time-loops").
+# With --timeloop in GEN_ARGS f's statements run in a time loop of 2-6 steps
+# (tools/fuzz/ltfuzz/timeloop.py), compiled with -mllvm -leantape-checkpoint
+# and run with LEANTAPE_TAPE_BUDGET=1: checkpointed, one snapshot.
 set -u
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -184,6 +188,11 @@ prog_flags() {
   fi
 }
 
+# --timeloop programs (their fuzz-timeloop line): compiled with
+# -leantape-checkpoint, run with a tape budget of one byte
+ckpt_flags() { ! grep -q '^/\* fuzz-timeloop' "$1" 2>/dev/null || printf '%s' '-mllvm -leantape-checkpoint'; }
+ckpt_budget() { ! grep -q '^/\* fuzz-timeloop' "$1" 2>/dev/null || printf '1'; }
+
 # one seed: prints one result line per level, "RESULT seed level detail"
 run_seed() {
   local seed=$1 L rc out xf
@@ -215,8 +224,10 @@ run_seed() {
   fi
   for L in $levels; do
     # shellcheck disable=SC2086
-    "$clang" $xf $tsanflags -O"$L" -fpass-plugin="$plugin" -I"$repo/include" "$d/prog.$ext" \
-      -lm -o "$d/prog.O$L" >"$d/cc.O$L.log" 2>&1
+    # shellcheck disable=SC2046
+    "$clang" $xf $tsanflags ${FUZZ_PLUGIN_FLAGS:-} $(ckpt_flags "$d/prog.$ext") -O"$L" \
+      -fpass-plugin="$plugin" \
+      -I"$repo/include" "$d/prog.$ext" -lm -o "$d/prog.O$L" >"$d/cc.O$L.log" 2>&1
     rc=$?
     if [ $rc -ne 0 ]; then
       if grep -q -e 'Stack dump' -e 'PLEASE submit' "$d/cc.O$L.log"; then
@@ -240,7 +251,7 @@ run_seed() {
         continue
       fi
     else
-      out=$(timeout "$tmo" "$d/prog.O$L" 2>&1)
+      out=$(LEANTAPE_TAPE_BUDGET=$(ckpt_budget "$d/prog.$ext") timeout "$tmo" "$d/prog.O$L" 2>&1)
       rc=$?
     fi
     case $rc in
@@ -257,7 +268,7 @@ results="$tmp/results"
 seeds=$(seq "$start" $((start + count - 1)))
 if [ "$jobs" -gt 1 ]; then
   export -f run_seed
-  export -f prog_flags
+  export -f prog_flags ckpt_flags ckpt_budget
   export tmp here genargs levels clang plugin repo tmo primal sancc cxx ext enzflags tsan \
     tsanflags archer
   printf '%s\n' $seeds | xargs -P "$jobs" -I{} bash -c 'run_seed {}' | tee -a "$results"
@@ -290,7 +301,7 @@ if [ "$fail" -gt 0 ]; then
             "-lm -o /tmp/fz-$seed && /tmp/fz-$seed"
           continue
         fi
-        echo "  seed $seed -O$L: $clang ${xf:+$xf }${tsanflags:+$tsanflags }-O$L" \
+        echo "  seed $seed -O$L: $clang ${xf:+$xf }${tsanflags:+$tsanflags }${FUZZ_PLUGIN_FLAGS:+$FUZZ_PLUGIN_FLAGS }-O$L" \
           "-fpass-plugin=$plugin -I$repo/include $f -lm -o /tmp/fz-$seed &&" \
           "${tsanflags:+OMP_TOOL_LIBRARIES=$archer }/tmp/fz-$seed"
       done

@@ -17,8 +17,9 @@ from .omp import Omp
 from .pointers import Pointers
 from .primal import Primal
 from .split import Split
+from .timeloop import Timeloop
 
-MODES = [Pointers, Calls, Cxx, Alias, Forward, Primal, Split, Eigen, Adaptive, Omp]
+MODES = [Pointers, Calls, Cxx, Alias, Forward, Primal, Split, Eigen, Adaptive, Omp, Timeloop]
 
 
 class Gen(Core, *MODES):

@@ -1,0 +1,732 @@
+/* ckpt.c: checkpointed time loops (issue 20), the compile-time half.
+ *
+ * With -leantape-checkpoint[=BUDGET], preprocessing makes the body of each
+ * time loop a step function, a kept call per iteration (prep/outline.c).
+ * Its derivative is then requested with `ckpt`, and while the step's facts
+ * are at hand this file builds <step>.lt.snap(params, buf, op): the bytes
+ * the step writes, as one interval per pointer parameter computed where the
+ * step starts (analysis/range.c), counted (op 0), saved into buf (1) or
+ * restored from it (2). A step whose writes have no such interval (a
+ * pointer loaded from memory, a global, a call that writes), or that calls
+ * what running a step again would repeat (I/O, allocation), gets none, and
+ * its loop is taped as usual; the remark says why.
+ *
+ * At the call site, A and R call the run-time helpers (ckptrt.c) instead
+ * of the step's A and R, in straight-line code: A gives lt.ckpt.fwd the
+ * step's arguments and shadows (in the context, once per step) and
+ * callbacks that run one step untaped (adv), taped (aug), reversed (rev)
+ * or snapshot its state (snap); the helper tapes the step as usual or, with
+ * a tape budget, runs it untaped and keeps snapshots. The context and the
+ * step's tape (null when checkpointing) go into the loop's record; R hands
+ * them back to lt.ckpt.rev, which reverses the step from its tape, or, at
+ * the first step it reverses, all steps from the snapshots.
+ */
+#include "lt.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ARGS 144 /* where the context keeps the step's arguments (ckptrt.c) */
+
+/* ---- the snapshot function, from the step's facts ------------------------ */
+
+static int param_of(const LtFacts *f, LLVMValueRef v) {
+  for (unsigned p = 0; p < f->nparams; p++)
+    if (LLVMGetParam(f->P, p) == v)
+      return (int)p;
+  return -1;
+}
+
+/* The writes of a step, grouped by the pointer they are based on: a
+ * parameter, or one a noalias parameter holds at the step's start (what
+ * the iterations carry, prep/outline.c: two buffers swapped each step). */
+typedef struct Groups {
+  LtVec base;  /* the bases */
+  LtVec guard; /* per group: the zero-trip test its accesses run under, or
+                  NULL (always_runs) */
+  LtVec *acc;  /* per base: (inst, addr) pairs */
+  size_t cap;
+} Groups;
+
+static LtVec *group_of(Groups *gr, LLVMValueRef base, LLVMValueRef guard) {
+  for (size_t k = 0; k < gr->base.n; k++)
+    if (gr->base.v[k] == base && gr->guard.v[k] == guard)
+      return &gr->acc[k];
+  if (gr->base.n == gr->cap) {
+    gr->cap = gr->cap ? 2 * gr->cap : 8;
+    LtVec *n = lt_xcalloc(gr->cap, sizeof *n);
+    for (size_t k = 0; k < gr->base.n; k++)
+      n[k] = gr->acc[k];
+    free(gr->acc);
+    gr->acc = n;
+  }
+  lt_vec_push(&gr->base, base);
+  lt_vec_push(&gr->guard, guard);
+  return &gr->acc[gr->base.n - 1];
+}
+
+/* Does block b lie on every path through the step? */
+static int on_every_path(const LtFacts *f, unsigned b) {
+  for (unsigned k = 0; k < f->g->nblocks; k++) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(f->g->block[k]);
+    if (t && LLVMGetInstructionOpcode(t) == LLVMRet && !lt_cfg_dominates(f->g, b, k))
+      return 0;
+  }
+  return 1;
+}
+
+/* v is computed from the step's parameters and constants alone. */
+static int known_at_start(LLVMValueRef v, int depth) {
+  if (LLVMIsAConstantInt(v) || LLVMIsAArgument(v))
+    return 1;
+  if (!LLVMIsAInstruction(v) || depth > 8)
+    return 0;
+  switch (LLVMGetInstructionOpcode(v)) {
+  case LLVMAdd:
+  case LLVMSub:
+  case LLVMMul:
+    return known_at_start(LLVMGetOperand(v, 0), depth + 1) &&
+           known_at_start(LLVMGetOperand(v, 1), depth + 1);
+  case LLVMSExt:
+  case LLVMZExt:
+    return known_at_start(LLVMGetOperand(v, 0), depth + 1);
+  default:
+    return 0;
+  }
+}
+
+/* The conditions under which block b runs, when that is a conjunction of
+ * compares of values known where the step starts: going back from b, each
+ * block has one predecessor (a loop passed through from its one exit to its
+ * preheader: a loop with a known trip count is left once entered), up to
+ * `top` (the step's entry, or a loop header); the conditional branches met
+ * go into conds (the compare, then (void *)1 when taken on false). 0 when
+ * there is no such path or a condition is another value. */
+static int path_conds(const LtFacts *f, unsigned b, unsigned top, LtVec *conds) {
+  for (unsigned cur = b, guard = 0; cur != top && guard < 4096; guard++) {
+    if (f->g->npred[cur] != 1)
+      return 0;
+    unsigned p = f->g->pred[cur][0];
+    int lc = lt_loop_of(f->loops, cur), lp = lt_loop_of(f->loops, p);
+    if (lp >= 0 && !lt_loop_encloses(f->loops, (unsigned)lp, lc)) {
+      /* cur is the exit of loop lp (or of one around it, up to cur's) */
+      while (f->loops->loop[lp].parent != lc)
+        lp = f->loops->loop[lp].parent;
+      const LtLoop *L = &f->loops->loop[lp];
+      if (L->nexiting != 1 || L->preheader < 0 || !f->ind->trip[lp].known)
+        return 0;
+      cur = (unsigned)L->preheader;
+      continue;
+    }
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(f->g->block[p]);
+    if (t && LLVMGetInstructionOpcode(t) == LLVMBr && LLVMIsConditional(t)) {
+      LLVMValueRef cmp = LLVMGetCondition(t);
+      if (LLVMIsAArgument(cmp)) { /* a condition computed before the loop */
+      } else if (!LLVMIsAICmpInst(cmp) || !known_at_start(LLVMGetOperand(cmp, 0), 0) ||
+                 !known_at_start(LLVMGetOperand(cmp, 1), 0)) {
+        return 0;
+      } else {
+        LLVMIntPredicate pr = LLVMGetICmpPredicate(cmp);
+        if (pr != LLVMIntSLT && pr != LLVMIntSLE && pr != LLVMIntSGT && pr != LLVMIntSGE &&
+            pr != LLVMIntEQ && pr != LLVMIntNE)
+          return 0; /* unsigned: sign-extended bounds would compare otherwise */
+      }
+      lt_vec_push(conds, cmp);
+      lt_vec_push(conds, (void *)(size_t)(LLVMGetSuccessor(t, 0) != f->g->block[cur]));
+    } else if (t && LLVMGetInstructionOpcode(t) != LLVMBr) {
+      return 0; /* a switch */
+    }
+    cur = p;
+  }
+  return 1;
+}
+
+/* Does inst run in every iteration of every loop around it, each loop with
+ * one way out, and, but for conditions known where the step starts (*from:
+ * the block whose path_conds they are), every time the step runs? Then the
+ * interval range.c gives for its address is the one it touches: a snapshot
+ * copies those bytes (when the conditions hold), which must not reach past
+ * what the program accesses (an access under a branch, u[i - 1] if i > 0,
+ * would stretch it below u). */
+static int always_runs(const LtFacts *f, LLVMValueRef inst, int *from) {
+  int b = lt_cfg_id(f->g, LLVMGetInstructionParent(inst));
+  *from = -1;
+  if (b < 0)
+    return 0;
+  int outer = -1;
+  for (int l = lt_loop_of(f->loops, (unsigned)b); l >= 0; l = f->loops->loop[l].parent) {
+    const LtLoop *lp = &f->loops->loop[l];
+    if (lp->nexiting != 1 || lp->latch < 0 || lp->preheader < 0 ||
+        !lt_cfg_dominates(f->g, (unsigned)b, (unsigned)lp->latch))
+      return 0;
+    if (lp->parent >= 0 && !lt_cfg_dominates(f->g, (unsigned)lp->preheader,
+                                             (unsigned)f->loops->loop[lp->parent].latch))
+      return 0; /* an inner loop entered in some iterations only */
+    outer = l;
+  }
+  unsigned start = outer < 0 ? (unsigned)b : (unsigned)f->loops->loop[outer].preheader;
+  if (on_every_path(f, start))
+    return 1;
+  LtVec conds = {0};
+  int ok = path_conds(f, start, 0, &conds);
+  lt_vec_free(&conds);
+  if (ok)
+    *from = (int)start;
+  return ok;
+}
+
+/* A load of the step whose memory code after the loop may change (the
+ * caller's overwrite analysis: f->keep): what the step reads there must be
+ * put back while steps run again in R. Into rd, by base parameter; 0 with
+ * why[] when it cannot be bounded. Reads through the rotated buffers are
+ * the writes' (all buffers are saved); through the step's own allocas and
+ * constant globals nothing changes. */
+static int read_group(const LtFacts *f, LLVMValueRef i, Groups *rd, int rotates, char *why,
+                      size_t whysz) {
+  /* a load's address, or a memcpy's source */
+  LLVMValueRef a = LLVMGetOperand(i, LLVMIsALoadInst(i) ? 0 : 1), base = lt_base_of(a);
+  if (LLVMIsAAllocaInst(base) || (LLVMIsAGlobalVariable(base) && LLVMIsGlobalConstant(base)))
+    return 1;
+  if (LLVMIsALoadInst(base) && rotates && LLVMIsAArgument(LLVMGetOperand(base, 0)))
+    return 1;
+  int p = param_of(f, base);
+  if (p >= 0 && f->keep && f->keep[p])
+    return 1;
+  int from;
+  if (p < 0 || !lt_range_ok(f, i, a) || !always_runs(f, i, &from)) {
+    if (getenv("LEANTAPE_DEBUG")) /* debugging: which read */
+      LLVMDumpValue(i), fprintf(stderr, " <- cannot be put back (%d %d)\n", p,
+                                p >= 0 && lt_range_ok(f, i, a));
+    snprintf(why, whysz, "a step reads memory that code after the loop may change and whose "
+                         "extent is not known where the loop starts (%s)",
+             p < 0 ? "a global or a pointer loaded from memory"
+                   : !lt_range_ok(f, i, a) ? "at addresses not affine in its loop counters"
+                                           : "under a branch, or in a loop left early");
+    return 0;
+  }
+  LtVec *v = group_of(rd, base, (LLVMValueRef)(size_t)(from + 1));
+  lt_vec_push(v, i);
+  lt_vec_push(v, a);
+  return 1;
+}
+
+/* Sort the writes of the step into groups (and its reads, read_group);
+ * 0 with why[] when one cannot be bounded where the step starts. */
+static int writes(LtCtx *c, const LtFacts *f, Groups *gr, Groups *rd, char *why,
+                  size_t whysz) {
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f->P); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      if (LLVMIsACallInst(i) && !LLVMIsAIntrinsicInst(i)) {
+        const LtRule *r;
+        LtCallKind k = lt_call_kind(i, &r);
+        if (k != LT_CALL_RULE && k != LT_CALL_ZERO && k != LT_CALL_MEMCPY &&
+            k != LT_CALL_MEMSET) {
+          snprintf(why, whysz, "a step calls '%s', which running it again would repeat",
+                   lt_callee_name(i, &(size_t){0}));
+          return 0;
+        }
+      }
+      LLVMValueRef out[6];
+      unsigned n = lt_writes_of(c, i, out);
+      for (unsigned k = 0; k < n; k++) {
+        if (out[k] == LT_CLOBBER) {
+          snprintf(why, whysz, "a step calls what may write any memory");
+          return 0;
+        }
+        LLVMValueRef base = lt_base_of(out[k]);
+        if (LLVMIsAAllocaInst(base))
+          continue; /* the step's own */
+        int from;
+        if (!lt_range_ok(f, i, out[k]) || !always_runs(f, i, &from)) {
+          if (getenv("LEANTAPE_DEBUG")) /* debugging: which write */
+            LLVMDumpValue(i), fprintf(stderr, " <- cannot be snapshotted\n");
+          snprintf(why, whysz, "a step writes memory whose extent is not known where it "
+                               "starts (%s)",
+                   !lt_range_ok(f, i, out[k])
+                       ? !LLVMIsAStoreInst(i) ? "by a call"
+                                              : "through a pointer loaded from memory, a "
+                                                "global, or at addresses not affine in its "
+                                                "loop counters"
+                       : "under a branch, or in a loop left early");
+          return 0;
+        }
+        LtVec *v = group_of(gr, base, (LLVMValueRef)(size_t)(from + 1));
+        lt_vec_push(v, i);
+        lt_vec_push(v, out[k]);
+      }
+    }
+  int rotates = 0;
+  for (size_t k = 0; k < gr->base.n; k++)
+    rotates |= LLVMIsALoadInst(gr->base.v[k]) != NULL;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f->P); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      const LtRule *r;
+      int copies = LLVMIsACallInst(i) && lt_call_kind(i, &r) == LT_CALL_MEMCPY;
+      if ((LLVMIsALoadInst(i) || copies) && !read_group(f, i, rd, rotates, why, whysz))
+        return 0;
+    }
+  return 1;
+}
+
+/* [lo, hi) of group k's writes at b, as len = max(hi - lo, 0); 0 when
+ * not computable. */
+static int group_range(const LtFacts *f, LLVMValueRef fn, LLVMBuilderRef b, Groups *gr,
+                       size_t k, LLVMValueRef *lo, LLVMValueRef *len) {
+  LLVMValueRef hi, zero = LLVMConstInt(f->c->i64, 0, 0);
+  if (!lt_range_hull(f, fn, b, (LLVMValueRef *)gr->acc[k].v, gr->acc[k].n, lo, &hi))
+    return 0;
+  LLVMValueRef d = LLVMBuildSub(b, hi, *lo, "");
+  *len = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, d, zero, ""), d, zero, "lt.len");
+  int from = (int)(size_t)gr->guard.v[k] - 1;
+  if (from >= 0) { /* the conditions the accesses run under, where the step starts */
+    LtVec conds = {0};
+    int ok = path_conds(f, (unsigned)from, 0, &conds);
+    for (size_t m = 0; ok && m < conds.n; m += 2) {
+      LLVMValueRef cmp = conds.v[m], c;
+      if (LLVMIsAArgument(cmp)) {
+        LLVMValueRef x = lt_range_point(f, fn, b, cmp);
+        ok = x != NULL;
+        if (!ok)
+          break;
+        c = LLVMBuildICmp(b, LLVMIntNE, x, zero, "");
+      } else {
+        LLVMValueRef x = lt_range_point(f, fn, b, LLVMGetOperand(cmp, 0));
+        LLVMValueRef y = lt_range_point(f, fn, b, LLVMGetOperand(cmp, 1));
+        ok = x && y;
+        if (!ok)
+          break;
+        c = LLVMBuildICmp(b, LLVMGetICmpPredicate(cmp), x, y, "");
+      }
+      if (conds.v[m + 1])
+        c = LLVMBuildNot(b, c, "");
+      *len = LLVMBuildSelect(b, c, *len, zero, "");
+    }
+    lt_vec_free(&conds);
+    if (!ok)
+      return 0;
+  }
+  return 1;
+}
+
+/* save (buf <- mem) or restore (mem <- buf) len bytes at buf + *off */
+static void copy(LtCtx *c, LLVMBuilderRef b, LLVMValueRef save, LLVMValueRef buf,
+                 LLVMValueRef *off, LLVMValueRef lo, LLVMValueRef len) {
+  LLVMValueRef mem = LLVMBuildIntToPtr(b, lo, c->ptr, "");
+  LLVMValueRef at = LLVMBuildGEP2(b, c->i8, buf, off, 1, "");
+  LLVMBuildMemCpy(b, LLVMBuildSelect(b, save, at, mem, ""), 1, LLVMBuildSelect(b, save, mem, at, ""),
+                  1, len);
+  *off = LLVMBuildAdd(b, *off, len, "");
+}
+
+LLVMValueRef lt_ckpt_snap_build(LtCtx *c, const LtFacts *facts, const char *base, char *why,
+                                size_t whysz) {
+  LtFacts fa = *facts, *f = &fa;
+  fa.entry_loads = 1;
+  /* the step number (prep/outline.c) spans all steps: what they all write */
+  for (unsigned p = 0; p < f->nparams; p++)
+    if (LLVMGetStringAttributeAtIndex(f->P, p + 1, "leantape-step", 13))
+      fa.span_param = (int)p + 1;
+  Groups gr = {{0}, {0}, NULL, 0}, rd = {{0}, {0}, NULL, 0};
+  LLVMValueRef fn = NULL;
+  LtVec cells = {0};
+  if (!writes(c, f, &gr, &rd, why, whysz))
+    goto done;
+  char name[300];
+  snprintf(name, sizeof name, "%s.lt.snap", base);
+  LLVMTypeRef ft = LLVMGlobalGetValueType(f->P);
+  unsigned np = LLVMCountParamTypes(ft);
+  LLVMTypeRef *pt = lt_xcalloc(np + 4, sizeof *pt);
+  LLVMGetParamTypes(ft, pt);
+  pt[np] = c->ptr;
+  pt[np + 1] = LLVMInt32TypeInContext(c->llctx);
+  pt[np + 2] = c->i64; /* the number of steps (span_param) */
+  fn = LLVMAddFunction(c->mod, name, LLVMFunctionType(c->i64, pt, np + 3, 0));
+  free(pt);
+  LLVMSetLinkage(fn, LLVMInternalLinkage);
+  /* the cells of rotated pointers (noalias pointer parameters loaded as
+   * pointers, prep/outline.c): a group based on what one holds is taken at
+   * the value of each, at its offset from the base */
+  unsigned na = LLVMGetEnumAttributeKindForName("noalias", 7);
+  for (unsigned p = 0; p < np; p++) {
+    LLVMValueRef a = LLVMGetParam(f->P, p);
+    if (!lt_is_ptr_ty(LLVMTypeOf(a)) || !LLVMGetEnumAttributeAtIndex(f->P, p + 1, na))
+      continue;
+    for (LLVMUseRef u = LLVMGetFirstUse(a); u; u = LLVMGetNextUse(u))
+      if (LLVMIsALoadInst(LLVMGetUser(u)) && lt_is_ptr_ty(LLVMTypeOf(LLVMGetUser(u)))) {
+        lt_vec_push(&cells, (void *)(size_t)p);
+        break;
+      }
+  }
+  LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(c->llctx, fn, "entry");
+  LLVMBasicBlockRef cp = LLVMAppendBasicBlockInContext(c->llctx, fn, "copy");
+  LLVMBasicBlockRef size = LLVMAppendBasicBlockInContext(c->llctx, fn, "size");
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
+  LLVMPositionBuilderAtEnd(b, entry);
+  LLVMValueRef buf = LLVMGetParam(fn, np), op = LLVMGetParam(fn, np + 1);
+  LLVMValueRef total = LLVMConstInt(c->i64, 0, 0);
+  LLVMValueRef ncells = LLVMConstInt(c->i64, cells.n, 0);
+  int ok = 1;
+  for (size_t k = 0; ok && k < gr.base.n; k++) {
+    LLVMValueRef lo, len;
+    ok = group_range(f, fn, b, &gr, k, &lo, &len);
+    if (ok)
+      total = LLVMBuildAdd(b, total,
+                           LLVMIsALoadInst(gr.base.v[k]) ? LLVMBuildMul(b, len, ncells, "") : len,
+                           "");
+  }
+  /* ops 3, 4, 5: the reads' size, save, restore (read_group) */
+  LLVMBasicBlockRef state = LLVMAppendBasicBlockInContext(c->llctx, fn, "state");
+  LLVMBasicBlockRef reads = LLVMAppendBasicBlockInContext(c->llctx, fn, "reads");
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntUGE, op, LLVMConstInt(LLVMTypeOf(op), 3, 0), ""),
+                  reads, state);
+  LLVMPositionBuilderAtEnd(b, reads);
+  {
+    LLVMValueRef rt = LLVMConstInt(c->i64, 0, 0), lo[rd.base.n + 1], len[rd.base.n + 1];
+    for (size_t k = 0; ok && k < rd.base.n; k++) {
+      ok = group_range(f, fn, b, &rd, k, &lo[k], &len[k]);
+      if (ok)
+        rt = LLVMBuildAdd(b, rt, len[k], "");
+    }
+    LLVMBasicBlockRef rsize = LLVMAppendBasicBlockInContext(c->llctx, fn, "rsize");
+    LLVMBasicBlockRef rcopy = LLVMAppendBasicBlockInContext(c->llctx, fn, "rcopy");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, op, LLVMConstInt(LLVMTypeOf(op), 3, 0), ""),
+                    rsize, rcopy);
+    LLVMPositionBuilderAtEnd(b, rsize);
+    LLVMBuildRet(b, rt);
+    LLVMPositionBuilderAtEnd(b, rcopy);
+    LLVMValueRef rsave = LLVMBuildICmp(b, LLVMIntEQ, op, LLVMConstInt(LLVMTypeOf(op), 4, 0), "");
+    LLVMValueRef roff = LLVMConstInt(c->i64, 0, 0);
+    for (size_t k = 0; ok && k < rd.base.n; k++)
+      copy(c, b, rsave, buf, &roff, lo[k], len[k]);
+    LLVMBuildRet(b, rt);
+  }
+  LLVMPositionBuilderAtEnd(b, state);
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, op, LLVMConstInt(LLVMTypeOf(op), 0, 0), ""),
+                  size, cp);
+  LLVMPositionBuilderAtEnd(b, size);
+  LLVMBuildRet(b, total);
+  /* The copies, the fixed segments (based on parameters) first: restoring,
+   * the rotated cells get their old values back before the rotated
+   * buffers' addresses are read from them (else each buffer's bytes would
+   * go to the one its cell holds now). */
+  LLVMPositionBuilderAtEnd(b, cp);
+  LLVMValueRef save = LLVMBuildICmp(b, LLVMIntEQ, op, LLVMConstInt(LLVMTypeOf(op), 1, 0), "");
+  LLVMValueRef off = LLVMConstInt(c->i64, 0, 0);
+  for (int rot = 0; ok && rot < 2; rot++)
+    for (size_t k = 0; ok && k < gr.base.n; k++) {
+      LLVMValueRef based = gr.base.v[k], lo, len;
+      if ((LLVMIsALoadInst(based) != NULL) != rot)
+        continue;
+      ok = group_range(f, fn, b, &gr, k, &lo, &len);
+      if (!ok)
+        break;
+      if (!rot) {
+        copy(c, b, save, buf, &off, lo, len);
+        continue;
+      }
+      int q = param_of(f, LLVMGetOperand(based, 0));
+      LLVMValueRef bv = LLVMBuildPtrToInt(
+          b, LLVMBuildLoad2(b, c->ptr, LLVMGetParam(fn, (unsigned)q), ""), c->i64, "");
+      LLVMValueRef rel = LLVMBuildSub(b, lo, bv, "");
+      for (size_t m = 0; m < cells.n; m++) {
+        LLVMValueRef cv = LLVMBuildPtrToInt(
+            b, LLVMBuildLoad2(b, c->ptr, LLVMGetParam(fn, (unsigned)(size_t)cells.v[m]), ""),
+            c->i64, "");
+        copy(c, b, save, buf, &off, LLVMBuildAdd(b, cv, rel, ""), len);
+      }
+    }
+  LLVMBuildRet(b, total);
+  LLVMDisposeBuilder(b);
+  if (!ok) {
+    snprintf(why, whysz, "a step writes memory whose extent is not known where it starts");
+    LLVMDeleteFunction(fn);
+    fn = NULL;
+  }
+done:
+  lt_vec_free(&cells);
+  for (size_t k = 0; k < gr.base.n; k++)
+    lt_vec_free(&gr.acc[k]);
+  free(gr.acc);
+  lt_vec_free(&gr.base);
+  lt_vec_free(&gr.guard);
+  for (size_t k = 0; k < rd.base.n; k++)
+    lt_vec_free(&rd.acc[k]);
+  free(rd.acc);
+  lt_vec_free(&rd.base);
+  lt_vec_free(&rd.guard);
+  return fn;
+}
+
+/* ---- the call site: callbacks, A and R ------------------------------------ */
+
+/* The step's arguments (params, then shadows of dup params) as the
+ * callbacks read them from the context: args[k] at ARGS + 8 k. */
+static unsigned load_args(LtCtx *c, LLVMBuilderRef b, const LtDeriv *d, LLVMValueRef cargs,
+                          LLVMValueRef *out, int shadows) {
+  LLVMTypeRef ft = LLVMGlobalGetValueType(d->fn);
+  unsigned np = LLVMCountParamTypes(ft), n = 0, slot = 0;
+  LLVMTypeRef *pt = lt_xcalloc(np + 1, sizeof *pt);
+  LLVMGetParamTypes(ft, pt);
+  for (int pass = 0; pass < 1 + shadows; pass++)
+    for (unsigned p = 0; p < np; p++) {
+      if (pass && !lt_is_dup(d->act[p]))
+        continue;
+      LLVMValueRef off = LLVMConstInt(c->i64, 8 * slot++, 0);
+      out[n++] = LLVMBuildLoad2(b, pt[p], LLVMBuildGEP2(b, c->i8, cargs, &off, 1, ""), "");
+    }
+  free(pt);
+  return n;
+}
+
+static LLVMValueRef callback(LtCtx *c, const char *base, const char *what, LLVMTypeRef rt,
+                             LLVMTypeRef *pt, unsigned np, LLVMBuilderRef b) {
+  char name[300];
+  snprintf(name, sizeof name, "%s.lt.ck.%s", base, what);
+  LLVMValueRef fn = LLVMAddFunction(c->mod, name, LLVMFunctionType(rt, pt, np, 0));
+  LLVMSetLinkage(fn, LLVMInternalLinkage);
+  LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(c->llctx, fn, "entry"));
+  return fn;
+}
+
+/* adv(args): the step, untaped; aug(args, tape): its A; rev(args, tape,
+ * outs): its R, the out-gradients added into outs; snap(args, buf, op). */
+static void callbacks(LtGen *g, const LtDeriv *d, LLVMValueRef *cb, unsigned *ncells) {
+  LtCtx *c = g->c;
+  const char *base = LLVMGetValueName2(d->fn, &(size_t){0});
+  unsigned np = LLVMCountParams(d->fn);
+  LLVMValueRef *a = lt_xcalloc(2 * np + 3, sizeof *a);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
+  LLVMTypeRef p1[1] = {c->ptr}, p2[2] = {c->ptr, c->ptr}, p3[3] = {c->ptr, c->ptr, c->ptr};
+  LLVMTypeRef snp[3] = {c->ptr, c->ptr, LLVMInt32TypeInContext(c->llctx)};
+
+  cb[0] = callback(c, base, "adv", c->vd, p1, 1, b);
+  unsigned n = load_args(c, b, d, LLVMGetParam(cb[0], 0), a, 0);
+  LLVMBuildCall2(b, LLVMGlobalGetValueType(d->fn), d->fn, a, n, "");
+  LLVMBuildRetVoid(b);
+
+  cb[1] = callback(c, base, "aug", c->vd, p2, 2, b);
+  n = load_args(c, b, d, LLVMGetParam(cb[1], 0), a, 1);
+  a[n++] = LLVMGetParam(cb[1], 1);
+  LLVMBuildCall2(b, LLVMGlobalGetValueType(d->aug), d->aug, a, n, "");
+  LLVMBuildRetVoid(b);
+
+  cb[2] = callback(c, base, "rev", c->vd, p3, 3, b);
+  n = load_args(c, b, d, LLVMGetParam(cb[2], 0), a, 1);
+  a[n++] = LLVMGetParam(cb[2], 1);
+  LLVMValueRef outs = LLVMBuildCall2(b, LLVMGlobalGetValueType(d->rev), d->rev, a, n, "");
+  LLVMValueRef acc = LLVMGetParam(cb[2], 2);
+  for (unsigned k = 0; k < d->nouts; k++) {
+    LLVMValueRef v = d->nouts == 1 ? outs : LLVMBuildExtractValue(b, outs, k, "");
+    LLVMTypeRef t = LLVMTypeOf(v);
+    LLVMValueRef off = LLVMConstInt(c->i64, 8 * k, 0);
+    LLVMValueRef at = LLVMBuildGEP2(b, c->i8, acc, &off, 1, "");
+    LLVMBuildStore(b, LLVMBuildFAdd(b, LLVMBuildLoad2(b, t, at, ""), v, ""), at);
+  }
+  LLVMBuildRetVoid(b);
+
+  /* sync(args, op): the rotated pointers' cells (noalias pointer
+   * parameters the step loads pointers from, prep/outline.c) hold one of
+   * the same buffers at every step, and their shadow cells the shadow of
+   * it; A sets those as it goes, a step run again untaped does not. Op 0
+   * learns the pairs at step 0 (after the arguments, in the context), op 1
+   * sets each shadow cell to the shadow of the buffer in its cell. */
+  LLVMTypeRef syp[2] = {c->ptr, LLVMInt32TypeInContext(c->llctx)};
+  cb[4] = callback(c, base, "sync", c->vd, syp, 2, b);
+  {
+    LLVMValueRef fn = cb[4], cargs = LLVMGetParam(fn, 0), op = LLVMGetParam(fn, 1);
+    unsigned na = LLVMGetEnumAttributeKindForName("noalias", 7), nsh = 0, ncell = 0;
+    unsigned *shslot = lt_xcalloc(np + 1, sizeof *shslot);
+    for (unsigned p = 0; p < np; p++)
+      shslot[p] = lt_is_dup(d->act[p]) ? np + nsh++ : 0;
+    /* the cells: rotated ones (noalias, learnt from) first, then those
+     * the step stores a pointer into (what the loop leaves: set only) */
+    LLVMValueRef cellp[np + 1], shp[np + 1];
+    unsigned nlearn = 0;
+    for (int pass = 0; pass < 2; pass++)
+      for (unsigned p = 0; p < np; p++) {
+        LLVMValueRef a0 = LLVMGetParam(d->fn, p);
+        if (!lt_is_dup(d->act[p]) || !lt_is_ptr_ty(LLVMTypeOf(a0)))
+          continue;
+        int rot = LLVMGetEnumAttributeAtIndex(d->fn, p + 1, na) != NULL, cell = 0;
+        for (LLVMUseRef u = LLVMGetFirstUse(a0); u && !cell; u = LLVMGetNextUse(u)) {
+          LLVMValueRef us = LLVMGetUser(u);
+          cell = rot ? LLVMIsALoadInst(us) && lt_is_ptr_ty(LLVMTypeOf(us))
+                     : LLVMIsAStoreInst(us) && LLVMGetOperand(us, 1) == a0 &&
+                           lt_is_ptr_ty(LLVMTypeOf(LLVMGetOperand(us, 0)));
+        }
+        if (!cell || rot != !pass)
+          continue;
+        LLVMValueRef o1 = LLVMConstInt(c->i64, 8 * p, 0),
+                     o2 = LLVMConstInt(c->i64, 8 * shslot[p], 0);
+        cellp[ncell] = LLVMBuildLoad2(b, c->ptr, LLVMBuildGEP2(b, c->i8, cargs, &o1, 1, ""), "");
+        shp[ncell++] = LLVMBuildLoad2(b, c->ptr, LLVMBuildGEP2(b, c->i8, cargs, &o2, 1, ""), "");
+        nlearn += rot;
+      }
+    /* the pairs, after the arguments: (buffer, its shadow) per cell */
+    LLVMValueRef po = LLVMConstInt(c->i64, 8 * (np + nsh), 0);
+    LLVMValueRef pairs = LLVMBuildGEP2(b, c->i8, cargs, &po, 1, "");
+    LLVMBasicBlockRef learn = LLVMAppendBasicBlockInContext(c->llctx, fn, "learn");
+    LLVMBasicBlockRef set = LLVMAppendBasicBlockInContext(c->llctx, fn, "set");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, op, LLVMConstInt(LLVMTypeOf(op), 0, 0), ""),
+                    learn, set);
+    LLVMPositionBuilderAtEnd(b, learn);
+    for (unsigned k = 0; k < nlearn; k++) {
+      LLVMValueRef o1 = LLVMConstInt(c->i64, 16 * k, 0), o2 = LLVMConstInt(c->i64, 16 * k + 8, 0);
+      LLVMBuildStore(b, LLVMBuildLoad2(b, c->ptr, cellp[k], ""),
+                     LLVMBuildGEP2(b, c->i8, pairs, &o1, 1, ""));
+      LLVMBuildStore(b, LLVMBuildLoad2(b, c->ptr, shp[k], ""),
+                     LLVMBuildGEP2(b, c->i8, pairs, &o2, 1, ""));
+    }
+    LLVMBuildRetVoid(b);
+    LLVMPositionBuilderAtEnd(b, set);
+    for (unsigned k = 0; k < ncell; k++) {
+      LLVMValueRef v = LLVMBuildLoad2(b, c->ptr, cellp[k], "");
+      LLVMValueRef sh = LLVMBuildLoad2(b, c->ptr, shp[k], "");
+      for (unsigned m = 0; m < nlearn; m++) {
+        LLVMValueRef o1 = LLVMConstInt(c->i64, 16 * m, 0),
+                     o2 = LLVMConstInt(c->i64, 16 * m + 8, 0);
+        LLVMValueRef pv = LLVMBuildLoad2(b, c->ptr, LLVMBuildGEP2(b, c->i8, pairs, &o1, 1, ""), "");
+        LLVMValueRef ps = LLVMBuildLoad2(b, c->ptr, LLVMBuildGEP2(b, c->i8, pairs, &o2, 1, ""), "");
+        sh = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, v, pv, ""), ps, sh, "");
+      }
+      LLVMBuildStore(b, sh, shp[k]);
+    }
+    LLVMBuildRetVoid(b);
+    free(shslot);
+    *ncells = nlearn;
+  }
+
+  cb[3] = callback(c, base, "snap", c->i64, snp, 3, b);
+  n = load_args(c, b, d, LLVMGetParam(cb[3], 0), a, 0);
+  a[n++] = LLVMGetParam(cb[3], 1);
+  a[n++] = LLVMGetParam(cb[3], 2);
+  LLVMValueRef back = LLVMConstInt(c->i64, (unsigned long long)-ARGS, 1);
+  a[n++] = LLVMBuildLoad2(b, c->i64, LLVMBuildGEP2(b, c->i8, LLVMGetParam(cb[3], 0), &back, 1, ""),
+                          "lt.steps"); /* the context's T */
+  LLVMBuildRet(b, LLVMBuildCall2(b, LLVMGlobalGetValueType(d->snap), d->snap, a, n, ""));
+  LLVMDisposeBuilder(b);
+  free(a);
+}
+
+/* The step loop's counter k and trip count T in P: the outlined loop ends
+ * in br (k + 1 < T) (prep/outline.c). */
+static int counter_and_trips(LLVMValueRef call, LLVMValueRef *k, LLVMValueRef *T) {
+  LLVMValueRef t = LLVMGetBasicBlockTerminator(LLVMGetInstructionParent(call));
+  if (!t || !LLVMIsConditional(t))
+    return 0;
+  LLVMValueRef cmp = LLVMGetCondition(t);
+  if (!LLVMIsAICmpInst(cmp))
+    return 0;
+  LLVMValueRef k1 = LLVMGetOperand(cmp, 0);
+  if (!LLVMIsABinaryOperator(k1) || LLVMGetInstructionOpcode(k1) != LLVMAdd)
+    return 0;
+  *k = LLVMGetOperand(k1, 0);
+  *T = LLVMGetOperand(cmp, 1);
+  return LLVMIsAPHINode(*k) != NULL;
+}
+
+static LLVMValueRef in_a(LtGen *g, LLVMValueRef v) {
+  LLVMValueRef m = lt_map_get(&g->fmap, v);
+  return m ? m : v;
+}
+
+static LLVMTypeRef ckpt_fwd_type(LtCtx *c) {
+  LLVMTypeRef p[12] = {c->ptr, c->i64, c->i64, c->ptr, c->ptr, c->ptr,
+                       c->ptr, c->ptr, c->i64, c->i64, c->i64, c->i64};
+  return LLVMFunctionType(c->ptr, p, 12, 0);
+}
+
+int lt_ckpt_forward(LtGen *g, LLVMBuilderRef b, LLVMValueRef call,
+                    LLVMValueRef (*shadow)(LtGen *, LLVMValueRef)) {
+  LtCtx *c = g->c;
+  const LtDeriv *d = lt_map_get(&g->callee, call);
+  LLVMValueRef ac = lt_map_get(&g->fmap, call), kP, TP;
+  if (!counter_and_trips(call, &kP, &TP))
+    return -1;
+  LLVMValueRef get = lt_ckpt_rt(c, "lt.ckpt.get"), fwd = lt_ckpt_rt(c, "lt.ckpt.fwd");
+  if (!get || !fwd)
+    return -1;
+  LLVMValueRef cb[5];
+  unsigned ncells = 0;
+  callbacks(g, d, cb, &ncells);
+  /* the context's cell, null at A's entry */
+  LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(g->A);
+  LLVMPositionBuilderBefore(b, lt_first_non_phi(entry));
+  LLVMValueRef cell = LLVMBuildAlloca(b, c->ptr, "lt.ckpt.cell");
+  LLVMBuildStore(b, LLVMConstNull(c->ptr), cell);
+
+  LLVMPositionBuilderBefore(b, ac);
+  unsigned np = LLVMGetNumArgOperands(call), n = 0;
+  LLVMValueRef *args = lt_xcalloc(2 * np + 1, sizeof *args);
+  for (unsigned p = 0; p < np; p++)
+    args[n++] = LLVMGetOperand(ac, p);
+  for (unsigned p = 0; p < np; p++)
+    if (lt_is_dup(d->act[p]))
+      args[n++] = shadow(g, LLVMGetOperand(call, p));
+  LLVMTypeRef gt[2] = {c->ptr, c->i64};
+  LLVMValueRef ga[2] = {cell, LLVMConstInt(c->i64, 8 * n + 16 * ncells, 0)};
+  LLVMValueRef ctx = LLVMBuildCall2(b, LLVMFunctionType(c->ptr, gt, 2, 0), get, ga, 2,
+                                    "lt.ckpt");
+  for (unsigned k = 0; k < n; k++) {
+    LLVMValueRef off = LLVMConstInt(c->i64, ARGS + 8 * k, 0);
+    LLVMBuildStore(b, args[k], LLVMBuildGEP2(b, c->i8, ctx, &off, 1, ""));
+  }
+  free(args);
+  long long kslot = -1;
+  for (unsigned p = 0; p < np; p++)
+    if (LLVMGetStringAttributeAtIndex(d->fn, p + 1, "leantape-step", 13))
+      kslot = 8 * p;
+  LLVMValueRef fa[12] = {ctx,
+                         in_a(g, kP),
+                         LLVMBuildZExt(b, in_a(g, TP), c->i64, ""),
+                         cb[0],
+                         cb[1],
+                         cb[2],
+                         cb[3],
+                         cb[4],
+                         LLVMConstInt(c->i64, 8 * (d->nouts ? d->nouts : 1), 0),
+                         LLVMConstInt(c->i64, d->tape_size ? d->tape_size : 1, 0),
+                         LLVMConstInt(c->i64, (unsigned long long)c->host->tape_budget, 0),
+                         LLVMConstInt(c->i64, (unsigned long long)kslot, 1)};
+  LLVMValueRef tp = LLVMBuildCall2(b, ckpt_fwd_type(c), fwd, fa, 12, "lt.ckpt.tape");
+  LLVMInstructionSetDebugLoc(tp, LLVMInstructionGetDebugLoc(ac));
+  lt_map_put(&g->ckpt_ctx, call, ctx);
+  lt_map_put(&g->ckpt_tape, call, tp);
+  LLVMInstructionEraseFromParent(ac);
+  lt_map_put(&g->fmap, call, NULL);
+  return 0;
+}
+
+int lt_ckpt_reverse(LtGen *g, LLVMValueRef call) {
+  LtCtx *c = g->c;
+  const LtDeriv *d = lt_map_get(&g->callee, call);
+  LLVMValueRef kP, TP;
+  LLVMValueRef rev = lt_ckpt_rt(c, "lt.ckpt.rev");
+  if (!rev || !counter_and_trips(call, &kP, &TP))
+    return -1;
+  LLVMValueRef ctx = lt_tape_load(g, LT_SLOT_CKPT, call, c->ptr);
+  LLVMValueRef tp = lt_tape_load(g, LT_SLOT_CKPTTAPE, call, c->ptr);
+  LLVMTypeRef at = LLVMArrayType2(c->i64, d->nouts ? d->nouts : 1);
+  LLVMBuilderRef eb = LLVMCreateBuilderInContext(c->llctx);
+  LLVMPositionBuilderBefore(eb, lt_first_non_phi(LLVMGetEntryBasicBlock(g->R)));
+  LLVMValueRef outs = LLVMBuildAlloca(eb, at, "lt.ckpt.outs");
+  LLVMDisposeBuilder(eb);
+  LLVMTypeRef pt[4] = {c->ptr, c->i64, c->ptr, c->ptr};
+  LLVMValueRef ra[4] = {ctx, lt_rv(g, kP), tp, outs};
+  LLVMBuildCall2(g->b, LLVMFunctionType(c->vd, pt, 4, 0), rev, ra, 4, "");
+  LLVMTypeRef ft = LLVMGlobalGetValueType(d->fn);
+  unsigned np = LLVMCountParamTypes(ft);
+  LLVMTypeRef *ptys = lt_xcalloc(np + 1, sizeof *ptys);
+  LLVMGetParamTypes(ft, ptys);
+  for (unsigned p = 0, k = 0; p < np; p++) {
+    if (d->act[p] != LT_OUT)
+      continue;
+    LLVMValueRef off = LLVMConstInt(c->i64, 8 * k++, 0);
+    LLVMValueRef v = LLVMBuildLoad2(g->b, ptys[p], LLVMBuildGEP2(g->b, c->i8, outs, &off, 1, ""),
+                                    "");
+    lt_adj_add(g, LLVMGetOperand(call, p), v);
+  }
+  free(ptys);
+  return 0;
+}

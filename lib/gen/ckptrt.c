@@ -1,0 +1,523 @@
+/* ckptrt.c: the run-time half of checkpointing (gen/ckpt.c), as LLVM IR
+ * linked into the module once.
+ *
+ * A checkpointed time loop (its step a kept call of prep/outline.c's
+ * <f>.lt.step) keeps a context, made at its first step in A:
+ *
+ *   0 T, 8 mode (1: tape every step, as without checkpointing; 2:
+ *   checkpoint), 16 snapshot slots, 24 snapshot bytes, 32 the slots,
+ *   40 adv(args): one step, untaped, 48 rev(args, tape, outs): its
+ *   reverse, its out-gradients added into outs, 56 snap(args, buf, op):
+ *   the bytes a step writes (op 0: their number; 1: save into buf; 2:
+ *   restore from buf), 64 outs, 72 their bytes, 80 the budget, 88 steps
+ *   run again in R, 96 aug(args, tape): one step, taped, 104 its tape's
+ *   bytes, 112 sync(args, op): the shadows of rotated pointers (op 0:
+ *   learn them at step 0; 1: set them for the primal ones, before a step
+ *   run again is taped), 120 where the step number is among the arguments
+ *   (-1: nowhere), 128 the reads' buffer (snap ops 3, 4, 5: what the steps
+ *   read that code after the loop may change; saved once at step 0, put
+ *   back while R runs steps again, as loop-time and as-now halves), 136
+ *   their bytes, 144 the step's arguments and shadows (the caller writes
+ *   them), then sync's pairs.
+ *
+ * lt.ckpt.fwd runs in A at each step k: at k = 0 it reads the budget
+ * (LEANTAPE_TAPE_BUDGET, bytes with an optional K, M or G; unset: the
+ * compile-time one, 0 for none) and, with one that taping every step does
+ * not fit (T times the step's tape header and a state's bytes, an
+ * estimate), takes as many snapshot slots as fit in it beside one state
+ * (for the step's own tape; at least one), saves
+ * the state of step 0 and from then on runs the steps untaped (returning
+ * null); without a budget it runs each step taped and returns its tape.
+ * lt.ckpt.rev runs in R at each step k (T - 1 down to 0) with that tape:
+ * it reverses the step from it, or, checkpointing, at the first call all T
+ * steps at once (lt.ckpt.tv below), adding their out-gradients into outs
+ * (the other calls add nothing); the last call restores the state of step
+ * 0 and frees everything.
+ *
+ * lt.ckpt.tv(c, lo, hi, d) reverses steps [lo, hi) with the state of lo in
+ * memory and in slot d: Griewank's treeverse with binomial splits (Revolve):
+ * with f free slots, a range of l steps is cut at lo + L(f, r - 1), where
+ * L(f, r) = C(f + r + 1, f + 1) is the longest range f free slots reverse
+ * with every step run again at most r times, and r is the least with
+ * L(f, r) >= l; the right part is reversed first from a new snapshot, then
+ * the left from slot d. With no free slot, each step is reached again
+ * from slot d.
+ */
+#include "lt.h"
+
+#include <llvm-c/BitReader.h>
+#include <llvm-c/BitWriter.h>
+#include <llvm-c/IRReader.h>
+#include <llvm-c/Linker.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The messages, as globals of their exact length (lt_ckpt_rt). */
+static const char *const msgs[][2] = {
+    {"lt.ckpt.env", "LEANTAPE_TAPE_BUDGET"},
+    {"lt.ckpt.renv", "LEANTAPE_REPORT"},
+    {"lt.ckpt.msg", "leantape: checkpointing %lld steps: %lld snapshots of %lld bytes "
+                    "(tape budget %lld bytes)\n"},
+    {"lt.ckpt.msg2", "leantape: %lld checkpointed steps reversed, %lld steps run again\n"},
+    {"lt.ckpt.msg3", "leantape: taping %lld steps (no tape budget)\n"},
+    {"lt.ckpt.msg4", "leantape: taping %lld steps (about %lld bytes, within the tape budget "
+                     "of %lld bytes)\n"},
+};
+
+static const char *const rt_ir =
+    "declare ptr @malloc(i64)\n"
+    "declare ptr @calloc(i64, i64)\n"
+    "declare void @free(ptr)\n"
+    "declare ptr @getenv(ptr)\n"
+    "declare i64 @strtoll(ptr, ptr, i32)\n"
+    "declare i32 @dprintf(i32, ptr, ...)\n"
+    "declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)\n"
+    "declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)\n"
+    /* lt.ckpt.get(cell, argbytes): the context, made on first use */
+    "define ptr @lt.ckpt.get(ptr %cell, i64 %argbytes) {\n"
+    "entry:\n"
+    "  %c = load ptr, ptr %cell\n"
+    "  %have = icmp ne ptr %c, null\n"
+    "  br i1 %have, label %done, label %make\n"
+    "make:\n"
+    "  %sz = add i64 %argbytes, 144\n"
+    "  %n = call ptr @calloc(i64 1, i64 %sz)\n"
+    "  store ptr %n, ptr %cell\n"
+    "  br label %done\n"
+    "done:\n"
+    "  %r = phi ptr [ %c, %entry ], [ %n, %make ]\n"
+    "  ret ptr %r\n"
+    "}\n"
+    /* lt.ckpt.budget(dflt): LEANTAPE_TAPE_BUDGET in bytes */
+    "define i64 @lt.ckpt.budget(i64 %dflt) {\n"
+    "entry:\n"
+    "  %endp = alloca ptr\n"
+    "  %s = call ptr @getenv(ptr @lt.ckpt.env)\n"
+    "  %none = icmp eq ptr %s, null\n"
+    "  br i1 %none, label %unset, label %parse\n"
+    "unset:\n"
+    "  ret i64 %dflt\n"
+    "parse:\n"
+    "  %v = call i64 @strtoll(ptr %s, ptr %endp, i32 10)\n"
+    "  %e = load ptr, ptr %endp\n"
+    "  %ch = load i8, ptr %e\n"
+    "  %lc = or i8 %ch, 32\n"
+    "  %isk = icmp eq i8 %lc, 107\n"
+    "  %ism = icmp eq i8 %lc, 109\n"
+    "  %isg = icmp eq i8 %lc, 103\n"
+    "  %s1 = select i1 %isk, i64 10, i64 0\n"
+    "  %s2 = select i1 %ism, i64 20, i64 %s1\n"
+    "  %s3 = select i1 %isg, i64 30, i64 %s2\n"
+    "  %r = shl i64 %v, %s3\n"
+    "  %neg = icmp slt i64 %r, 0\n"
+    "  %r2 = select i1 %neg, i64 0, i64 %r\n"
+    "  ret i64 %r2\n"
+    "}\n"
+    /* lt.ckpt.fwd(c, k, T, adv, rev, snap, outbytes, dflt) */
+    "define ptr @lt.ckpt.fwd(ptr %c, i64 %k, i64 %T, ptr %adv, ptr %aug, ptr %rev, ptr %snap,"
+    " ptr %sync, i64 %outbytes, i64 %tapesize, i64 %dflt, i64 %kslot) {\n"
+    "entry:\n"
+    "  %args = getelementptr i8, ptr %c, i64 144\n"
+    "  %first = icmp eq i64 %k, 0\n"
+    "  br i1 %first, label %init, label %run\n"
+    "init:\n"
+    "  store i64 %T, ptr %c\n"
+    "  %pmode = getelementptr i8, ptr %c, i64 8\n"
+    "  store i64 1, ptr %pmode\n"
+    "  %padv = getelementptr i8, ptr %c, i64 40\n"
+    "  store ptr %adv, ptr %padv\n"
+    "  %prev = getelementptr i8, ptr %c, i64 48\n"
+    "  store ptr %rev, ptr %prev\n"
+    "  %psnap = getelementptr i8, ptr %c, i64 56\n"
+    "  store ptr %snap, ptr %psnap\n"
+    "  %pob = getelementptr i8, ptr %c, i64 72\n"
+    "  store i64 %outbytes, ptr %pob\n"
+    "  %paug = getelementptr i8, ptr %c, i64 96\n"
+    "  store ptr %aug, ptr %paug\n"
+    "  %pts = getelementptr i8, ptr %c, i64 104\n"
+    "  store i64 %tapesize, ptr %pts\n"
+    "  %psy = getelementptr i8, ptr %c, i64 112\n"
+    "  store ptr %sync, ptr %psy\n"
+    "  %pks = getelementptr i8, ptr %c, i64 120\n"
+    "  store i64 %kslot, ptr %pks\n"
+    "  call void %sync(ptr %args, i32 0)\n"
+    "  %b = call i64 @lt.ckpt.budget(i64 %dflt)\n"
+    "  %pb = getelementptr i8, ptr %c, i64 80\n"
+    "  store i64 %b, ptr %pb\n"
+    "  %rep = call ptr @getenv(ptr @lt.ckpt.renv)\n"
+    "  %report = icmp ne ptr %rep, null\n"
+    "  %hasb = icmp sgt i64 %b, 0\n"
+    "  br i1 %hasb, label %plan, label %tapemsg\n"
+    "tapemsg:\n"
+    "  br i1 %report, label %tapesay, label %run\n"
+    "tapesay:\n"
+    "  %t0 = call i32 (i32, ptr, ...) @dprintf(i32 2, ptr @lt.ckpt.msg3, i64 %T)\n"
+    "  br label %run\n"
+    "plan:\n"
+    "  %sz0 = call i64 %snap(ptr %args, ptr null, i32 0)\n"
+    "  %sz1 = icmp eq i64 %sz0, 0\n"
+    "  %sz = select i1 %sz1, i64 1, i64 %sz0\n"
+    /* taping fits when T steps of (the step's tape header and about a
+     * state's worth of values) do */
+    "  %per = add i64 %tapesize, %sz\n"
+    "  %est = mul i64 %per, %T\n"
+    "  %fits = icmp ule i64 %est, %b\n"
+    "  br i1 %fits, label %fitmsg, label %plan2\n"
+    "fitmsg:\n"
+    "  br i1 %report, label %fitsay, label %run\n"
+    "fitsay:\n"
+    "  %t2 = call i32 (i32, ptr, ...) @dprintf(i32 2, ptr @lt.ckpt.msg4, i64 %T, i64 %est,"
+    " i64 %b)\n"
+    "  br label %run\n"
+    "plan2:\n"
+    "  %fit = udiv i64 %b, %sz\n"
+    "  %fit1 = sub i64 %fit, 1\n"
+    "  %few = icmp slt i64 %fit1, 1\n"
+    "  %n1 = select i1 %few, i64 1, i64 %fit1\n"
+    "  %many = icmp ugt i64 %n1, %T\n"
+    "  %n = select i1 %many, i64 %T, i64 %n1\n"
+    "  %n1s = add i64 %n, 1\n"
+    "  %bytes = mul i64 %n1s, %sz\n"
+    "  %slots = call ptr @malloc(i64 %bytes)\n"
+    "  %ob1 = add i64 %outbytes, 8\n"
+    "  %outs = call ptr @calloc(i64 1, i64 %ob1)\n"
+    "  %ok1 = icmp ne ptr %slots, null\n"
+    "  %ok2 = icmp ne ptr %outs, null\n"
+    "  %ok = and i1 %ok1, %ok2\n"
+    "  br i1 %ok, label %ckpt, label %nomem\n"
+    "nomem:\n"
+    "  call void @free(ptr %slots)\n"
+    "  call void @free(ptr %outs)\n"
+    "  br label %run\n"
+    "ckpt:\n"
+    "  store i64 2, ptr %pmode\n"
+    "  %pn = getelementptr i8, ptr %c, i64 16\n"
+    "  store i64 %n, ptr %pn\n"
+    "  %psz = getelementptr i8, ptr %c, i64 24\n"
+    "  store i64 %sz, ptr %psz\n"
+    "  %psl = getelementptr i8, ptr %c, i64 32\n"
+    "  store ptr %slots, ptr %psl\n"
+    "  %pouts = getelementptr i8, ptr %c, i64 64\n"
+    "  store ptr %outs, ptr %pouts\n"
+    "  %sv = call i64 %snap(ptr %args, ptr %slots, i32 1)\n"
+    /* what the steps read that later code may change: saved once */
+    "  %rsz = call i64 %snap(ptr %args, ptr null, i32 3)\n"
+    "  %prsz = getelementptr i8, ptr %c, i64 136\n"
+    "  store i64 %rsz, ptr %prsz\n"
+    "  %rsz2 = shl i64 %rsz, 1\n"
+    "  %rbuf = call ptr @malloc(i64 %rsz2)\n"
+    "  %prbuf = getelementptr i8, ptr %c, i64 128\n"
+    "  store ptr %rbuf, ptr %prbuf\n"
+    "  %rs = call i64 %snap(ptr %args, ptr %rbuf, i32 4)\n"
+    "  br i1 %report, label %say, label %run\n"
+    "say:\n"
+    "  %t1 = call i32 (i32, ptr, ...) @dprintf(i32 2, ptr @lt.ckpt.msg, i64 %T, i64 %n,"
+    " i64 %sz, i64 %b)\n"
+    "  br label %run\n"
+    "run:\n"
+    "  %pm = getelementptr i8, ptr %c, i64 8\n"
+    "  %mode = load i64, ptr %pm\n"
+    "  %tape = icmp eq i64 %mode, 1\n"
+    "  br i1 %tape, label %taped, label %step\n"
+    "taped:\n"
+    "  %ptsz = getelementptr i8, ptr %c, i64 104\n"
+    "  %tsz = load i64, ptr %ptsz\n"
+    "  %tp = call ptr @malloc(i64 %tsz)\n"
+    "  %pg = getelementptr i8, ptr %c, i64 96\n"
+    "  %g = load ptr, ptr %pg\n"
+    "  call void %g(ptr %args, ptr %tp)\n"
+    "  ret ptr %tp\n"
+    "step:\n"
+    "  %pa = getelementptr i8, ptr %c, i64 40\n"
+    "  %a = load ptr, ptr %pa\n"
+    "  call void %a(ptr %args)\n"
+    "  %psy2 = getelementptr i8, ptr %c, i64 112\n"
+    "  %sy2 = load ptr, ptr %psy2\n"
+    "  call void %sy2(ptr %args, i32 1)\n"
+    "  ret ptr null\n"
+    "}\n"
+    /* lt.ckpt.setk(c, k): the step number in the arguments (if the step
+     * takes one) */
+    "define void @lt.ckpt.setk(ptr %c, i64 %k) {\n"
+    "entry:\n"
+    "  %pks = getelementptr i8, ptr %c, i64 120\n"
+    "  %ks = load i64, ptr %pks\n"
+    "  %has = icmp sge i64 %ks, 0\n"
+    "  br i1 %has, label %set, label %done\n"
+    "set:\n"
+    "  %o = add i64 %ks, 144\n"
+    "  %p = getelementptr i8, ptr %c, i64 %o\n"
+    "  store i64 %k, ptr %p\n"
+    "  br label %done\n"
+    "done:\n"
+    "  ret void\n"
+    "}\n"
+    /* lt.ckpt.adv(c, lo, n): n primal steps from step lo, counted */
+    "define void @lt.ckpt.adv(ptr %c, i64 %lo, i64 %n) {\n"
+    "entry:\n"
+    "  %args = getelementptr i8, ptr %c, i64 144\n"
+    "  %pa = getelementptr i8, ptr %c, i64 40\n"
+    "  %a = load ptr, ptr %pa\n"
+    "  %ps = getelementptr i8, ptr %c, i64 88\n"
+    "  %s0 = load i64, ptr %ps\n"
+    "  %s1 = add i64 %s0, %n\n"
+    "  store i64 %s1, ptr %ps\n"
+    "  %none = icmp sle i64 %n, 0\n"
+    "  br i1 %none, label %done, label %loop\n"
+    "loop:\n"
+    "  %j = phi i64 [ 0, %entry ], [ %j1, %loop ]\n"
+    "  %kj = add i64 %lo, %j\n"
+    "  call void @lt.ckpt.setk(ptr %c, i64 %kj)\n"
+    "  call void %a(ptr %args)\n"
+    "  %j1 = add i64 %j, 1\n"
+    "  %more = icmp slt i64 %j1, %n\n"
+    "  br i1 %more, label %loop, label %done\n"
+    "done:\n"
+    "  ret void\n"
+    "}\n"
+    /* lt.ckpt.slot(c, d, op): save (op 1) or restore (op 2) slot d */
+    "define void @lt.ckpt.slot(ptr %c, i64 %d, i32 %op) {\n"
+    "entry:\n"
+    "  %args = getelementptr i8, ptr %c, i64 144\n"
+    "  %psn = getelementptr i8, ptr %c, i64 56\n"
+    "  %snap = load ptr, ptr %psn\n"
+    "  %psz = getelementptr i8, ptr %c, i64 24\n"
+    "  %sz = load i64, ptr %psz\n"
+    "  %psl = getelementptr i8, ptr %c, i64 32\n"
+    "  %slots = load ptr, ptr %psl\n"
+    "  %off = mul i64 %d, %sz\n"
+    "  %buf = getelementptr i8, ptr %slots, i64 %off\n"
+    "  %r = call i64 %snap(ptr %args, ptr %buf, i32 %op)\n"
+    "  ret void\n"
+    "}\n"
+    /* lt.ckpt.back(c): reverse the step whose state is in memory */
+    "define void @lt.ckpt.back(ptr %c, i64 %t) {\n"
+    "entry:\n"
+    "  call void @lt.ckpt.setk(ptr %c, i64 %t)\n"
+    "  %args = getelementptr i8, ptr %c, i64 144\n"
+    "  %ptsz = getelementptr i8, ptr %c, i64 104\n"
+    "  %tsz = load i64, ptr %ptsz\n"
+    "  %tp = call ptr @malloc(i64 %tsz)\n"
+    "  %psy = getelementptr i8, ptr %c, i64 112\n"
+    "  %sy = load ptr, ptr %psy\n"
+    "  call void %sy(ptr %args, i32 1)\n"
+    "  %pg = getelementptr i8, ptr %c, i64 96\n"
+    "  %g = load ptr, ptr %pg\n"
+    "  call void %g(ptr %args, ptr %tp)\n"
+    "  %pr = getelementptr i8, ptr %c, i64 48\n"
+    "  %r = load ptr, ptr %pr\n"
+    "  %po = getelementptr i8, ptr %c, i64 64\n"
+    "  %o = load ptr, ptr %po\n"
+    "  call void %r(ptr %args, ptr %tp, ptr %o)\n"
+    "  call void @free(ptr %tp)\n"
+    "  ret void\n"
+    "}\n"
+    /* lt.ckpt.tv(c, lo, hi, d): treeverse */
+    "define void @lt.ckpt.tv(ptr %c, i64 %lo, i64 %hi0, i64 %d) {\n"
+    "entry:\n"
+    "  %pn = getelementptr i8, ptr %c, i64 16\n"
+    "  %ns = load i64, ptr %pn\n"
+    "  %ns1 = sub i64 %ns, 1\n"
+    "  %f = sub i64 %ns1, %d\n"
+    "  br label %top\n"
+    "top:\n"
+    "  %hi = phi i64 [ %hi0, %entry ], [ %m, %left ]\n"
+    "  %l = sub i64 %hi, %lo\n"
+    "  %one = icmp sle i64 %l, 1\n"
+    "  br i1 %one, label %last, label %split\n"
+    "last:\n"
+    "  call void @lt.ckpt.back(ptr %c, i64 %lo)\n"
+    "  ret void\n"
+    "split:\n"
+    "  %nofree = icmp sle i64 %f, 0\n"
+    "  br i1 %nofree, label %each, label %binom\n"
+    /* no free slot: step t from slot d, for t = hi - 1 down to lo + 1 */
+    "each:\n"
+    "  %hi1 = sub i64 %hi, 1\n"
+    "  br label %eachstep\n"
+    "eachstep:\n"
+    "  %t = phi i64 [ %hi1, %each ], [ %tn, %eachstep ]\n"
+    "  %adv = sub i64 %t, %lo\n"
+    "  call void @lt.ckpt.adv(ptr %c, i64 %lo, i64 %adv)\n"
+    "  call void @lt.ckpt.back(ptr %c, i64 %t)\n"
+    "  call void @lt.ckpt.slot(ptr %c, i64 %d, i32 2)\n"
+    "  %tn = sub i64 %t, 1\n"
+    "  %more = icmp sgt i64 %tn, %lo\n"
+    "  br i1 %more, label %eachstep, label %lastone\n"
+    "lastone:\n"
+    "  call void @lt.ckpt.back(ptr %c, i64 %lo)\n"
+    "  ret void\n"
+    /* binomial: r least with L(f, r) >= l; step L(f, r - 1) */
+    "binom:\n"
+    "  br label %grow\n"
+    "grow:\n"
+    "  %r = phi i64 [ 0, %binom ], [ %r1, %grow2 ]\n"
+    "  %L = phi i64 [ 1, %binom ], [ %L1, %grow2 ]\n"
+    "  %prev = phi i64 [ 1, %binom ], [ %L, %grow2 ]\n"
+    "  %enough = icmp uge i64 %L, %l\n"
+    "  br i1 %enough, label %cut, label %grow2\n"
+    "grow2:\n"
+    "  %r1 = add i64 %r, 1\n"
+    "  %fr = add i64 %f, %r1\n"
+    "  %fr1 = add i64 %fr, 1\n"
+    "  %Lm = mul i64 %L, %fr1\n"
+    "  %L1 = udiv i64 %Lm, %r1\n"
+    "  br label %grow\n"
+    "cut:\n"
+    "  %lm1 = sub i64 %l, 1\n"
+    "  %big = icmp ugt i64 %prev, %lm1\n"
+    "  %s1 = select i1 %big, i64 %lm1, i64 %prev\n"
+    "  %small = icmp slt i64 %s1, 1\n"
+    "  %s = select i1 %small, i64 1, i64 %s1\n"
+    "  %m = add i64 %lo, %s\n"
+    "  call void @lt.ckpt.adv(ptr %c, i64 %lo, i64 %s)\n"
+    "  %d1 = add i64 %d, 1\n"
+    "  call void @lt.ckpt.slot(ptr %c, i64 %d1, i32 1)\n"
+    "  call void @lt.ckpt.tv(ptr %c, i64 %m, i64 %hi, i64 %d1)\n"
+    "  call void @lt.ckpt.slot(ptr %c, i64 %d, i32 2)\n"
+    "  br label %left\n"
+    "left:\n"
+    "  br label %top\n"
+    "}\n"
+    /* lt.ckpt.rev(c, k, outs) */
+    "define void @lt.ckpt.rev(ptr %c, i64 %k, ptr %tp, ptr %outs) {\n"
+    "entry:\n"
+    "  %pm = getelementptr i8, ptr %c, i64 8\n"
+    "  %mode = load i64, ptr %pm\n"
+    "  %tape = icmp eq i64 %mode, 1\n"
+    "  %last = icmp eq i64 %k, 0\n"
+    "  br i1 %tape, label %taped, label %ckpt\n"
+    "taped:\n"
+    "  %args = getelementptr i8, ptr %c, i64 144\n"
+    "  %pob0 = getelementptr i8, ptr %c, i64 72\n"
+    "  %ob0 = load i64, ptr %pob0\n"
+    "  call void @llvm.memset.p0.i64(ptr %outs, i8 0, i64 %ob0, i1 false)\n"
+    "  call void @lt.ckpt.setk(ptr %c, i64 %k)\n"
+    "  %pr = getelementptr i8, ptr %c, i64 48\n"
+    "  %r = load ptr, ptr %pr\n"
+    "  call void %r(ptr %args, ptr %tp, ptr %outs)\n"
+    "  call void @free(ptr %tp)\n"
+    "  br i1 %last, label %freetape, label %yes\n"
+    "freetape:\n"
+    "  call void @free(ptr %c)\n"
+    "  br label %yes\n"
+    "yes:\n"
+    "  ret void\n"
+    "ckpt:\n"
+    "  %T = load i64, ptr %c\n"
+    "  %T1 = sub i64 %T, 1\n"
+    "  %firstk = icmp eq i64 %k, %T1\n"
+    "  %pob = getelementptr i8, ptr %c, i64 72\n"
+    "  %ob = load i64, ptr %pob\n"
+    "  %po = getelementptr i8, ptr %c, i64 64\n"
+    "  %acc = load ptr, ptr %po\n"
+    "  br i1 %firstk, label %all, label %zero\n"
+    "all:\n"
+    "  %cargs = getelementptr i8, ptr %c, i64 144\n"
+    "  %psn = getelementptr i8, ptr %c, i64 56\n"
+    "  %snap = load ptr, ptr %psn\n"
+    "  %prbuf = getelementptr i8, ptr %c, i64 128\n"
+    "  %rbuf = load ptr, ptr %prbuf\n"
+    "  %prsz = getelementptr i8, ptr %c, i64 136\n"
+    "  %rsz = load i64, ptr %prsz\n"
+    "  %now = getelementptr i8, ptr %rbuf, i64 %rsz\n"
+    /* the reads as they are now aside, as the steps saw them back */
+    "  %r1 = call i64 %snap(ptr %cargs, ptr %now, i32 4)\n"
+    "  %r2 = call i64 %snap(ptr %cargs, ptr %rbuf, i32 5)\n"
+    /* the state as it is now (what A left, after R of what followed the
+     * loop) aside, in the slot past the last, and back at the end */
+    "  %pns = getelementptr i8, ptr %c, i64 16\n"
+    "  %nsl = load i64, ptr %pns\n"
+    "  call void @lt.ckpt.slot(ptr %c, i64 %nsl, i32 1)\n"
+    "  call void @lt.ckpt.slot(ptr %c, i64 0, i32 2)\n"
+    "  call void @lt.ckpt.tv(ptr %c, i64 0, i64 %T, i64 0)\n"
+    "  call void @lt.ckpt.slot(ptr %c, i64 %nsl, i32 2)\n"
+    "  %r3 = call i64 %snap(ptr %cargs, ptr %now, i32 5)\n"
+    "  call void @llvm.memcpy.p0.p0.i64(ptr %outs, ptr %acc, i64 %ob, i1 false)\n"
+    "  br label %end\n"
+    "zero:\n"
+    "  call void @llvm.memset.p0.i64(ptr %outs, i8 0, i64 %ob, i1 false)\n"
+    "  br label %end\n"
+    "end:\n"
+    "  br i1 %last, label %finish, label %no\n"
+    "finish:\n"
+    "  %fargs = getelementptr i8, ptr %c, i64 144\n"
+    "  %psy = getelementptr i8, ptr %c, i64 112\n"
+    "  %sy = load ptr, ptr %psy\n"
+    "  call void %sy(ptr %fargs, i32 1)\n"
+    "  %rep = call ptr @getenv(ptr @lt.ckpt.renv)\n"
+    "  %report = icmp ne ptr %rep, null\n"
+    "  br i1 %report, label %say, label %free\n"
+    "say:\n"
+    "  %ps = getelementptr i8, ptr %c, i64 88\n"
+    "  %steps = load i64, ptr %ps\n"
+    "  %t1 = call i32 (i32, ptr, ...) @dprintf(i32 2, ptr @lt.ckpt.msg2, i64 %T, i64 %steps)\n"
+    "  br label %free\n"
+    "free:\n"
+    "  %psl = getelementptr i8, ptr %c, i64 32\n"
+    "  %slots = load ptr, ptr %psl\n"
+    "  call void @free(ptr %slots)\n"
+    "  call void @free(ptr %acc)\n"
+    "  %prb = getelementptr i8, ptr %c, i64 128\n"
+    "  %rb = load ptr, ptr %prb\n"
+    "  call void @free(ptr %rb)\n"
+    "  call void @free(ptr %c)\n"
+    "  br label %no\n"
+    "no:\n"
+    "  ret void\n"
+    "}\n";
+
+LLVMValueRef lt_ckpt_rt(LtCtx *c, const char *name) {
+  LLVMValueRef f = LLVMGetNamedFunction(c->mod, name);
+  if (f && !LLVMIsDeclaration(f))
+    return f;
+  /* Parsed in a context of its own (the compiler's may discard value
+   * names, which the text reader refuses), moved over as bitcode. */
+  size_t cap = strlen(rt_ir) + 4096, len = 0;
+  char *text = lt_xcalloc(cap, 1);
+  for (size_t k = 0; k < sizeof msgs / sizeof *msgs; k++) {
+    const char *m = msgs[k][1];
+    len += (size_t)snprintf(text + len, cap - len, "@%s = private constant [%zu x i8] c\"",
+                            msgs[k][0], strlen(m) + 1);
+    for (; *m; m++)
+      if (*m == '\n')
+        len += (size_t)snprintf(text + len, cap - len, "\\0A");
+      else
+        text[len++] = *m;
+    len += (size_t)snprintf(text + len, cap - len, "\\00\"\n");
+  }
+  snprintf(text + len, cap - len, "%s", rt_ir);
+  LLVMContextRef own = LLVMContextCreate();
+  LLVMMemoryBufferRef buf =
+      LLVMCreateMemoryBufferWithMemoryRangeCopy(text, strlen(text), "lt.ckpt");
+  free(text);
+  LLVMModuleRef tm = NULL, m = NULL;
+  char *msg = NULL;
+  if (LLVMParseIRInContext(own, buf, &tm, &msg)) {
+    lt_internal_error(c, NULL, msg ? msg : "the checkpointing helpers do not parse");
+    LLVMDisposeMessage(msg);
+    LLVMContextDispose(own);
+    return NULL;
+  }
+  LLVMMemoryBufferRef bc = LLVMWriteBitcodeToMemoryBuffer(tm);
+  LLVMDisposeModule(tm);
+  LLVMContextDispose(own);
+  int bad = LLVMParseBitcodeInContext2(c->llctx, bc, &m);
+  LLVMDisposeMemoryBuffer(bc);
+  if (bad) {
+    lt_internal_error(c, NULL, "the checkpointing helpers do not load");
+    return NULL;
+  }
+  LLVMSetDataLayout(m, LLVMGetDataLayoutStr(c->mod));
+  LLVMSetTarget(m, LLVMGetTarget(c->mod));
+  if (LLVMLinkModules2(c->mod, m)) {
+    lt_internal_error(c, NULL, "the checkpointing helpers do not link");
+    return NULL;
+  }
+  /* linked with external linkage, local to the module from here on */
+  for (LLVMValueRef g = LLVMGetFirstFunction(c->mod); g; g = LLVMGetNextFunction(g))
+    if (!LLVMIsDeclaration(g) && !strncmp(LLVMGetValueName2(g, &(size_t){0}), "lt.ckpt.", 8))
+      LLVMSetLinkage(g, LLVMInternalLinkage);
+  return LLVMGetNamedFunction(c->mod, name);
+}

@@ -1,0 +1,32 @@
+"""--timeloop: f's random statements run TT times (2 to 6, drawn from the
+mode's own stream) inside an outer loop `for (int tt = 0; tt < TT; tt++)`:
+a time loop whose steps update the accumulators, recurrences, local arrays
+and x, y in place, which -leantape-checkpoint makes a step function and
+checkpoints (prep/outline.c, gen/ckpt.c) when a step's writes can be
+bounded. The program's head says `fuzz-timeloop`; tools/fuzz/run.sh then
+compiles it with -mllvm -leantape-checkpoint and runs it with a tape budget
+of one byte (one snapshot: every step run again from the first)."""
+import random
+
+from .mode import Mode
+
+
+class Timeloop(Mode):
+    name = "timeloop"
+    flag = "--timeloop"
+    help = ("wrap f's statements in a time loop of 2-6 steps, checkpointed "
+            "(run.sh: -leantape-checkpoint, LEANTAPE_TAPE_BUDGET=1)")
+
+    def on_init(self):
+        # its own stream: the statements of f are those of the same seed
+        # without the flag
+        self.tt_steps = random.Random(self.seed * 7919 + 17).randint(2, 6)
+
+    def on_head(self):
+        return "#define TT %d\n/* fuzz-timeloop */\n" % self.tt_steps
+
+    def on_setup(self):
+        return ["  for (int tt = 0; tt < TT; tt++) {"]
+
+    def on_finish(self):
+        return ["  }"]
