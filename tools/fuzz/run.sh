@@ -62,6 +62,13 @@
 # plugin's run-time test (lib/gen/ompcheck.c). Without --pointers,
 # --calls, --cxx or --eigen (whose parallel loops never write x or y) f
 # depends on the layout; the programs of --omp alone are unchanged.
+# With --entry in GEN_ARGS (C only; combines with --split, --fwd and the
+# shapes of f) main chooses the function it differentiates by data: f or
+# f_alt (same type, another derivative) through a ternary in the call, a
+# function-pointer variable, a constant table, or an if/else of two calls
+# that -O2 merges (see tools/fuzz/ltfuzz/entry.py); f is always chosen at
+# run time, so f_alt's derivative in its place is a MISMATCH. f is the
+# same program as without --entry.
 # Failing programs are kept in build/fuzz-failures/seed-N[-ARGS].c or .cpp
 # (ARGS: the generator args, e.g. -noloops, -pointers, -alias) next to
 # seed-N[-ARGS].txt with the exact generator command (all its args), the

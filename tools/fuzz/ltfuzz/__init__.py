@@ -12,13 +12,14 @@ from .calls import Calls
 from .core import Core
 from .cxx import Cxx
 from .eigen import Eigen
+from .entry import Entry
 from .forward import Forward
 from .omp import Omp
 from .pointers import Pointers
 from .primal import Primal
 from .split import Split
 
-MODES = [Pointers, Calls, Cxx, Alias, Forward, Primal, Split, Eigen, Adaptive, Omp]
+MODES = [Pointers, Calls, Cxx, Alias, Forward, Primal, Split, Eigen, Adaptive, Omp, Entry]
 
 
 class Gen(Core, *MODES):
