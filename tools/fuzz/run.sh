@@ -69,6 +69,13 @@
 # that -O2 merges (see tools/fuzz/ltfuzz/entry.py); f is always chosen at
 # run time, so f_alt's derivative in its place is a MISMATCH. f is the
 # same program as without --entry.
+# With --kernels in GEN_ARGS (combines with every option) f gets loop
+# kernels over plain pointers into x, y (which overlap with --alias) and
+# its local arrays: the accumulate form C[i] = 0; C[i] += A[i][k] * B[k]
+# then a nonlinear use of C, and loops that overwrite an array read before
+# and after (guarded by a flag that -O2 unswitches, by data or by the
+# counter), whose old values the reverse pass needs (tape or undo log);
+# see tools/fuzz/ltfuzz/kernels.py.
 # Failing programs are kept in build/fuzz-failures/seed-N[-ARGS].c or .cpp
 # (ARGS: the generator args, e.g. -noloops, -pointers, -alias) next to
 # seed-N[-ARGS].txt with the exact generator command (all its args), the

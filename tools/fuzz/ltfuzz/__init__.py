@@ -14,12 +14,13 @@ from .cxx import Cxx
 from .eigen import Eigen
 from .entry import Entry
 from .forward import Forward
+from .kernels import Kernels
 from .omp import Omp
 from .pointers import Pointers
 from .primal import Primal
 from .split import Split
 
-MODES = [Pointers, Calls, Cxx, Alias, Forward, Primal, Split, Eigen, Adaptive, Omp, Entry]
+MODES = [Pointers, Calls, Cxx, Alias, Forward, Primal, Split, Eigen, Adaptive, Omp, Entry, Kernels]
 
 
 class Gen(Core, *MODES):
