@@ -76,6 +76,12 @@
 # and after (guarded by a flag that -O2 unswitches, by data or by the
 # counter), whose old values the reverse pass needs (tape or undo log);
 # see tools/fuzz/ltfuzz/kernels.py.
+# With --retarg in GEN_ARGS (C reverse mode: not with --fwd, --cxx,
+# --eigen or --omp) f calls registered functions that return one of their
+# arguments (an __enzyme_inactivefn stop-gradient, a custom gradient
+# a * dret, an inactive pointer pick); main's finite differences run f_fd,
+# a copy of f where those calls are what their registrations say (values
+# frozen at the base point, v0 + a (v - v0)); see ltfuzz/retarg.py.
 # Failing programs are kept in build/fuzz-failures/seed-N[-ARGS].c or .cpp
 # (ARGS: the generator args, e.g. -noloops, -pointers, -alias) next to
 # seed-N[-ARGS].txt with the exact generator command (all its args), the

@@ -18,9 +18,10 @@ from .kernels import Kernels
 from .omp import Omp
 from .pointers import Pointers
 from .primal import Primal
+from .retarg import Retarg
 from .split import Split
 
-MODES = [Pointers, Calls, Cxx, Alias, Forward, Primal, Split, Eigen, Adaptive, Omp, Entry, Kernels]
+MODES = [Pointers, Calls, Cxx, Alias, Forward, Primal, Split, Eigen, Adaptive, Omp, Entry, Kernels, Retarg]
 
 
 class Gen(Core, *MODES):
