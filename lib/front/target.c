@@ -127,7 +127,6 @@ int lt_callsite_target(LtCtx *c, LLVMValueRef call, LtRequest *r, unsigned *i) {
   return 0;
 }
 
-
 /* fns[0..n) plus f: the new count, -1 past 16 functions. */
 static int add_fn(LLVMValueRef f, LLVMValueRef *out, int n) {
   for (int k = 0; k < n; k++)
@@ -247,7 +246,7 @@ void lt_split_merged_calls(LtCtx *c) {
     if (n > 1)
       split_call(c, call, fop, fns, (unsigned)n);
     else if (n == 1)
-      LLVMSetOperand(call, fop, fns[0]); /* a table of one function */
+      LLVMSetOperand(call, fop, fns[0]); /* the one function it can be */
   }
   lt_vec_free(&calls);
 }
