@@ -37,6 +37,7 @@ typedef struct Group {
   LLVMTypeRef fty[E_KINDS]; /* the float type of G_FLOAT */
   int arith;            /* a member is used in integer arithmetic */
   int active;           /* a member touches active memory or active floats */
+  int cut;              /* arithmetic cuts floats out of a member (lanes) */
 } Group;
 
 /* A float or pointer access at a constant offset from a base. */
@@ -363,6 +364,20 @@ static void access_evidence(Bits *b, Group *g, LLVMValueRef i, LLVMValueRef addr
   vote(g, E_DECL, cls, fty);
 }
 
+/* Does integer arithmetic u (shifts and truncations) end in a bitcast to
+ * floating point: a float cut out of a wider word? */
+static int cut_to_float(LLVMValueRef u, int depth) {
+  LLVMOpcode op = LLVMGetInstructionOpcode(u);
+  if (op == LLVMBitCast)
+    return depth > 0 && lt_is_float_ty(LLVMTypeOf(u));
+  if (depth > 3 || (op != LLVMTrunc && op != LLVMLShr && op != LLVMAShr))
+    return 0;
+  for (LLVMUseRef w = LLVMGetFirstUse(u); w; w = LLVMGetNextUse(w))
+    if (cut_to_float(LLVMGetUser(w), depth + 1))
+      return 1;
+  return 0;
+}
+
 static int move_use(LLVMValueRef v, LLVMValueRef user) {
   switch (LLVMGetInstructionOpcode(user)) {
   case LLVMStore:
@@ -439,6 +454,7 @@ void lt_bits_run(LtActivity *a, LLVMValueRef fn, const LtCfg *g, LLVMTargetDataR
         if (LLVMGetInstructionOpcode(user) == LLVMIntToPtr)
           vote(gp, E_USE, G_PTR, NULL);
         gp->arith = 1;
+        gp->cut |= cut_to_float(user, 0);
         continue;
       }
       if (LLVMIsAStoreInst(user)) {
@@ -471,6 +487,11 @@ void lt_bits_run(LtActivity *a, LLVMValueRef fn, const LtCfg *g, LLVMTargetDataR
         lt_map_put(&a->bits_ty, v, fty);
       else if (gp->active)
         lt_map_put(&a->bits_lost, v, (void *)1);
+    } else if (gp->cut && gp->active) {
+      /* floats cut out of a wider word of active memory by shifts and
+       * truncations that prep/lanes.c could not turn into lanes: their
+       * derivative would silently be 0 */
+      lt_map_put(&a->bits_lost, v, (void *)1);
     } else if (cls == G_CONFLICT && gp->active && !gp->arith &&
                gp->cls[E_USE] != G_PTR) {
       lt_map_put(&a->bits_mixed, v, (void *)1);

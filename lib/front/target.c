@@ -3,7 +3,9 @@
  * names, the hidden sret operand, which operand types fit a parameter.
  * The function is found through casts, aliases, an -O0 local copy and a
  * lambda's conversion to a function pointer (a call whose callee returns
- * the same function everywhere).
+ * the same function everywhere). A call whose function is chosen at run
+ * time among known ones (a phi or select, an -O0 local copy of one, a
+ * constant table) becomes one call per function (lt_split_merged_calls).
  */
 #include "lt.h"
 
@@ -125,28 +127,67 @@ int lt_callsite_target(LtCtx *c, LLVMValueRef call, LtRequest *r, unsigned *i) {
   return 0;
 }
 
+/* fns[0..n) plus f: the new count, -1 past 16 functions. */
+static int add_fn(LLVMValueRef f, LLVMValueRef *out, int n) {
+  for (int k = 0; k < n; k++)
+    if (out[k] == f)
+      return n;
+  return n < 16 ? (out[n] = f, n + 1) : -1;
+}
 
-/* The functions v may be: a function, or phis and selects of them (depth
- * 4, 16 functions at most); 0 when v may be anything else. */
-static unsigned fn_leaves(LLVMValueRef v, LLVMValueRef *out, unsigned n, int depth) {
-  LLVMValueRef f = lt_callsite_resolve_fn(v);
-  if (f) {
-    for (unsigned k = 0; k < n; k++)
-      if (out[k] == f)
-        return n;
-    return n < 16 ? (out[n] = f, n + 1) : 0;
-  }
+/* The functions in a constant initializer (an array or struct of them)
+ * added to out[0..n); -1 when it holds anything else (null, data). */
+static int table_fns(LLVMValueRef init, LLVMValueRef *out, int n, int depth) {
+  LLVMValueRef f = lt_callsite_resolve_fn(init);
+  if (f)
+    return add_fn(f, out, n);
+  if (depth > 2 || !(LLVMIsAConstantArray(init) || LLVMIsAConstantStruct(init)))
+    return -1;
+  for (int k = 0, m = LLVMGetNumOperands(init); k < m && n >= 0; k++)
+    n = table_fns(LLVMGetOperand(init, (unsigned)k), out, n, depth + 1);
+  return n;
+}
+
+/* The initializer of the constant table of functions that load v reads
+ * at some index (`static void *const fns[] = {f1, f2}; ... fns[k]`), or
+ * NULL. */
+static LLVMValueRef fn_table(LLVMValueRef v) {
+  if (!LLVMIsALoadInst(v) || !lt_is_ptr_ty(LLVMTypeOf(v)))
+    return NULL;
+  LLVMValueRef p = LLVMGetOperand(v, 0);
+  for (int hops = 0; hops < 4; hops++)
+    if (LLVMIsAGetElementPtrInst(p) ||
+        (LLVMIsAConstantExpr(p) && LLVMGetConstOpcode(p) == LLVMGetElementPtr))
+      p = LLVMGetOperand(p, 0);
+  if (!LLVMIsAGlobalVariable(p) || !LLVMIsGlobalConstant(p) || LLVMIsDeclaration(p))
+    return NULL;
+  return LLVMGetInitializer(p);
+}
+
+/* The functions v may be, added to out[0..n): a function, phis and
+ * selects of them, an -O0 local copy of one of those, or a load from a
+ * constant table of functions (depth 4, 16 functions at most); -1 when v
+ * may be anything else. The split compares the value itself with each,
+ * so these only name the candidates. */
+static int fn_leaves(LLVMValueRef v, LLVMValueRef *out, int n, int depth) {
+  LLVMValueRef f = lt_callsite_resolve_fn(v), t;
+  if (f)
+    return add_fn(f, out, n);
   if (depth > 4)
-    return 0;
-  if (LLVMIsASelectInst(v))
-    return (n = fn_leaves(LLVMGetOperand(v, 1), out, n, depth + 1))
-               ? fn_leaves(LLVMGetOperand(v, 2), out, n, depth + 1)
-               : 0;
-  if (LLVMIsAPHINode(v))
-    for (unsigned k = 0, m = LLVMCountIncoming(v); k < m && n; k++)
-      n = fn_leaves(LLVMGetIncomingValue(v, k), out, n, depth + 1);
-  else
-    return 0;
+    return -1;
+  if (LLVMIsALoadInst(v) && LLVMIsAAllocaInst(LLVMGetOperand(v, 0)) &&
+      (t = stored_once(LLVMGetOperand(v, 0))))
+    return fn_leaves(t, out, n, depth + 1);
+  if ((t = fn_table(v)))
+    return table_fns(t, out, n, 0);
+  if (LLVMIsASelectInst(v)) {
+    n = fn_leaves(LLVMGetOperand(v, 1), out, n, depth + 1);
+    return n < 0 ? -1 : fn_leaves(LLVMGetOperand(v, 2), out, n, depth + 1);
+  }
+  if (!LLVMIsAPHINode(v))
+    return -1;
+  for (unsigned k = 0, m = LLVMCountIncoming(v); k < m && n >= 0; k++)
+    n = fn_leaves(LLVMGetIncomingValue(v, k), out, n, depth + 1);
   return n;
 }
 
@@ -200,11 +241,12 @@ void lt_split_merged_calls(LtCtx *c) {
   for (size_t k = 0; k < calls.n; k++) {
     LLVMValueRef call = calls.v[k], fns[16];
     unsigned fop = lt_callsite_has_sret(call) ? 1 : 0;
-    unsigned n = fop < LLVMGetNumArgOperands(call)
-                     ? fn_leaves(LLVMGetOperand(call, fop), fns, 0, 0)
-                     : 0;
+    int n = fop < LLVMGetNumArgOperands(call) ? fn_leaves(LLVMGetOperand(call, fop), fns, 0, 0)
+                                               : -1;
     if (n > 1)
-      split_call(c, call, fop, fns, n);
+      split_call(c, call, fop, fns, (unsigned)n);
+    else if (n == 1)
+      LLVMSetOperand(call, fop, fns[0]); /* the one function it can be */
   }
   lt_vec_free(&calls);
 }

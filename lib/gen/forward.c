@@ -307,9 +307,11 @@ static void fill_phis(LtGen *g) {
 }
 
 /* Memory at p (a local's address, or inside it) that the function only
- * writes: stores into it, copies and sets to it, lifetime markers. What
- * is copied there is never read, so no shadow pointer need follow it (an
- * Eigen evaluator's dead copy of an expression at -O3). */
+ * writes: stores into it, copies and sets to it, lifetime markers, and
+ * copies from it into other such locals. What is copied there is never
+ * read, so no shadow pointer need follow it (an Eigen evaluator's dead
+ * copy of an expression at -O3; at -O1 a chain of three, each copied
+ * into the next: fuzz --eigen seed 101). */
 static int write_only(LLVMValueRef p, int depth) {
   if (depth > 8)
     return 0;
@@ -333,6 +335,11 @@ static int write_only(LLVMValueRef p, int depth) {
     if ((k == LT_CALL_MEMCPY || k == LT_CALL_MEMSET) && LLVMGetOperand(w, 0) == p &&
         (k == LT_CALL_MEMSET || LLVMGetOperand(w, 1) != p))
       continue;
+    if (k == LT_CALL_MEMCPY && LLVMGetOperand(w, 1) == p && LLVMGetOperand(w, 0) != p) {
+      LLVMValueRef d = lt_base_of(LLVMGetOperand(w, 0));
+      if (LLVMIsAAllocaInst(d) && write_only(d, depth + 1))
+        continue; /* depth bounds a cycle of copies: then not write-only */
+    }
     return 0;
   }
   return 1;

@@ -250,13 +250,19 @@ LLVMValueRef lt_omp_region_tape(LtGen *g, LLVMBuilderRef b, LLVMValueRef call) {
   const LtDeriv *d = lt_map_get(&g->callee, call);
   LLVMValueRef cap = LLVMBuildSExt(
       b, call0(b, fn(c, "omp_get_max_threads", c->i32, NULL, 0, 0), NULL, 0), c->i64, "");
-  /* a num_threads clause: __kmpc_push_num_threads just before the fork */
-  LLVMValueRef here = LLVMGetInsertBlock(b) ? LLVMGetLastInstruction(LLVMGetInsertBlock(b)) : NULL;
-  for (LLVMValueRef i = here; i; i = LLVMGetPreviousInstruction(i)) {
-    size_t len;
-    const char *nm = LLVMIsACallInst(i) ? lt_callee_name(i, &len) : "";
-    if (LLVMIsACallInst(i) && len == 23 && !strncmp(nm, "__kmpc_push_num_threads", 23)) {
-      LLVMValueRef k = LLVMBuildSExt(b, LLVMGetOperand(i, 2), c->i64, "");
+  /* a num_threads clause: __kmpc_push_num_threads before this fork in P,
+   * after the one before it. (Searched from the end of A's block, it found
+   * the clause of a later region in the same block: a region with
+   * num_threads(2) before one with num_threads(1) under OMP_NUM_THREADS=1
+   * was sized for one thread and aborted.) */
+  for (LLVMValueRef i = LLVMGetPreviousInstruction(call); i; i = LLVMGetPreviousInstruction(i)) {
+    size_t len = 0;
+    const char *nm = LLVMIsACallInst(i) ? lt_callee_name(i, &len) : NULL;
+    if (nm && lt_call_is_parallel(i))
+      break;
+    if (nm && len == 23 && !strncmp(nm, "__kmpc_push_num_threads", 23)) {
+      LLVMValueRef k = LLVMGetOperand(i, 2), ak = lt_map_get(&g->fmap, k);
+      k = LLVMBuildSExt(b, ak ? ak : k, c->i64, "");
       cap = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, k, cap, ""), k, cap, "");
       break;
     }

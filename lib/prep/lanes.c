@@ -214,15 +214,59 @@ static LLVMTypeRef float_view(LtCtx *c, LLVMValueRef v, unsigned long long size,
   return NULL;
 }
 
+/* The float lane of w = bitcast (trunc (lshr? v, S)) to F (F a scalar
+ * float type, S a multiple of its width), or NULL. */
+static LLVMTypeRef lane_float(LtCtx *c, LLVMValueRef w) {
+  if (LLVMGetInstructionOpcode(w) == LLVMLShr) {
+    LLVMValueRef s = LLVMGetOperand(w, 1);
+    LLVMUseRef u = LLVMGetFirstUse(w);
+    if (!LLVMIsAConstantInt(s) || !u || LLVMGetNextUse(u))
+      return NULL;
+    LLVMTypeRef ft = lane_float(c, LLVMGetUser(u));
+    return ft && LLVMConstIntGetZExtValue(s) % LLVMSizeOfTypeInBits(c->td, ft) == 0 ? ft
+                                                                                  : NULL;
+  }
+  LLVMUseRef u = LLVMGetFirstUse(w);
+  if (!LLVMIsATruncInst(w) || !u || LLVMGetNextUse(u))
+    return NULL;
+  LLVMValueRef bc = LLVMGetUser(u);
+  LLVMTypeRef ft = LLVMTypeOf(bc);
+  return LLVMIsABitCastInst(bc) && lt_is_float_ty(ft) ? ft : NULL;
+}
+
+/* A wide integer every use of which takes one float lane out of it
+ * (InstCombine's form of Eigen's _mm_loadu_pd whose lanes are used one
+ * by one at -O2: `load i128`, then trunc, or lshr 64 and trunc, each
+ * bitcast to double): the vector of those floats, or NULL. */
+static LLVMTypeRef scalar_float_view(LtCtx *c, LLVMValueRef v) {
+  LLVMTypeRef it = LLVMTypeOf(v), ft = NULL;
+  if (LLVMGetTypeKind(it) != LLVMIntegerTypeKind || !LLVMGetFirstUse(v))
+    return NULL;
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+    LLVMTypeRef t = lane_float(c, LLVMGetUser(u));
+    if (!t || (ft && t != ft))
+      return NULL;
+    ft = t;
+  }
+  unsigned w = LLVMGetIntTypeWidth(it);
+  unsigned long long e = LLVMSizeOfTypeInBits(c->td, ft);
+  if (w <= e || w % e)
+    return NULL;
+  return LLVMVectorType(ft, (unsigned)(w / e));
+}
+
 static void float_loads(LtCtx *c, LLVMValueRef fn, LLVMBuilderRef b) {
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
       LLVMTypeRef it = LLVMTypeOf(i);
-      if (!LLVMIsALoadInst(i) || LLVMGetVolatile(i) || LLVMIsAtomic(i) ||
-          LLVMGetTypeKind(it) != LLVMVectorTypeKind ||
-          LLVMGetTypeKind(LLVMGetElementType(it)) != LLVMIntegerTypeKind)
+      if (!LLVMIsALoadInst(i) || LLVMGetVolatile(i) || LLVMIsAtomic(i))
         continue;
-      LLVMTypeRef ft = float_view(c, i, LLVMABISizeOfType(c->td, it), 0);
+      LLVMTypeRef ft = NULL;
+      if (LLVMGetTypeKind(it) == LLVMIntegerTypeKind)
+        ft = scalar_float_view(c, i);
+      else if (LLVMGetTypeKind(it) == LLVMVectorTypeKind &&
+               LLVMGetTypeKind(LLVMGetElementType(it)) == LLVMIntegerTypeKind)
+        ft = float_view(c, i, LLVMABISizeOfType(c->td, it), 0);
       if (!ft)
         continue;
       LLVMPositionBuilderBefore(b, i);

@@ -33,3 +33,14 @@
 // RUN: bash %S/../../tools/fuzz/run.sh -S -n 1 -s 12009 -O "0 2" -g "--fwd --calls --pointers"
 // Split mode (__enzyme_augmentfwd then __enzyme_reverse, nothing between)
 // RUN: bash %S/../../tools/fuzz/run.sh -S -n 3 -s 1 -O "0 2" -j 2 -g "--split --pointers"
+// Entry points chosen by data (--entry): seeds 2 (a function-pointer
+// variable, at -O0 a local copy of a select), 5 and 7 (a constant table)
+// were "first argument must be a function defined in this module"; 1 and
+// 3 are if/else calls that -O2 merges.
+// RUN: for s in 1 2 3 5 7; do bash %S/../../tools/fuzz/run.sh -S -n 1 -s $s -O "0 2" -g --entry || exit 1; done
+// Kernels over plain pointers into x and y (accumulate form, overwrites
+// the undo log restores), with x and y overlapping (--alias): seeds 4-7
+// use the undo log at -O2.
+// RUN: bash %S/../../tools/fuzz/run.sh -S -n 4 -s 4 -O "0 2" -j 2 -g "--kernels --alias"
+// Registered functions that return an argument (--retarg).
+// RUN: bash %S/../../tools/fuzz/run.sh -S -n 4 -s 1 -O "0 2" -j 2 -g "--retarg --calls"

@@ -24,3 +24,7 @@
 // parallel loops race-free under the layout; regions over them pick their
 // derivative by the run-time test of gen/ompcheck.c
 // RUN: env OMP_NUM_THREADS=2 FUZZ_OPENMP="%openmp" bash %S/../../tools/fuzz/run.sh -S -n 4 -s 21000 -O "0 2" -j 2 -g "--omp --alias"
+// seed 51100 --omp --alias with OMP_NUM_THREADS=1: a num_threads(2)
+// region before a num_threads(1) one took the latter's clause for its
+// tape and aborted (Integration/omp-num-threads-regions.c)
+// RUN: env OMP_NUM_THREADS=1 FUZZ_OPENMP="%openmp" bash %S/../../tools/fuzz/run.sh -S -n 1 -s 51100 -O "0 2" -g "--omp --alias"

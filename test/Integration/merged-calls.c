@@ -6,6 +6,10 @@
 // per function (front/target.c, lt_split_merged_calls), each checked
 // against the analytic derivative: reverse mode with a float result,
 // reverse mode through enzyme_dup shadows (void result), forward mode.
+// Also a function-pointer variable set from a ternary (at -O0 a local
+// copy of a select) and a constant table of functions indexed by data
+// (before the fix both were "first argument must be a function defined
+// in this module" at -O0, the table at every level; fuzz --entry).
 // RUN: %ltclang -O0 %s -o %t0 -lm && %t0
 // RUN: %ltclang -O2 %s -o %t2 -lm && %t2
 // RUN: %ltclang -O3 %s -o %t3 -lm && %t3
@@ -36,6 +40,16 @@ __attribute__((noinline)) double grad_ternary(int which, double x) {
   return __enzyme_autodiff((void *)(which ? f2 : f1), x);
 }
 
+__attribute__((noinline)) double grad_var(int which, double x) {
+  void *fn = which ? (void *)f3 : (void *)f2;
+  return __enzyme_autodiff(fn, x);
+}
+
+static void *const table[3] = {(void *)f2, (void *)f3, (void *)f1};
+__attribute__((noinline)) double grad_table(int which, double x) {
+  return __enzyme_autodiff(table[which], x);
+}
+
 void sq(const double *x, double *y) { *y = x[0] * x[0] + x[1]; }
 void cb(const double *x, double *y) { *y = x[0] * x[1] * x[1]; }
 __attribute__((noinline)) void grad_dup(int which, const double *x, double *dx) {
@@ -62,6 +76,10 @@ int main(void) {
     lt_check("if/else chain", grad_chain(lt_vi(k), x), want[k], 1e-14, 0);
   lt_check("ternary f1", grad_ternary(lt_vi(0), x), want[0], 1e-14, 0);
   lt_check("ternary f2", grad_ternary(lt_vi(1), x), want[1], 1e-14, 0);
+  lt_check("variable f2", grad_var(lt_vi(0), x), want[1], 1e-14, 0);
+  lt_check("variable f3", grad_var(lt_vi(1), x), want[2], 1e-14, 0);
+  for (int k = 0; k < 3; k++)
+    lt_check("table", grad_table(lt_vi(k), x), want[(k + 1) % 3], 1e-14, 0);
   double p[2] = {lt_vd(1.5), lt_vd(-0.7)}, dp[2] = {0, 0};
   grad_dup(lt_vi(1), p, dp);
   lt_check("dup sq d/dx0", dp[0], 2 * p[0], 1e-14, 0);

@@ -8,7 +8,13 @@
 ;     shadow memory);
 ;   - @wide_lanes: lanes 1 and 2 of a <4 x double> taken through i256 (lshr
 ;     64, trunc to i128, bitcast to <2 x double>), as InstCombine writes a
-;     shuffle next to Eigen's FMA asm: a shufflevector in the clone.
+;     shuffle next to Eigen's FMA asm: a shufflevector in the clone;
+;   - @int_lanes: two doubles loaded as one i128 and taken out one by one
+;     (trunc; lshr 64 and trunc; each bitcast to double), InstCombine's
+;     form of Eigen's _mm_loadu_pd at -O2 (fuzz --eigen seed 302); it was
+;     "an active floating-point value is reinterpreted as bits and used in
+;     integer arithmetic". Loaded as <2 x double> in the clone (its x is
+;     marked enzyme_dup: read only as integers, it would be taken as const).
 ; RUN: %ltopt -passes=leantape -S %s | FileCheck %s
 ; RUN: %ltopt -passes=leantape -S %s | %opt -passes=verify -disable-output
 ; RUN: %ltopt -passes=leantape -S %s -o %t.ll && lli %t.ll
@@ -18,6 +24,9 @@
 ; CHECK: {{^}$}}
 ; CHECK-LABEL: define internal void @wide_lanes.lt.grad(
 ; CHECK-NOT: i256
+; CHECK: {{^}$}}
+; CHECK-LABEL: define internal void @int_lanes.lt.grad(
+; CHECK-NOT: i128
 ; CHECK: {{^}$}}
 
 ; f(x) = 0.72 * x[1]^2, the 0.72 and &x[1] read back from one <2 x double>
@@ -51,12 +60,27 @@ define double @wide_lanes(ptr %x) {
   ret double %r
 }
 
+; f(x) = x[1]^2 * x[2], both from one i128 load of x + 1
+define double @int_lanes(ptr %x) {
+  %p = getelementptr inbounds i8, ptr %x, i64 8
+  %w = load i128, ptr %p, align 1
+  %lo = trunc i128 %w to i64
+  %a = bitcast i64 %lo to double
+  %s = lshr i128 %w, 64
+  %hi = trunc nuw i128 %s to i64
+  %b = bitcast i64 %hi to double
+  %aa = fmul double %a, %a
+  %r = fmul double %aa, %b
+  ret double %r
+}
+
 declare void @__enzyme_autodiff(ptr, ...)
 declare i32 @printf(ptr, ...)
 declare double @llvm.fabs.f64(double)
 @fmt = private constant [26 x i8] c"%s: got %.17g want %.17g\0A\00"
 @n1 = private constant [9 x i8] c"ptr_lane\00"
 @n2 = private constant [11 x i8] c"wide_lanes\00"
+@n3 = private constant [10 x i8] c"int_lanes\00"
 
 define i32 @check(ptr %name, double %got, double %want) {
   %d = fsub double %got, %want
@@ -87,7 +111,16 @@ define i32 @main() {
   %d2p = getelementptr inbounds double, ptr %dx, i64 2
   %g3 = load double, ptr %d2p
   %c3 = call i32 @check(ptr @n2, double %g3, double 1.5)
+  store <4 x double> zeroinitializer, ptr %dx, align 16
+  call void (ptr, ...) @__enzyme_autodiff(ptr @int_lanes, metadata !"enzyme_dup", ptr %x, ptr %dx)
+  ; d/dx1 = 2 x1 x2 = -6, d/dx2 = x1^2 = 2.25
+  %g4 = load double, ptr %d1p
+  %c4 = call i32 @check(ptr @n3, double %g4, double -6.0)
+  %g5 = load double, ptr %d2p
+  %c5 = call i32 @check(ptr @n3, double %g5, double 2.25)
   %s1 = add i32 %c1, %c2
   %s2 = add i32 %s1, %c3
-  ret i32 %s2
+  %s3 = add i32 %s2, %c4
+  %s4 = add i32 %s3, %c5
+  ret i32 %s4
 }

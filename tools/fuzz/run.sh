@@ -62,6 +62,26 @@
 # plugin's run-time test (lib/gen/ompcheck.c). Without --pointers,
 # --calls, --cxx or --eigen (whose parallel loops never write x or y) f
 # depends on the layout; the programs of --omp alone are unchanged.
+# With --entry in GEN_ARGS (C only; combines with --split, --fwd and the
+# shapes of f) main chooses the function it differentiates by data: f or
+# f_alt (same type, another derivative) through a ternary in the call, a
+# function-pointer variable, a constant table, or an if/else of two calls
+# that -O2 merges (see tools/fuzz/ltfuzz/entry.py); f is always chosen at
+# run time, so f_alt's derivative in its place is a MISMATCH. f is the
+# same program as without --entry.
+# With --kernels in GEN_ARGS (combines with every option) f gets loop
+# kernels over plain pointers into x, y (which overlap with --alias) and
+# its local arrays: the accumulate form C[i] = 0; C[i] += A[i][k] * B[k]
+# then a nonlinear use of C, and loops that overwrite an array read before
+# and after (guarded by a flag that -O2 unswitches, by data or by the
+# counter), whose old values the reverse pass needs (tape or undo log);
+# see tools/fuzz/ltfuzz/kernels.py.
+# With --retarg in GEN_ARGS (C reverse mode: not with --fwd, --cxx,
+# --eigen or --omp) f calls registered functions that return one of their
+# arguments (an __enzyme_inactivefn stop-gradient, a custom gradient
+# a * dret, an inactive pointer pick); main's finite differences run f_fd,
+# a copy of f where those calls are what their registrations say (values
+# frozen at the base point, v0 + a (v - v0)); see ltfuzz/retarg.py.
 # Failing programs are kept in build/fuzz-failures/seed-N[-ARGS].c or .cpp
 # (ARGS: the generator args, e.g. -noloops, -pointers, -alias) next to
 # seed-N[-ARGS].txt with the exact generator command (all its args), the

@@ -34,6 +34,10 @@ def f_part(text):
 
 def allowed(names):
     """Combinations the command line accepts (Mode.on_args)."""
+    if "retarg" in names and names & {"fwd", "cxx", "eigen", "omp"}:
+        return False
+    if "entry" in names and names & {"cxx", "eigen"}:
+        return False
     return not ("split" in names and ("cxx" in names or "fwd" in names or "eigen" in names))
 
 

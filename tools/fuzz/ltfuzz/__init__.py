@@ -12,14 +12,18 @@ from .calls import Calls
 from .core import Core
 from .cxx import Cxx
 from .eigen import Eigen
+from .entry import Entry
 from .forward import Forward
+from .kernels import Kernels
 from .omp import Omp
 from .pointers import Pointers
 from .primal import Primal
+from .retarg import Retarg
 from .split import Split
 from .timeloop import Timeloop
 
-MODES = [Pointers, Calls, Cxx, Alias, Forward, Primal, Split, Eigen, Adaptive, Omp, Timeloop]
+MODES = [Pointers, Calls, Cxx, Alias, Forward, Primal, Split, Eigen, Adaptive, Omp, Entry, Kernels,
+         Retarg, Timeloop]
 
 
 class Gen(Core, *MODES):
