@@ -218,7 +218,7 @@ if [ $# -eq 0 ]; then
       status=1
     again=$(sed -n 's/.*reversed, \([0-9]*\) steps run again.*/\1/p' "$OUT/ckpt.err")
     echo "${row/@AGAIN@/${again:-0 (taped)}}"
-    sums="$sums ${row##*| }"
+    sums="$sums $(echo "$row" | awk -F'|' '{gsub(/ /, "", $(NF-1)); print $(NF-1)}')"
   done
   if [ "$(echo "$sums" | tr ' ' '\n' | sed '/^$/d' | sort -u | wc -l)" != 1 ]; then
     echo
