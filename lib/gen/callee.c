@@ -99,6 +99,27 @@ unsigned char *lt_region_pflags(LtGen *g, LLVMValueRef call, unsigned np) {
   return f;
 }
 
+/* What the caller knows of a kept call's pointer arguments: a parallel
+ * region's flags (above); for a serial call only which hold pointers whose
+ * shadows may be null (a struct holding a pointer into an enzyme_const
+ * array: the callee's reverse must guard what it reaches through them),
+ * NULL when none does, so such calls share derivatives as before. */
+unsigned char *lt_call_pflags(LtGen *g, LLVMValueRef call, unsigned np) {
+  if (lt_call_is_parallel(call))
+    return lt_region_pflags(g, call, np);
+  unsigned char *f = NULL;
+  for (unsigned p = 0; p < np; p++) {
+    LLVMValueRef op = LLVMGetOperand(call, p);
+    if (lt_is_ptr_ty(LLVMTypeOf(op)) && lt_is_shadowed(&g->act_of, op) &&
+        lt_points_holds_inactive(&g->act_of.pts, op)) {
+      if (!f)
+        f = lt_xcalloc(np + 1, 1);
+      f[p] = LT_PF_NULLPTRS;
+    }
+  }
+  return f;
+}
+
 int lt_kept_call_request(LtGen *g, LLVMValueRef call, LtMode mode, LtRequest *r) {
   LLVMValueRef f = lt_called_fn(call);
   unsigned np = LLVMCountParams(f);
@@ -170,8 +191,7 @@ static int plan_call(LtGen *g, LLVMValueRef call) {
   size_t fl;
   const char *fname = LLVMGetValueName2(f, &fl);
   r.ckpt = c->host->checkpoint && !g->sub && fl > 8 && !strcmp(fname + fl - 8, ".lt.step");
-  if (lt_call_is_parallel(call))
-    r.pflags = lt_region_pflags(g, call, np);
+  r.pflags = lt_call_pflags(g, call, np);
   for (unsigned p = 0; p < np; p++)
     if (r.act[p] == LT_CONST && lt_is_varied(&g->act_of, LLVMGetOperand(call, p))) {
       /* float bits in an integer parameter (firstprivate scalars of
@@ -187,7 +207,7 @@ static int plan_call(LtGen *g, LLVMValueRef call) {
       return -1;
     }
   LtDeriv *d = lt_derive(c, &r);
-  if (d && r.pflags)
+  if (d && lt_call_is_parallel(call))
     plan_apart(g, call, &r);
   free(r.act);
   free(r.keep);

@@ -260,6 +260,9 @@ int lt_kept_call_request(LtGen *g, LLVMValueRef call, LtMode mode, LtRequest *r)
 /* What the caller knows of a parallel region's pointer arguments
  * (LT_PF_*, analysis.h), one byte per parameter (the caller frees it). */
 unsigned char *lt_region_pflags(LtGen *g, LLVMValueRef call, unsigned np);
+/* The flags of any kept call: a region's as above, for a serial call only
+ * LT_PF_NULLPTRS, NULL when no parameter has it. */
+unsigned char *lt_call_pflags(LtGen *g, LLVMValueRef call, unsigned np);
 /* In A, replace the clone of P's kept call by a call of A_f (shadow gives
  * A's shadow of a P pointer); *ret_shadow gets the result's shadow. */
 /* ckpt.c: checkpointed time loops. The snapshot function of a step P

@@ -123,8 +123,7 @@ static int plan_calls(LtTg *t) {
       LLVMTypeRef rt = LLVMGetReturnType(LLVMGlobalGetValueType(f));
       r.tan_used = LLVMGetFirstUse(i) && (lt_is_ptr_ty(rt) ? lt_is_shadowed(&g->act_of, i)
                                                            : lt_is_varied(&g->act_of, i));
-      if (lt_call_is_parallel(i))
-        r.pflags = lt_region_pflags(g, i, r.nparams);
+      r.pflags = lt_call_pflags(g, i, r.nparams);
       LtDeriv *d = lt_tangent_derive(t->c, &r);
       free(r.act);
       free(r.pflags);

@@ -44,3 +44,9 @@
 // RUN: bash %S/../../tools/fuzz/run.sh -S -n 4 -s 4 -O "0 2" -j 2 -g "--kernels --alias"
 // Registered functions that return an argument (--retarg).
 // RUN: bash %S/../../tools/fuzz/run.sh -S -n 4 -s 1 -O "0 2" -j 2 -g "--retarg --calls"
+// Time loops (--timeloop: outlined steps, -leantape-checkpoint with a
+// budget of 1 byte): --pointers seeds 80103 and 80106 segfaulted: the
+// step, a kept call, read pointers into enzyme_const memory from a struct
+// array its caller passed, and took their shadows as never null.
+// RUN: bash %S/../../tools/fuzz/run.sh -S -n 3 -s 1 -O "0 2" -j 2 -g --timeloop
+// RUN: for s in 80103 80106; do bash %S/../../tools/fuzz/run.sh -S -n 1 -s $s -O "0 2" -g "--timeloop --pointers" || exit 1; done

@@ -11,7 +11,11 @@
 //  - p = k ? x_dup : c_const;
 //  - heap buffers of pointers into dup memory, const memory, a heap
 //    temporary holding active values, a heap buffer of inactive values and
-//    a const global table.
+//    a const global table;
+//  - a kept (recursive) callee that reads through a local struct array
+//    whose pointer members point into dup and const memory, in reverse
+//    and forward mode (the callee's derivative must guard the shadows it
+//    loads: they are null for the const rows; it crashed before).
 // Every gradient is checked against central finite differences (and the
 // formula); const inputs must come back unchanged.
 // RUN: %ltclang -O0 %s -o %t.O0 -lm && %t.O0
@@ -24,6 +28,8 @@
 #include <leantape.h>
 #include <math.h>
 #include <stdlib.h>
+
+double __enzyme_fwddiff(void *, ...);
 
 /* ---- the miscompile from the issue ---------------------------------- */
 void rows_f(int n, const double *w, const double *seq, double *out) {
@@ -61,6 +67,47 @@ double struct_local(const double *x, const double *c, double k) {
   for (int i = 0; i < 2; i++)
     s += p[i].k * p[i].a[0] * p[i].b[1] + sin(p[i].a[1]);
   return s;
+}
+
+/* ---- a kept callee reading pointers into const memory --------------- */
+struct PK {
+  const double *p;
+  int k;
+};
+__attribute__((noinline)) double kept_walk(const struct PK *s, const double *x,
+                                           int n, int d) {
+  double acc = 0;
+  if (d > 0) { /* recursive: the call stays a call */
+    struct PK loc[2] = {{x, 0}, {x + 2, 1}};
+    acc = kept_walk(loc, x, 2, d - 1);
+  }
+  for (int i = 0; i < n; i++)
+    acc += sin(s[i % 3].p[(s[i % 3].k + i) % 2] * x[i]);
+  return acc;
+}
+double kept_caller(const double *x, const double *c, int n) {
+  struct PK s[3] = {{x + 5, 0}, {c + 2, 1}, {x + 1, 0}};
+  return kept_walk(s, x, n, 1);
+}
+/* its gradient by hand: each term sin(a b) with a read through a row */
+static void kept_an(const double *x, const double *c, int n, double *g) {
+  struct {
+    const double *p;
+    int k, dup;
+  } s[3] = {{x + 5, 0, 1}, {c + 2, 1, 0}, {x + 1, 0, 1}}, loc[2] = {{x, 0, 1}, {x + 2, 1, 1}};
+  for (int i = 0; i < 2; i++) { /* the inner call: rows loc[i % 3] */
+    int r = i % 3, j = (loc[r].k + i) % 2;
+    double a = loc[r].p[j], w = cos(a * x[i]);
+    g[(loc[r].p - x) + j] += w * x[i];
+    g[i] += w * a;
+  }
+  for (int i = 0; i < n; i++) {
+    int r = i % 3, j = (s[r].k + i) % 2;
+    double a = s[r].p[j], w = cos(a * x[i]);
+    if (s[r].dup)
+      g[(s[r].p - x) + j] += w * x[i];
+    g[i] += w * a;
+  }
 }
 
 /* ---- struct passed as dup with a mirrored shadow -------------------- */
@@ -146,6 +193,7 @@ static double fd_local_k(double k) { return struct_local(g_x, g_c, k); }
 static int g_sel;
 static double fd_sel_x(const double *x) { return sel(x, g_c, g_sel); }
 static double fd_heap_x(const double *x) { return heap_ptrs(x, g_c, NR); }
+static double fd_kept_x(const double *x) { return kept_caller(x, g_c, 6); }
 
 static void check_unchanged(const char *what, const double *a,
                             const double *b, int n) {
@@ -286,6 +334,25 @@ int main(void) {
               lt_fd_arr(fd_heap_x, x, 2 * NR, j), 1e-12, 1e-6);
     }
     check_unchanged("heap pointer buffers: c unchanged", c, g_c, 2 * NR);
+  }
+  /* a kept callee reading pointers into const memory, reverse and forward */
+  {
+    double x[2 * NR], c[2 * NR], dx[2 * NR] = {0}, an[2 * NR] = {0};
+    lt_fill(x, x0, 2 * NR);
+    lt_fill(c, c0, 2 * NR);
+    kept_an(x, c, 6, an);
+    __enzyme_autodiff((void *)kept_caller, enzyme_dup, x, dx, enzyme_const, c,
+                      enzyme_const, lt_vi(6));
+    for (int j = 0; j < 2 * NR; j++) {
+      lt_grad("kept callee, const rows: dx", x[j], dx[j], an[j],
+              lt_fd_arr(fd_kept_x, x, 2 * NR, j), 1e-12, 1e-6);
+      double e[2 * NR] = {0};
+      e[j] = 1;
+      double t = __enzyme_fwddiff((void *)kept_caller, enzyme_dup, x, e,
+                                  enzyme_const, c, enzyme_const, lt_vi(6));
+      lt_check("kept callee, const rows: tangent", t, an[j], 1e-12, 1e-14);
+    }
+    check_unchanged("kept callee: c unchanged", c, g_c, 2 * NR);
   }
   return lt_done();
 }
