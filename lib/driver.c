@@ -78,7 +78,7 @@ static int handle(LtCtx *c, LLVMValueRef call) {
   c->cur_call = call;
   int rc = (mode == LT_FWDDIFF ? lt_fwdsite_parse(c, call, &r)
                                 : lt_callsite_parse(c, call, mode, &r)) ||
-           !(d = mode == LT_FWDDIFF ? lt_tangent_derive(c, &r) : lt_derive(c, &r)) ||
+           !(d = mode == LT_FWDDIFF ? lt_tangent_derive(c, &r) : lt_derive_versioned(c, &r)) ||
            lt_rewrite(c, &r, d);
   lt_callsite_free(&r);
   c->cur_call = NULL;

@@ -28,6 +28,8 @@ typedef struct Em {
   LLVMBuilderRef b;     /* NULL: only check */
   int at;               /* block id of the access */
   int team;             /* a worksharing counter spans the team's space */
+  int checked;          /* an overlap test: facts it may check at run time */
+  LLVMValueRef holds;   /* ... their conjunction, emitted (i1, or NULL) */
   LtMap lo, hi;         /* memo: P value -> bounds at A's entry */
 } Em;
 
@@ -210,6 +212,18 @@ static int entry_load(Em *e, LLVMValueRef v) {
   return p;
 }
 
+/* An overlap test's fact: r, truncated to w bits, is r (a counter made
+ * narrow, trunc i64 %i to i32, whose value then extends back): r lies in
+ * [0, 2^(w-1)), where the truncation is the same under either extension. */
+static void fits(Em *e, Iv r, unsigned w) {
+  if (!e->b || w >= 64)
+    return;
+  LLVMValueRef lo = LLVMBuildICmp(e->b, LLVMIntSGE, r.lo, k64(e, 0), ""),
+               hi = LLVMBuildICmp(e->b, LLVMIntSLT, r.hi, k64(e, 1LL << (w - 1)), ""),
+               h = LLVMBuildAnd(e->b, lo, hi, "");
+  e->holds = e->holds ? LLVMBuildAnd(e->b, e->holds, h, "") : h;
+}
+
 static int iv_of(Em *e, LLVMValueRef v, unsigned depth, Iv *out) {
   LtCtx *c = e->g->c;
   LLVMTypeKind k = LLVMGetTypeKind(LLVMTypeOf(v));
@@ -290,7 +304,9 @@ static int iv_of(Em *e, LLVMValueRef v, unsigned depth, Iv *out) {
       break;
     case LLVMTrunc: /* a step's counter, made from its i64 step number
                        (prep/outline.c), which fits the counter's type */
-      ok = e->g->span_param && iv_of(e, LLVMGetOperand(v, 0), depth + 1, &r);
+      ok = (e->g->span_param || e->checked) && iv_of(e, LLVMGetOperand(v, 0), depth + 1, &r);
+      if (ok && !e->g->span_param)
+        fits(e, r, LLVMGetIntTypeWidth(LLVMTypeOf(v)));
       break;
     case LLVMSExt:
     case LLVMZExt: /* indices do not wrap: the value is the same */
@@ -322,6 +338,20 @@ static int iv_of(Em *e, LLVMValueRef v, unsigned depth, Iv *out) {
         if (ok)
           r = iv_add(e, r, iv_scale(e, x, (long long)LLVMABISizeOfType(c->td, ty)));
       }
+      break;
+    }
+    case LLVMCall: { /* llvm.[su]{min,max}: a trip count max(n * n, 1) */
+      size_t len;
+      const char *nm = lt_callee_name(v, &len);
+      int mx = len > 10 && (!strncmp(nm, "llvm.smax.", 10) || !strncmp(nm, "llvm.umax.", 10));
+      int mn = len > 10 && (!strncmp(nm, "llvm.smin.", 10) || !strncmp(nm, "llvm.umin.", 10));
+      ok = (mx || mn) && LLVMGetNumArgOperands(v) == 2 &&
+           iv_of(e, LLVMGetOperand(v, 0), depth + 1, &x) &&
+           iv_of(e, LLVMGetOperand(v, 1), depth + 1, &y);
+      /* (unsigned ones as signed: indices and counts do not wrap) */
+      if (ok)
+        r = (Iv){pick(e, mx ? LLVMIntSGT : LLVMIntSLT, x.lo, y.lo),
+                 pick(e, mx ? LLVMIntSGT : LLVMIntSLT, x.hi, y.hi)};
       break;
     }
     default:
@@ -452,11 +482,15 @@ LLVMValueRef lt_range_overlap_team(const LtFacts *g, LLVMValueRef fn, LLVMBuilde
   Em e;
   em_init(&e, g, fn, b);
   e.team = team;
+  e.checked = 1;
   LLVMValueRef wl, wh, rl, rh, o = NULL;
-  if (hull(&e, w, nw, &wl, &wh) && hull(&e, r, nr, &rl, &rh))
+  if (hull(&e, w, nw, &wl, &wh) && hull(&e, r, nr, &rl, &rh)) {
     o = !b ? DRY
            : LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntULT, wl, rh, ""),
                           LLVMBuildICmp(b, LLVMIntULT, rl, wh, ""), "lt.overlap");
+    if (b && e.holds) /* where a fact fails, the ranges say nothing */
+      o = LLVMBuildOr(b, o, LLVMBuildNot(b, e.holds, ""), "lt.overlap");
+  }
   em_free(&e);
   return o;
 }

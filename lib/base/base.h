@@ -104,6 +104,8 @@ void lt_erase_fn(LtCtx *c, LLVMValueRef fn);
  * the text is prefixed with "leantape: ". Diagnostics are queued and flushed
  * at the end of the pass, when the module is valid again. */
 void lt_error(LtCtx *c, LLVMValueRef at, const char *fmt, ...);
+/* Forget the queued diagnostics after the first n. */
+void lt_diag_drop(LtCtx *c, size_t n);
 void lt_internal_error(LtCtx *c, LLVMValueRef fn, const char *what);
 void lt_diag_flush(LtCtx *c);
 /* Delete fn after the diagnostics are flushed (they may point into it). */
@@ -162,6 +164,7 @@ struct LtCtx {
   LLVMTypeRef i1, i8, i32, i64, ptr, vd, f64;
   LtVec diags;   /* queued diagnostics (LtDiag *) */
   int nerrors;   /* errors in the current request */
+  int quiet;     /* > 0: no remarks (a second version being built) */
   LtVec derivs;  /* generated derivatives (LtDeriv *), reused per request key */
   LtVec graveyard; /* functions to delete after the diagnostics are out */
   LtMap split_clean; /* __enzyme_augmentfwd/_reverse pairs with nothing

@@ -56,6 +56,16 @@ void lt_error(LtCtx *c, LLVMValueRef at, const char *fmt, ...) {
   queue(c, at, buf);
 }
 
+void lt_diag_drop(LtCtx *c, size_t n) {
+  for (size_t i = n; i < c->diags.n; i++) {
+    LtDiag *d = c->diags.v[i];
+    free(d->msg);
+    free(d);
+  }
+  if (n < c->diags.n)
+    c->diags.n = n;
+}
+
 void lt_internal_error(LtCtx *c, LLVMValueRef fn, const char *what) {
   size_t len;
   const char *name = fn ? LLVMGetValueName2(fn, &len) : "?";

@@ -10,6 +10,8 @@ void lt_diag_emit(LtCtx *c, LLVMValueRef at, const char *msg, int is_error) {
 
 void lt_remark_emit(LtCtx *c, LLVMValueRef at, const char *pass_name,
                     const char *remark_name, const char *msg) {
+  if (c->quiet)
+    return;
   c->host->remark(c->host->self, at, pass_name, remark_name, msg);
 }
 

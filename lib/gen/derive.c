@@ -106,6 +106,7 @@ static int verify(LtCtx *c, LLVMValueRef f, LLVMValueRef at) {
 }
 
 static void gen_free(LtGen *g) {
+  free(g->pf);
   lt_cfg_free(&g->g);
   lt_activity_free(&g->act_of);
   lt_map_free(&g->fmap);
@@ -174,7 +175,7 @@ static int checked_flags(LtGen *g, const LtRequest *r, LtDeriv *d, unsigned char
     return 0;
   LtFacts f = {g->c, g->P, g->nparams, g->split, g->keep, &g->g, &g->loops, &g->ind,
                NULL, NULL, g->loop_iv, &g->ivx_loop, 0, 0};
-  d->apart = lt_omp_check_build(g->c, &f, r->pflags,
+  d->apart = lt_omp_check_build(g->c, &f, r->pflags, r->parallel ? 2 : 0,
                                 LLVMGetValueName2(r->fn, &(size_t){0}));
   for (unsigned p = 0; p < r->nparams; p++)
     if (pf[p] & LT_PF_CHECK)
@@ -182,17 +183,38 @@ static int checked_flags(LtGen *g, const LtRequest *r, LtDeriv *d, unsigned char
   return !d->apart;
 }
 
+/* A gradient that version.c may version: the run-time test that its
+ * pointer parameters are apart, built now that the facts are at hand (a
+ * second derivative is built only where the test exists). */
+/* Versioning pays only where a reverse loop may vectorise: a function
+ * without loops gets no second derivative (version.c). */
+static void version_test(LtGen *g, const LtRequest *r, LtDeriv *d) {
+  if (!g->loops.nloops)
+    return;
+  unsigned char *pf = lt_version_flags(g->c, r);
+  if (!pf)
+    return;
+  LtFacts f = {g->c, g->P, g->nparams, g->split, g->keep, &g->g, &g->loops, &g->ind,
+               NULL, NULL, g->loop_iv, &g->ivx_loop, 0, 0};
+  d->apart_test = lt_omp_check_build(g->c, &f, pf, 0, LLVMGetValueName2(r->fn, &(size_t){0}));
+  free(pf);
+}
+
 static int analyse(LtGen *g, const LtRequest *r, LtDeriv *d) {
   lt_cfg_build(&g->g, g->P);
   if (lt_loopform(g->c, r->fn, &g->g, &g->loops, &g->loop_iv, &g->ivx_loop))
     return -1;
   lt_induction_build(&g->ind, &g->loops);
+  version_test(g, r, d);
   g->act_of.ret_shadow = r->ret_shadow;
   unsigned char *pf = lt_xcalloc(r->nparams + 1, 1);
   int no = checked_flags(g, r, d, pf);
   int bad = no || lt_activity_run(g->c, &g->act_of, g->P, &g->g, r->act,
                                   r->pflags ? pf : NULL);
-  free(pf);
+  if (r->pflags)
+    g->pf = pf;
+  else
+    free(pf);
   if (bad)
     return no ? 1 : -1;
   g->fx = (LtFacts){g->c,     g->P,         g->nparams, g->split, g->keep,

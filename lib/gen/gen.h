@@ -80,6 +80,10 @@ typedef struct LtDeriv {
                           derivative's assumption holds (ompcheck.c) */
   LLVMValueRef size_gv;/* i64 global holding tape_size, for callers that
                           were built while it was not known yet */
+  int versioned;       /* combined mode: version.c looked at it (grad may
+                          then be its run-time choice of two) */
+  LLVMValueRef apart_test; /* ... i1 apart(the function's parameters), when
+                          one could be built (lt_version_flags) */
   LLVMValueRef snap;   /* requested with ckpt: i64 snap(the function's
                           parameters, ptr buf, i32 op), the bytes a step
                           writes (ckpt.c); NULL when it cannot be built */
@@ -94,6 +98,12 @@ LLVMTypeRef lt_rev_type(LtCtx *c, LLVMValueRef fn, const LtAct *act,
                         LLVMTypeRef outs_ty);
 /* Build (or reuse) the derivative for a request; NULL after reporting. */
 LtDeriv *lt_derive(LtCtx *c, const LtRequest *r);
+/* version.c: as lt_derive; for __enzyme_autodiff over plain pointers, the
+ * gradient may pick at run time a second derivative that takes them apart. */
+LtDeriv *lt_derive_versioned(LtCtx *c, const LtRequest *r);
+/* LT_PF_CHECK on every pointer parameter of an __enzyme_autodiff request
+ * that version.c would version, else NULL (the caller frees it). */
+unsigned char *lt_version_flags(LtCtx *c, const LtRequest *r);
 /* The derivative cache (c->derivs), keyed by r's function, the activity
  * of each parameter (upper case where keep[p]: memory kept between split
  * halves) and the mode's tail: the entry built for that key, or, *fresh,
@@ -134,6 +144,8 @@ struct LtGen {
   int lifo;            /* under __enzyme_autodiff: sub-tapes on the arena */
   int parallel;        /* runs on every thread of an OpenMP team: adjoints
                           into shared memory are atomic (omp.c) */
+  unsigned char *pf;   /* what the caller knows of the parameters (LT_PF_*,
+                          CHECK become DISTINCT), or NULL */
   struct LtOmpPriv *priv; /* R of a parallel region: per-thread adjoint
                           buffers of read-only parameters (omp.c) */
   unsigned npriv;
@@ -293,7 +305,7 @@ void lt_callee_done(LtCtx *c, LtDeriv *d);
  * bytes apart from those through every other one, over the whole team?
  * NULL when some access is out of reach of such a test. */
 LLVMValueRef lt_omp_check_build(LtCtx *c, const LtFacts *f, const unsigned char *pflags,
-                                const char *base);
+                                unsigned first, const char *base);
 
 /* omp.c: OpenMP parallel regions */
 /* A: the region tape for a parallel call (one tape header per thread),

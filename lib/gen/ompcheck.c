@@ -1,4 +1,4 @@
-/* ompcheck.c: parallel regions over plain pointers, versioned at run time.
+/* ompcheck.c: functions over plain pointers, versioned at run time.
  *
  * Inside a parallel region, what the analysis cannot tell apart costs
  * most: an adjoint added into a location another thread may add to is
@@ -22,11 +22,16 @@
  * OpenMP runtime's own calls receive allocas, and the locks of critical
  * sections and reductions, which are not data). Otherwise no second
  * derivative is built.
+ *
+ * The same test versions a gradient's serial function (gen/version.c):
+ * there every parameter is the caller's (first = 0), where a region's
+ * first two are the runtime's thread ids (first = 2).
  */
 #include "lt.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* The parameter index of v, an argument of P, or -1. */
 static int param_of(const LtFacts *f, LLVMValueRef v) {
@@ -44,10 +49,11 @@ static int param_of(const LtFacts *f, LLVMValueRef v) {
  * pointers into memory are refused), a constant global (OpenMP's source
  * locations), or a parameter the caller knows apart. A checked parameter
  * itself is opaque here: its accesses are grouped before asking. */
-static int opaque_use(const LtFacts *f, const unsigned char *pflags, LLVMValueRef v) {
+static int opaque_use(const LtFacts *f, const unsigned char *pflags, int first,
+                      LLVMValueRef v) {
   int p = param_of(f, v);
   if (p >= 0) /* the runtime's thread ids, or a parameter known apart */
-    return p >= 2 && !(pflags[p] & LT_PF_DISTINCT);
+    return p >= first && !(pflags[p] & LT_PF_DISTINCT);
   if (LLVMIsAAllocaInst(v))
     return 0;
   if (LLVMIsAGlobalVariable(v) && LLVMIsGlobalConstant(v))
@@ -80,9 +86,19 @@ static int is_sync(LLVMValueRef call) {
   }
 }
 
+/* memset, memcpy, memmove: accesses of their pointer operands' memory
+ * over their length */
+static int mem_intrinsic(LLVMValueRef call) {
+  size_t len;
+  const char *nm = lt_callee_name(call, &len);
+  return LLVMGetNumArgOperands(call) >= 3 &&
+         (!strncmp(nm, "llvm.memcpy", 11) || !strncmp(nm, "llvm.memmove", 12) ||
+          !strncmp(nm, "llvm.memset", 11));
+}
+
 /* Sort the accesses into groups[p] (inst, addr pairs) per checked
  * parameter p; 0 when some access or call defeats the test. */
-static int collect(const LtFacts *f, const unsigned char *pflags, LtVec *groups) {
+static int collect(const LtFacts *f, const unsigned char *pflags, int first, LtVec *groups) {
   for (unsigned b = 0; b < f->g->nblocks; b++)
     for (LLVMValueRef i = LLVMGetFirstInstruction(f->g->block[b]); i;
          i = LLVMGetNextInstruction(i)) {
@@ -90,27 +106,33 @@ static int collect(const LtFacts *f, const unsigned char *pflags, LtVec *groups)
       if (a) {
         LLVMValueRef base = lt_base_of(a);
         int p = param_of(f, base);
-        if (p >= 2 && (pflags[p] & LT_PF_CHECK)) {
+        if (p >= first && (pflags[p] & LT_PF_CHECK)) {
           lt_vec_push(&groups[p], i);
           lt_vec_push(&groups[p], a);
-        } else if (opaque_use(f, pflags, base)) {
+        } else if (opaque_use(f, pflags, first, base)) {
           return 0; /* a loaded pointer, a global, ...: anything */
         }
         /* a stored pointer escapes */
         if (LLVMIsAStoreInst(i) && lt_is_ptr_ty(LLVMTypeOf(LLVMGetOperand(i, 0))) &&
-            opaque_use(f, pflags, lt_base_of(LLVMGetOperand(i, 0))))
+            opaque_use(f, pflags, first, lt_base_of(LLVMGetOperand(i, 0))))
           return 0;
         continue;
       }
       if (LLVMIsACallInst(i) || LLVMIsAInvokeInst(i)) {
         unsigned n = LLVMGetNumArgOperands(i);
-        int sync = is_sync(i);
+        int sync = is_sync(i), mem = mem_intrinsic(i);
         for (unsigned k = 0; k < n; k++) {
           LLVMValueRef op = LLVMGetOperand(i, k);
           if (sync && LLVMIsAGlobalVariable(op))
             continue; /* a lock or its ticket counter */
+          int p = mem && k < 2 ? param_of(f, lt_base_of(op)) : -1;
+          if (p >= first && (pflags[p] & LT_PF_CHECK)) {
+            lt_vec_push(&groups[p], i); /* its length bounds it (range.c) */
+            lt_vec_push(&groups[p], op);
+            continue;
+          }
           if (lt_is_ptr_ty(LLVMTypeOf(op)) &&
-              opaque_use(f, pflags, lt_base_of(op)))
+              opaque_use(f, pflags, first, lt_base_of(op)))
             return 0;
         }
         continue;
@@ -122,11 +144,11 @@ static int collect(const LtFacts *f, const unsigned char *pflags, LtVec *groups)
 }
 
 LLVMValueRef lt_omp_check_build(LtCtx *c, const LtFacts *f, const unsigned char *pflags,
-                                const char *base) {
+                                unsigned first, const char *base) {
   LtVec *groups = lt_xcalloc(f->nparams + 1, sizeof *groups);
-  int ok = collect(f, pflags, groups);
+  int ok = collect(f, pflags, (int)first, groups);
   /* every pair of groups, one of them checked: computable */
-  for (unsigned p = 2; ok && p < f->nparams; p++)
+  for (unsigned p = first; ok && p < f->nparams; p++)
     for (unsigned q = p + 1; ok && q < f->nparams; q++)
       if (groups[p].n && groups[q].n)
         ok = lt_range_overlap_team(f, NULL, NULL, (LLVMValueRef *)groups[p].v, groups[p].n,
@@ -144,7 +166,7 @@ LLVMValueRef lt_omp_check_build(LtCtx *c, const LtFacts *f, const unsigned char 
     LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
     LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(c->llctx, fn, "entry"));
     LLVMValueRef any = LLVMConstInt(c->i1, 0, 0);
-    for (unsigned p = 2; p < f->nparams; p++)
+    for (unsigned p = first; p < f->nparams; p++)
       for (unsigned q = p + 1; q < f->nparams; q++)
         if (groups[p].n && groups[q].n)
           any = LLVMBuildOr(b, any,

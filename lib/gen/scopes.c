@@ -17,6 +17,11 @@
  *    show are not based on j are !noalias it. Locations only read through
  *    j get none: restrict lets read-only arrays overlap (dot(x, x)), and
  *    their shadows, which R writes, overlap then too.
+ *  - a parameter the caller knows apart from every other (LT_PF_DISTINCT:
+ *    a versioned gradient's run-time test said so, gen/version.c) is
+ *    restrict and more: no other parameter reaches its bytes, read or
+ *    written, so the shadow of any location P reaches only through it
+ *    gets its scope.
  * An llvm.experimental.noalias.scope.decl at R's entry declares the
  * scopes, so the inliner and the loop unroller give every copy of R scopes
  * of its own. Tape, undo-log and adjoint accesses, atomics and the undo
@@ -39,10 +44,15 @@ static LLVMMetadataRef self_node(LLVMContextRef c, LLVMMetadataRef domain, const
   return n;
 }
 
+static int distinct_param(LtGen *g, unsigned p) {
+  return g->pf && (g->pf[p] & LT_PF_DISTINCT);
+}
+
 /* (Not in a parallel region: restrict speaks of one thread's accesses.) */
 static int noalias_param(LtGen *g, unsigned p) {
   return !g->parallel && lt_is_dup(g->act[p]) &&
-         LLVMGetEnumAttributeAtIndex(g->P, p + 1, LLVMGetEnumAttributeKindForName("noalias", 7));
+         (distinct_param(g, p) ||
+          LLVMGetEnumAttributeAtIndex(g->P, p + 1, LLVMGetEnumAttributeKindForName("noalias", 7)));
 }
 
 static void declare(LtGen *g, LLVMMetadataRef *s, unsigned n) {
@@ -127,7 +137,8 @@ void lt_scope_shadow(LtGen *g, LLVMValueRef inst, LLVMValueRef from) {
       continue;
     if (!lt_points_may_be_param(pt, p, k))
       no[nn++] = g->sc_excl[k];
-    else if (ns == 1 && lt_points_only_param(pt, p, k) && modified(from))
+    else if (ns == 1 && lt_points_only_param(pt, p, k) &&
+             (distinct_param(g, k) || modified(from)))
       sc[ns++] = g->sc_excl[k];
   }
   tag(g, inst, sc, ns, no, nn);

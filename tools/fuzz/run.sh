@@ -209,8 +209,13 @@ prog_flags() {
 }
 
 # --timeloop programs (their fuzz-timeloop line): compiled with
-# -leantape-checkpoint, run with a tape budget of one byte
-ckpt_flags() { ! grep -q '^/\* fuzz-timeloop' "$1" 2>/dev/null || printf '%s' '-mllvm -leantape-checkpoint'; }
+# -leantape-checkpoint, run with a tape budget of one byte. clang 19 parses
+# -mllvm options before it loads -fpass-plugin, so the plugin is also loaded
+# with -Xclang -load first (as lit's %ltload does).
+ckpt_flags() {
+  ! grep -q '^/\* fuzz-timeloop' "$1" 2>/dev/null ||
+    printf '%s' "-Xclang -load -Xclang $plugin -mllvm -leantape-checkpoint"
+}
 ckpt_budget() { ! grep -q '^/\* fuzz-timeloop' "$1" 2>/dev/null || printf '1'; }
 
 # one seed: prints one result line per level, "RESULT seed level detail"
