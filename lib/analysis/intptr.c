@@ -107,6 +107,13 @@ static int int_access(Walk *w, LLVMValueRef i, LLVMTypeRef t) {
   int tk = tbaa_kind(w, i);
   if (tk == T_FLOAT || tk == T_OTHER)
     return 0;
+  /* Wider than any integer scalar but __int128 (which its tag names): how
+   * a copy moves two doubles at once (memcpy into an unsigned __int128,
+   * InstCombine's load i128 split by lshr and trunc), so no evidence that
+   * no float is there: taken as integers, the pointer would lose its
+   * gradient. */
+  if (k == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) > 64 && tk != T_INTPTR)
+    return 0;
   if (tk == T_NONE && w->strict && k == LLVMIntegerTypeKind && !used_as_integer(i))
     return 0;
   w->touched = 1;
