@@ -6,8 +6,10 @@
 // the parameter itself at -O1 and up) as integer accesses, made the
 // parameter enzyme_const and its shadow an extra argument ("too many
 // arguments"; a call with one argument fewer would have passed the shadow
-// as the next parameter and lost the gradient). Reverse and forward mode,
-// against the analytic gradient and central differences.
+// as the next parameter and lost the gradient). A pointer to genuine
+// __int128 data, used as numbers, stays enzyme_const by default (no
+// shadow passed). Reverse and forward mode, against the analytic gradient
+// and central differences.
 // RUN: %ltclang -O0 %s -o %t.O0 -lm && %t.O0
 // RUN: %ltclang -O1 %s -o %t.O1 -lm && %t.O1
 // RUN: %ltclang -O2 %s -o %t.O2 -lm && %t.O2
@@ -50,6 +52,14 @@ static double g0(const double *p) {
   return q[0];
 }
 
+/* key: integers only, untagged at -O0 */
+double h(const double *x, const unsigned __int128 *key) {
+  return x[0] * x[1] * (double)(key[0] % 7) + (key[1] > 3 ? x[1] : 0);
+}
+
+static const unsigned __int128 g_key[2] = {10, 5};
+static double h0(const double *x) { return h(x, g_key); }
+
 int main(void) {
   double p[2] = {1.25, -0.75};
   double want[2] = {2 * p[0] * p[1], p[0] * p[0] + cos(p[1])};
@@ -72,6 +82,14 @@ int main(void) {
   for (int i = 0; i < 2; i++) {
     lt_check("d g/dp", dg[i], wg[i], 1e-12, 1e-12);
     lt_check("d g/dp (fd)", dg[i], lt_fd_arr(g0, p, 2, i), 1e-6, 1e-8);
+  }
+
+  double dh[2] = {0, 0};
+  double wh[2] = {3 * p[1], 3 * p[0] + 1};
+  __enzyme_autodiff((void *)h, p, dh, g_key);
+  for (int i = 0; i < 2; i++) {
+    lt_check("d h/dx", dh[i], wh[i], 1e-12, 1e-12);
+    lt_check("d h/dx (fd)", dh[i], lt_fd_arr(h0, p, 2, i), 1e-6, 1e-8);
   }
   return lt_done();
 }
