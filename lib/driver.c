@@ -217,6 +217,7 @@ int lt_run_module(LLVMModuleRef m, const LtHost *host, int opt_level) {
     lt_rewrite_failed(&c, failed.v[i]);
   lt_vec_free(&failed);
   lower_iter_hints(m);
+  lt_annotate_drop(&c);
   drop_unused_decls(m);
   fuse_generated(&c);
   for (size_t i = 0; i < c.derivs.n; i++)

@@ -99,6 +99,23 @@ static int used_as_integer(LLVMValueRef i) {
   return 1;
 }
 
+/* A load whose value only feeds arithmetic, comparisons and conversions
+ * to float by value: none of the shifts and truncations that cut a wide
+ * integer into the bits of its lanes. */
+static int used_as_number(LLVMValueRef i) {
+  if (!LLVMIsALoadInst(i) || !LLVMGetFirstUse(i))
+    return 0;
+  for (LLVMUseRef u = LLVMGetFirstUse(i); u; u = LLVMGetNextUse(u))
+    switch (LLVMGetInstructionOpcode(LLVMGetUser(u))) {
+    case LLVMAdd: case LLVMSub: case LLVMMul: case LLVMSDiv: case LLVMUDiv:
+    case LLVMSRem: case LLVMURem: case LLVMICmp: case LLVMSIToFP: case LLVMUIToFP:
+      break;
+    default:
+      return 0;
+    }
+  return 1;
+}
+
 /* A load or store of type t at i carries an integer or a pointer. */
 static int int_access(Walk *w, LLVMValueRef i, LLVMTypeRef t) {
   LLVMTypeKind k = LLVMGetTypeKind(t);
@@ -106,6 +123,14 @@ static int int_access(Walk *w, LLVMValueRef i, LLVMTypeRef t) {
     return 0;
   int tk = tbaa_kind(w, i);
   if (tk == T_FLOAT || tk == T_OTHER)
+    return 0;
+  /* Wider than any integer scalar but __int128 (which its tag names): how
+   * a copy moves two doubles at once (memcpy into an unsigned __int128,
+   * InstCombine's load i128 split by lshr and trunc), so no evidence that
+   * no float is there unless the value is used as a number: taken as
+   * integers, the pointer would lose its gradient. */
+  if (k == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) > 64 && tk != T_INTPTR &&
+      !used_as_number(i))
     return 0;
   if (tk == T_NONE && w->strict && k == LLVMIntegerTypeKind && !used_as_integer(i))
     return 0;

@@ -316,6 +316,57 @@ void lt_annotate_module(LtCtx *c) {
       reg_of(c, f)->inactive = 1;
 }
 
+/* The registrations lt_annotate_module reads. */
+static int registration(const char *name, size_t len) {
+  return lt_is_enzyme_name(name, len) &&
+         (has(name, len, "__enzyme_register_gradient") ||
+          has(name, len, "__enzyme_register_derivative") ||
+          has(name, len, "__enzyme_inactivefn") ||
+          has(name, len, "__enzyme_function_like") ||
+          has(name, len, "__enzyme_inactive_global"));
+}
+
+/* llvm.used or llvm.compiler.used without the registrations in it. */
+static void unlist(LtCtx *c, const char *list) {
+  LLVMValueRef u = LLVMGetNamedGlobal(c->mod, list), init;
+  if (!u || !(init = LLVMGetInitializer(u)) ||
+      LLVMGetTypeKind(LLVMTypeOf(init)) != LLVMArrayTypeKind)
+    return;
+  unsigned n = (unsigned)LLVMGetArrayLength2(LLVMTypeOf(init)), k = 0;
+  LLVMValueRef *keep = lt_xcalloc(n + 1, sizeof *keep);
+  for (unsigned i = 0; i < n; i++) {
+    LLVMValueRef e = LLVMGetAggregateElement(init, i), g = strip(e);
+    size_t len;
+    const char *name = g ? LLVMGetValueName2(g, &len) : NULL;
+    if (!g || !LLVMIsAGlobalVariable(g) || !registration(name, len))
+      keep[k++] = e;
+  }
+  if (k < n) {
+    LLVMTypeRef et = LLVMGetElementType(LLVMTypeOf(init));
+    LLVMDeleteGlobal(u);
+    if (k) {
+      LLVMValueRef a = LLVMConstArray2(et, keep, k);
+      LLVMValueRef g = LLVMAddGlobal(c->mod, LLVMTypeOf(a), list);
+      LLVMSetInitializer(g, a);
+      LLVMSetLinkage(g, LLVMAppendingLinkage);
+      LLVMSetSection(g, "llvm.metadata");
+    }
+  }
+  free(keep);
+}
+
+void lt_annotate_drop(LtCtx *c) {
+  unlist(c, "llvm.used");
+  unlist(c, "llvm.compiler.used");
+  for (LLVMValueRef g = LLVMGetFirstGlobal(c->mod), next; g; g = next) {
+    next = LLVMGetNextGlobal(g);
+    size_t len;
+    const char *name = LLVMGetValueName2(g, &len);
+    if (!LLVMIsDeclaration(g) && !LLVMGetFirstUse(g) && registration(name, len))
+      LLVMDeleteGlobal(g);
+  }
+}
+
 void lt_annotate_free(LtCtx *c) {
   for (size_t i = 0; i < c->regs.n; i++)
     free(c->regs.v[i]);

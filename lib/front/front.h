@@ -25,6 +25,10 @@ int lt_restore_module(LLVMModuleRef m);
 /* Read the registrations and annotations of the module into c->reg. */
 void lt_annotate_module(LtCtx *c);
 void lt_annotate_free(LtCtx *c);
+/* Once every call is done: delete the registration globals read above
+ * (Enzyme's PreserveNVVM does the same), so that an extern they name
+ * need not be defined (void *__enzyme_inactive_global = &extern_var). */
+void lt_annotate_drop(LtCtx *c);
 /* The annotation of a call's callee (or of the call itself), or NULL. */
 const LtReg *lt_annotation(LtCtx *c, LLVMValueRef call);
 

@@ -19,11 +19,15 @@
 // RUN: %fpluginclang -O0 %s %S/../Inputs/clang-plugin/defs.c -o %t.O0 -lm && %t.O0
 // RUN: %fpluginclang -O2 %s %S/../Inputs/clang-plugin/defs.c -o %t.O2 -lm && %t.O2
 // RUN: %fpluginclang -O0 -mllvm -leantape-global-shadows %s %S/../Inputs/clang-plugin/defs.c -o %t.gs -lm && %t.gs
-// RUN: %fpluginclang -O2 -mllvm -leantape-global-shadows -S -emit-llvm %s -o - | FileCheck %s
+// RUN: %fpluginclang -O2 -mllvm -leantape-global-shadows -S -emit-llvm %s -o %t.ll
+// RUN: FileCheck %s < %t.ll && FileCheck %s --check-prefix=NOREG < %t.ll
+// The registrations (before the pass, which deletes them once read):
+// RUN: %fpluginclang -O2 -S -emit-llvm -Xclang -disable-llvm-passes %s -o - | FileCheck %s --check-prefix=REG
 // Without the clang plugin the attributes are unknown to clang:
 // RUN: %clang -fsyntax-only %s 2>&1 | FileCheck %s --check-prefix=NOPLUGIN
-// CHECK-DAG: @__enzyme_inactivefn_autoreg_{{[0-9]+}} = internal global ptr @ext_scale
-// CHECK-DAG: @__enzyme_inactive_global_autoreg_{{[0-9]+}} = internal global ptr @ext_table
+// REG-DAG: @__enzyme_inactivefn_autoreg_{{[0-9]+}} = internal global ptr @ext_scale
+// REG-DAG: @__enzyme_inactive_global_autoreg_{{[0-9]+}} = internal global ptr @ext_table
+// NOREG-NOT: autoreg
 // CHECK-DAG: @scratch.lt.shadow = internal global [2 x double] zeroinitializer
 // CHECK-NOT: @quiet.lt.shadow
 // NOPLUGIN: warning: unknown attribute 'enzyme_inactive' ignored
