@@ -275,6 +275,8 @@ int lt_ckpt_forward(LtGen *g, LLVMBuilderRef b, LLVMValueRef call,
 int lt_ckpt_reverse(LtGen *g, LLVMValueRef call);
 /* ckptrt.c: the run-time helper lt.ckpt.<name>, linked in on first use */
 LLVMValueRef lt_ckpt_rt(LtCtx *c, const char *name);
+/* ckptol.c: the online helpers' IR text (lt.ckpt.online, .intervals) */
+extern const char lt_ckpt_online_ir[];
 
 LLVMValueRef lt_callee_forward(LtGen *g, LLVMBuilderRef b, LLVMValueRef call,
                                LLVMValueRef (*shadow)(LtGen *, LLVMValueRef),
