@@ -312,7 +312,7 @@ LtDeriv *lt_derive(LtCtx *c, const LtRequest *r) {
   double t0 = lt_now();
   g.P = lt_preprocess(c, r->fn, r->call);
   if (g.P && (c->host->outline_steps || c->host->checkpoint) && !g.sub &&
-      lt_outline_time_loops(c, g.P) < 0) {
+      lt_outline_wanted(c, r->call) && lt_outline_time_loops(c, g.P) < 0) {
     lt_bury(c, g.P);
     g.P = NULL;
   }

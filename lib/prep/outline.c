@@ -346,6 +346,34 @@ static int outline(LtCtx *c, LLVMValueRef P, const LtCfg *g, const LtLoops *ls,
   return 1;
 }
 
+/* Is fn differentiated in forward mode, an argument of __enzyme_fwddiff
+ * or called (up to depth calls deep) from a function that is? */
+static int under_fwd(LLVMValueRef fn, int depth) {
+  for (LLVMUseRef u = LLVMGetFirstUse(fn); u && depth < 8; u = LLVMGetNextUse(u)) {
+    LLVMValueRef us = LLVMGetUser(u);
+    if (!LLVMIsACallInst(us))
+      continue;
+    size_t len;
+    const char *nm = lt_callee_name(us, &len);
+    if (nm && !strncmp(nm, "__enzyme_fwddiff", 16))
+      return 1;
+    if (LLVMGetCalledValue(us) == fn &&
+        under_fwd(LLVMGetBasicBlockParent(LLVMGetInstructionParent(us)), depth + 1))
+      return 1;
+  }
+  return 0;
+}
+
+int lt_outline_wanted(LtCtx *c, LLVMValueRef call) {
+  if (!call || !under_fwd(LLVMGetBasicBlockParent(LLVMGetInstructionParent(call)), 0))
+    return 1;
+  if (c->host->checkpoint)
+    lt_remark_emit(c, call, "leantape", "checkpoint",
+                   "time loops are not checkpointed in a gradient that forward mode "
+                   "differentiates (forward over reverse): their steps are taped");
+  return 0;
+}
+
 int lt_outline_time_loops(LtCtx *c, LLVMValueRef P) {
   if (lt_run_pipeline(c, P, "loop(loop-rotate),loop-simplify,lcssa"))
     return -1;
