@@ -519,6 +519,13 @@ LLVMValueRef lt_ckpt_snap_build(LtCtx *c, const LtFacts *facts, const char *base
   if (!ok) {
     LLVMDeleteFunction(fn);
     fn = NULL;
+  } else if (!lt_run_pipeline(c, fn, "instcombine")) {
+    /* for the remark: its size, when that folds to a constant (the
+     * extents' ends are offsets from the same pointers) */
+    LLVMValueRef rt = LLVMGetBasicBlockTerminator(size);
+    LLVMValueRef v = rt && LLVMGetNumOperands(rt) ? LLVMGetOperand(rt, 0) : NULL;
+    if (v && LLVMIsAConstantInt(v))
+      snprintf(why, whysz, "%llu", LLVMConstIntGetZExtValue(v));
   }
 done:
   lt_vec_free(&cells);

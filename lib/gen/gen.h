@@ -266,7 +266,8 @@ unsigned char *lt_call_pflags(LtGen *g, LLVMValueRef call, unsigned np);
 /* In A, replace the clone of P's kept call by a call of A_f (shadow gives
  * A's shadow of a P pointer); *ret_shadow gets the result's shadow. */
 /* ckpt.c: checkpointed time loops. The snapshot function of a step P
- * (its facts f), or NULL with why[]; A's and R's part of a checkpointed
+ * (its facts f), or NULL with why[] (on success, why[] has the snapshot's
+ * size in bytes when that is a constant, else ""); A's and R's part of a checkpointed
  * step call (0, or -1 after reporting). */
 LLVMValueRef lt_ckpt_snap_build(LtCtx *c, const LtFacts *f, const char *base, char *why,
                                 size_t whysz);
