@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ARGS 144 /* where the context keeps the step's arguments (ckptrt.c) */
+#define ARGS 168 /* where the context keeps the step's arguments (ckptrt.c) */
 
 /* ---- the snapshot function, from the step's facts ------------------------ */
 
@@ -96,17 +96,84 @@ static int known_at_start(LLVMValueRef v, int depth) {
   }
 }
 
+/* A branch condition computed from the step's parameters alone: it has
+ * the same value wherever the step tests it. */
+static int fixed_cond(LLVMValueRef v) {
+  return LLVMIsAArgument(v) ||
+         (LLVMIsAICmpInst(v) && known_at_start(LLVMGetOperand(v, 0), 0) &&
+          known_at_start(LLVMGetOperand(v, 1), 0));
+}
+
+/* Does every path from block d to the step's return pass through block
+ * b? (b post-dominates d: a join after a branch that d begins.) Paths
+ * that test a fixed condition (fixed_cond, up to 4 of them) two ways are
+ * not paths: each assignment of them is searched on its own (-O0 clones
+ * branch on n > 0 again after each guarded loop). */
+static int passes(const LtFacts *f, unsigned d, unsigned b) {
+  unsigned n = f->g->nblocks, top = 0, *stack = lt_xcalloc(n + 1, sizeof *stack);
+  unsigned char *seen = lt_xcalloc(n + 1, 1);
+  LLVMValueRef fixed[4];
+  unsigned nfixed = 0;
+  for (unsigned k = 0; k < n; k++) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(f->g->block[k]);
+    if (!t || LLVMGetInstructionOpcode(t) != LLVMBr || !LLVMIsConditional(t) ||
+        !fixed_cond(LLVMGetCondition(t)))
+      continue;
+    unsigned m = 0;
+    while (m < nfixed && fixed[m] != LLVMGetCondition(t))
+      m++;
+    if (m == nfixed && nfixed < 4)
+      fixed[nfixed++] = LLVMGetCondition(t);
+  }
+  int ok = 1;
+  for (unsigned mask = 0; ok && mask < 1u << nfixed; mask++) {
+    memset(seen, 0, n + 1);
+    seen[b] = seen[d] = 1;
+    top = 0;
+    stack[top++] = d;
+    while (ok && top) {
+      LLVMValueRef t = LLVMGetBasicBlockTerminator(f->g->block[stack[--top]]);
+      if (!t || LLVMGetInstructionOpcode(t) == LLVMRet) {
+        ok = 0;
+        break;
+      }
+      int only = -1; /* the successor a fixed condition takes */
+      if (LLVMGetInstructionOpcode(t) == LLVMBr && LLVMIsConditional(t))
+        for (unsigned m = 0; m < nfixed; m++)
+          if (fixed[m] == LLVMGetCondition(t))
+            only = mask >> m & 1 ? 0 : 1;
+      for (unsigned s = 0, ns = LLVMGetNumSuccessors(t); s < ns; s++) {
+        int id = lt_cfg_id(f->g, LLVMGetSuccessor(t, s));
+        if (id >= 0 && !seen[id] && (only < 0 || (unsigned)only == s))
+          seen[id] = 1, stack[top++] = (unsigned)id;
+      }
+    }
+  }
+  free(stack);
+  free(seen);
+  return ok;
+}
+
 /* The conditions under which block b runs, when that is a conjunction of
  * compares of values known where the step starts: going back from b, each
  * block has one predecessor (a loop passed through from its one exit to its
- * preheader: a loop with a known trip count is left once entered), up to
+ * preheader: a loop with a known trip count is left once entered), or is
+ * a join that every path from its immediate dominator reaches, up to
  * `top` (the step's entry, or a loop header); the conditional branches met
  * go into conds (the compare, then (void *)1 when taken on false). 0 when
  * there is no such path or a condition is another value. */
 static int path_conds(const LtFacts *f, unsigned b, unsigned top, LtVec *conds) {
   for (unsigned cur = b, guard = 0; cur != top && guard < 4096; guard++) {
-    if (f->g->npred[cur] != 1)
-      return 0;
+    if (f->g->npred[cur] != 1) {
+      /* a join that every path from its dominator reaches, in the same
+       * loop: it runs when its dominator does */
+      unsigned d = f->g->idom[cur];
+      if (d == cur || lt_loop_of(f->loops, d) != lt_loop_of(f->loops, cur) ||
+          !passes(f, d, cur))
+        return 0;
+      cur = d;
+      continue;
+    }
     unsigned p = f->g->pred[cur][0];
     int lc = lt_loop_of(f->loops, cur), lp = lt_loop_of(f->loops, p);
     if (lp >= 0 && !lt_loop_encloses(f->loops, (unsigned)lp, lc)) {
@@ -438,10 +505,27 @@ LLVMValueRef lt_ckpt_snap_build(LtCtx *c, const LtFacts *facts, const char *base
     }
   LLVMBuildRet(b, total);
   LLVMDisposeBuilder(b);
-  if (!ok) {
+  if (!ok)
     snprintf(why, whysz, "a step writes memory whose extent is not known where it starts");
+  /* online (prep/outline.c), the number of steps is not known when the
+   * snapshots are taken: what they copy must not depend on it */
+  if (ok && LLVMGetStringAttributeAtIndex(f->P, LLVMAttributeFunctionIndex, "leantape-online",
+                                          15) &&
+      LLVMGetFirstUse(LLVMGetParam(fn, np + 2))) {
+    snprintf(why, whysz, "its number of steps is not known when it starts, and a step "
+                         "writes or reads memory at addresses that depend on the step number");
+    ok = 0;
+  }
+  if (!ok) {
     LLVMDeleteFunction(fn);
     fn = NULL;
+  } else if (!lt_run_pipeline(c, fn, "instcombine")) {
+    /* for the remark: its size, when that folds to a constant (the
+     * extents' ends are offsets from the same pointers) */
+    LLVMValueRef rt = LLVMGetBasicBlockTerminator(size);
+    LLVMValueRef v = rt && LLVMGetNumOperands(rt) ? LLVMGetOperand(rt, 0) : NULL;
+    if (v && LLVMIsAConstantInt(v))
+      snprintf(why, whysz, "%llu", LLVMConstIntGetZExtValue(v));
   }
 done:
   lt_vec_free(&cells);
@@ -610,12 +694,19 @@ static void callbacks(LtGen *g, const LtDeriv *d, LLVMValueRef *cb, unsigned *nc
 }
 
 /* The step loop's counter k and trip count T in P: the outlined loop ends
- * in br (k + 1 < T) (prep/outline.c). */
+ * in br (k + 1 < T), or, online, in br (load of the step's "go on" cell)
+ * with T null (prep/outline.c). */
 static int counter_and_trips(LLVMValueRef call, LLVMValueRef *k, LLVMValueRef *T) {
   LLVMValueRef t = LLVMGetBasicBlockTerminator(LLVMGetInstructionParent(call));
   if (!t || !LLVMIsConditional(t))
     return 0;
   LLVMValueRef cmp = LLVMGetCondition(t);
+  if (LLVMIsALoadInst(cmp)) {
+    *k = LLVMGetFirstInstruction(LLVMGetInstructionParent(call));
+    *T = NULL;
+    return LLVMIsAPHINode(*k) && LLVMGetTypeKind(LLVMTypeOf(*k)) == LLVMIntegerTypeKind &&
+           LLVMGetIntTypeWidth(LLVMTypeOf(*k)) == 64;
+  }
   if (!LLVMIsAICmpInst(cmp))
     return 0;
   LLVMValueRef k1 = LLVMGetOperand(cmp, 0);
@@ -664,22 +755,43 @@ int lt_ckpt_forward(LtGen *g, LLVMBuilderRef b, LLVMValueRef call,
   for (unsigned p = 0; p < np; p++)
     if (lt_is_dup(d->act[p]))
       args[n++] = shadow(g, LLVMGetOperand(call, p));
+  /* Split mode: A's frame is gone when R runs steps again, so A's own
+   * cells among the arguments (what the iterations carry, prep/outline.c)
+   * live in the context, after the arguments and sync's pairs, copied
+   * from A's before each step and back after it. */
+  unsigned long long at = 8ull * n + 16 * ncells, *cat = lt_xcalloc(np + 1, sizeof *cat);
+  unsigned long long *csz = lt_xcalloc(np + 1, sizeof *csz);
+  for (unsigned p = 0; g->split && p < np; p++) {
+    LLVMValueRef a = args[p];
+    if (!LLVMIsAAllocaInst(a) || !LLVMIsAConstantInt(LLVMGetOperand(a, 0)))
+      continue;
+    csz[p] = LLVMABISizeOfType(c->td, LLVMGetAllocatedType(a)) *
+             LLVMConstIntGetZExtValue(LLVMGetOperand(a, 0));
+    cat[p] = ((ARGS + at + 15) & ~15ull) - ARGS; /* the context is calloc's */
+    at = cat[p] + csz[p];
+  }
   LLVMTypeRef gt[2] = {c->ptr, c->i64};
-  LLVMValueRef ga[2] = {cell, LLVMConstInt(c->i64, 8 * n + 16 * ncells, 0)};
+  LLVMValueRef ga[2] = {cell, LLVMConstInt(c->i64, at, 0)};
   LLVMValueRef ctx = LLVMBuildCall2(b, LLVMFunctionType(c->ptr, gt, 2, 0), get, ga, 2,
                                     "lt.ckpt");
   for (unsigned k = 0; k < n; k++) {
-    LLVMValueRef off = LLVMConstInt(c->i64, ARGS + 8 * k, 0);
-    LLVMBuildStore(b, args[k], LLVMBuildGEP2(b, c->i8, ctx, &off, 1, ""));
+    LLVMValueRef off = LLVMConstInt(c->i64, ARGS + 8 * k, 0), v = args[k];
+    if (k < np && csz[k]) {
+      LLVMValueRef co = LLVMConstInt(c->i64, ARGS + cat[k], 0);
+      v = LLVMBuildGEP2(b, c->i8, ctx, &co, 1, "lt.ckpt.cell");
+      LLVMBuildMemCpy(b, v, 16, args[k], LLVMGetAlignment(args[k]),
+                      LLVMConstInt(c->i64, csz[k], 0));
+    }
+    LLVMBuildStore(b, v, LLVMBuildGEP2(b, c->i8, ctx, &off, 1, ""));
   }
-  free(args);
   long long kslot = -1;
   for (unsigned p = 0; p < np; p++)
     if (LLVMGetStringAttributeAtIndex(d->fn, p + 1, "leantape-step", 13))
       kslot = 8 * p;
   LLVMValueRef fa[12] = {ctx,
                          in_a(g, kP),
-                         LLVMBuildZExt(b, in_a(g, TP), c->i64, ""),
+                         TP ? LLVMBuildZExt(b, in_a(g, TP), c->i64, "")
+                            : LLVMConstAllOnes(c->i64), /* online */
                          cb[0],
                          cb[1],
                          cb[2],
@@ -691,6 +803,16 @@ int lt_ckpt_forward(LtGen *g, LLVMBuilderRef b, LLVMValueRef call,
                          LLVMConstInt(c->i64, (unsigned long long)kslot, 1)};
   LLVMValueRef tp = LLVMBuildCall2(b, ckpt_fwd_type(c), fwd, fa, 12, "lt.ckpt.tape");
   LLVMInstructionSetDebugLoc(tp, LLVMInstructionGetDebugLoc(ac));
+  for (unsigned p = 0; p < np; p++)
+    if (csz[p]) {
+      LLVMValueRef co = LLVMConstInt(c->i64, ARGS + cat[p], 0);
+      LLVMBuildMemCpy(b, args[p], LLVMGetAlignment(args[p]),
+                      LLVMBuildGEP2(b, c->i8, ctx, &co, 1, ""), 16,
+                      LLVMConstInt(c->i64, csz[p], 0));
+    }
+  free(args);
+  free(cat);
+  free(csz);
   lt_map_put(&g->ckpt_ctx, call, ctx);
   lt_map_put(&g->ckpt_tape, call, tp);
   LLVMInstructionEraseFromParent(ac);

@@ -17,8 +17,9 @@
  *   (-1: nowhere), 128 the reads' buffer (snap ops 3, 4, 5: what the steps
  *   read that code after the loop may change; saved once at step 0, put
  *   back while R runs steps again, as loop-time and as-now halves), 136
- *   their bytes, 144 the step's arguments and shadows (the caller writes
- *   them), then sync's pairs.
+ *   their bytes, 144, 152, 160 the online schedule (ckptol.c: stride,
+ *   snapshots kept, their limit; offline T, 1, 1), 168 the step's
+ *   arguments and shadows (the caller writes them), then sync's pairs.
  *
  * lt.ckpt.fwd runs in A at each step k: at k = 0 it reads the budget
  * (LEANTAPE_TAPE_BUDGET, bytes with an optional K, M or G; unset: the
@@ -32,7 +33,11 @@
  * it reverses the step from it, or, checkpointing, at the first call all T
  * steps at once (lt.ckpt.tv below), adding their out-gradients into outs
  * (the other calls add nothing); the last call restores the state of step
- * 0 and frees everything.
+ * 0 and frees everything. Online (T passed as -1: the number of steps is
+ * not known until the loop ends; prep/outline.c), the context counts the
+ * steps, a budget always means checkpointing (whether taping fits is not
+ * known), and ckptol.c keeps snapshots as the steps run and reverses the
+ * intervals between them.
  *
  * lt.ckpt.tv(c, lo, hi, d) reverses steps [lo, hi) with the state of lo in
  * memory and in slot d: Griewank's treeverse with binomial splits (Revolve):
@@ -63,6 +68,10 @@ static const char *const msgs[][2] = {
     {"lt.ckpt.msg3", "leantape: taping %lld steps (no tape budget)\n"},
     {"lt.ckpt.msg4", "leantape: taping %lld steps (about %lld bytes, within the tape budget "
                      "of %lld bytes)\n"},
+    {"lt.ckpt.msg5", "leantape: checkpointing online (steps not known in advance): %lld "
+                     "snapshots of %lld bytes, at most %lld kept while the steps run (tape "
+                     "budget %lld bytes)\n"},
+    {"lt.ckpt.msg6", "leantape: taping the steps as they run (no tape budget)\n"},
 };
 
 static const char *const rt_ir =
@@ -81,7 +90,7 @@ static const char *const rt_ir =
     "  %have = icmp ne ptr %c, null\n"
     "  br i1 %have, label %done, label %make\n"
     "make:\n"
-    "  %sz = add i64 %argbytes, 144\n"
+    "  %sz = add i64 %argbytes, 168\n"
     "  %n = call ptr @calloc(i64 1, i64 %sz)\n"
     "  store ptr %n, ptr %cell\n"
     "  br label %done\n"
@@ -118,11 +127,13 @@ static const char *const rt_ir =
     "define ptr @lt.ckpt.fwd(ptr %c, i64 %k, i64 %T, ptr %adv, ptr %aug, ptr %rev, ptr %snap,"
     " ptr %sync, i64 %outbytes, i64 %tapesize, i64 %dflt, i64 %kslot) {\n"
     "entry:\n"
-    "  %args = getelementptr i8, ptr %c, i64 144\n"
+    "  %args = getelementptr i8, ptr %c, i64 168\n"
+    "  %online = icmp eq i64 %T, -1\n"
     "  %first = icmp eq i64 %k, 0\n"
     "  br i1 %first, label %init, label %run\n"
     "init:\n"
-    "  store i64 %T, ptr %c\n"
+    "  %T0 = select i1 %online, i64 0, i64 %T\n"
+    "  store i64 %T0, ptr %c\n"
     "  %pmode = getelementptr i8, ptr %c, i64 8\n"
     "  store i64 1, ptr %pmode\n"
     "  %padv = getelementptr i8, ptr %c, i64 40\n"
@@ -152,7 +163,8 @@ static const char *const rt_ir =
     "tapemsg:\n"
     "  br i1 %report, label %tapesay, label %run\n"
     "tapesay:\n"
-    "  %t0 = call i32 (i32, ptr, ...) @dprintf(i32 2, ptr @lt.ckpt.msg3, i64 %T)\n"
+    "  %m3 = select i1 %online, ptr @lt.ckpt.msg6, ptr @lt.ckpt.msg3\n"
+    "  %t0 = call i32 (i32, ptr, ...) @dprintf(i32 2, ptr %m3, i64 %T)\n"
     "  br label %run\n"
     "plan:\n"
     "  %sz0 = call i64 %snap(ptr %args, ptr null, i32 0)\n"
@@ -162,7 +174,8 @@ static const char *const rt_ir =
      * state's worth of values) do */
     "  %per = add i64 %tapesize, %sz\n"
     "  %est = mul i64 %per, %T\n"
-    "  %fits = icmp ule i64 %est, %b\n"
+    "  %fits0 = icmp ule i64 %est, %b\n"
+    "  %fits = select i1 %online, i1 false, i1 %fits0\n"
     "  br i1 %fits, label %fitmsg, label %plan2\n"
     "fitmsg:\n"
     "  br i1 %report, label %fitsay, label %run\n"
@@ -191,7 +204,20 @@ static const char *const rt_ir =
     "  call void @free(ptr %outs)\n"
     "  br label %run\n"
     "ckpt:\n"
-    "  store i64 2, ptr %pmode\n"
+    /* online (ckptol.c): snapshots every S steps in at most K slots */
+    "  %md = select i1 %online, i64 3, i64 2\n"
+    "  store i64 %md, ptr %pmode\n"
+    "  %S0 = select i1 %online, i64 1, i64 %T\n"
+    "  %pS = getelementptr i8, ptr %c, i64 144\n"
+    "  store i64 %S0, ptr %pS\n"
+    "  %pkept = getelementptr i8, ptr %c, i64 152\n"
+    "  store i64 1, ptr %pkept\n"
+    "  %nh = lshr i64 %n, 1\n"
+    "  %nh0 = icmp eq i64 %nh, 0\n"
+    "  %nh1 = select i1 %nh0, i64 1, i64 %nh\n"
+    "  %K = select i1 %online, i64 %nh1, i64 1\n"
+    "  %pK = getelementptr i8, ptr %c, i64 160\n"
+    "  store i64 %K, ptr %pK\n"
     "  %pn = getelementptr i8, ptr %c, i64 16\n"
     "  store i64 %n, ptr %pn\n"
     "  %psz = getelementptr i8, ptr %c, i64 24\n"
@@ -212,10 +238,22 @@ static const char *const rt_ir =
     "  %rs = call i64 %snap(ptr %args, ptr %rbuf, i32 4)\n"
     "  br i1 %report, label %say, label %run\n"
     "say:\n"
+    "  br i1 %online, label %sayon, label %sayoff\n"
+    "sayoff:\n"
     "  %t1 = call i32 (i32, ptr, ...) @dprintf(i32 2, ptr @lt.ckpt.msg, i64 %T, i64 %n,"
     " i64 %sz, i64 %b)\n"
     "  br label %run\n"
+    "sayon:\n"
+    "  %t5 = call i32 (i32, ptr, ...) @dprintf(i32 2, ptr @lt.ckpt.msg5, i64 %n, i64 %sz,"
+    " i64 %K, i64 %b)\n"
+    "  br label %run\n"
     "run:\n"
+    "  br i1 %online, label %count, label %run2\n"
+    "count:\n" /* online: the steps so far */
+    "  %k1 = add i64 %k, 1\n"
+    "  store i64 %k1, ptr %c\n"
+    "  br label %run2\n"
+    "run2:\n"
     "  %pm = getelementptr i8, ptr %c, i64 8\n"
     "  %mode = load i64, ptr %pm\n"
     "  %tape = icmp eq i64 %mode, 1\n"
@@ -229,6 +267,14 @@ static const char *const rt_ir =
     "  call void %g(ptr %args, ptr %tp)\n"
     "  ret ptr %tp\n"
     "step:\n"
+    "  %on = icmp eq i64 %mode, 3\n"
+    "  %later = xor i1 %first, true\n"
+    "  %keep = and i1 %on, %later\n"
+    "  br i1 %keep, label %keepsnap, label %step2\n"
+    "keepsnap:\n"
+    "  call void @lt.ckpt.online(ptr %c, i64 %k)\n"
+    "  br label %step2\n"
+    "step2:\n"
     "  %pa = getelementptr i8, ptr %c, i64 40\n"
     "  %a = load ptr, ptr %pa\n"
     "  call void %a(ptr %args)\n"
@@ -246,7 +292,7 @@ static const char *const rt_ir =
     "  %has = icmp sge i64 %ks, 0\n"
     "  br i1 %has, label %set, label %done\n"
     "set:\n"
-    "  %o = add i64 %ks, 144\n"
+    "  %o = add i64 %ks, 168\n"
     "  %p = getelementptr i8, ptr %c, i64 %o\n"
     "  store i64 %k, ptr %p\n"
     "  br label %done\n"
@@ -256,7 +302,7 @@ static const char *const rt_ir =
     /* lt.ckpt.adv(c, lo, n): n primal steps from step lo, counted */
     "define void @lt.ckpt.adv(ptr %c, i64 %lo, i64 %n) {\n"
     "entry:\n"
-    "  %args = getelementptr i8, ptr %c, i64 144\n"
+    "  %args = getelementptr i8, ptr %c, i64 168\n"
     "  %pa = getelementptr i8, ptr %c, i64 40\n"
     "  %a = load ptr, ptr %pa\n"
     "  %ps = getelementptr i8, ptr %c, i64 88\n"
@@ -279,7 +325,7 @@ static const char *const rt_ir =
     /* lt.ckpt.slot(c, d, op): save (op 1) or restore (op 2) slot d */
     "define void @lt.ckpt.slot(ptr %c, i64 %d, i32 %op) {\n"
     "entry:\n"
-    "  %args = getelementptr i8, ptr %c, i64 144\n"
+    "  %args = getelementptr i8, ptr %c, i64 168\n"
     "  %psn = getelementptr i8, ptr %c, i64 56\n"
     "  %snap = load ptr, ptr %psn\n"
     "  %psz = getelementptr i8, ptr %c, i64 24\n"
@@ -295,7 +341,7 @@ static const char *const rt_ir =
     "define void @lt.ckpt.back(ptr %c, i64 %t) {\n"
     "entry:\n"
     "  call void @lt.ckpt.setk(ptr %c, i64 %t)\n"
-    "  %args = getelementptr i8, ptr %c, i64 144\n"
+    "  %args = getelementptr i8, ptr %c, i64 168\n"
     "  %ptsz = getelementptr i8, ptr %c, i64 104\n"
     "  %tsz = load i64, ptr %ptsz\n"
     "  %tp = call ptr @malloc(i64 %tsz)\n"
@@ -389,7 +435,7 @@ static const char *const rt_ir =
     "  %last = icmp eq i64 %k, 0\n"
     "  br i1 %tape, label %taped, label %ckpt\n"
     "taped:\n"
-    "  %args = getelementptr i8, ptr %c, i64 144\n"
+    "  %args = getelementptr i8, ptr %c, i64 168\n"
     "  %pob0 = getelementptr i8, ptr %c, i64 72\n"
     "  %ob0 = load i64, ptr %pob0\n"
     "  call void @llvm.memset.p0.i64(ptr %outs, i8 0, i64 %ob0, i1 false)\n"
@@ -414,7 +460,7 @@ static const char *const rt_ir =
     "  %acc = load ptr, ptr %po\n"
     "  br i1 %firstk, label %all, label %zero\n"
     "all:\n"
-    "  %cargs = getelementptr i8, ptr %c, i64 144\n"
+    "  %cargs = getelementptr i8, ptr %c, i64 168\n"
     "  %psn = getelementptr i8, ptr %c, i64 56\n"
     "  %snap = load ptr, ptr %psn\n"
     "  %prbuf = getelementptr i8, ptr %c, i64 128\n"
@@ -430,8 +476,7 @@ static const char *const rt_ir =
     "  %pns = getelementptr i8, ptr %c, i64 16\n"
     "  %nsl = load i64, ptr %pns\n"
     "  call void @lt.ckpt.slot(ptr %c, i64 %nsl, i32 1)\n"
-    "  call void @lt.ckpt.slot(ptr %c, i64 0, i32 2)\n"
-    "  call void @lt.ckpt.tv(ptr %c, i64 0, i64 %T, i64 0)\n"
+    "  call void @lt.ckpt.intervals(ptr %c, i64 %T)\n"
     "  call void @lt.ckpt.slot(ptr %c, i64 %nsl, i32 2)\n"
     "  %r3 = call i64 %snap(ptr %cargs, ptr %now, i32 5)\n"
     "  call void @llvm.memcpy.p0.p0.i64(ptr %outs, ptr %acc, i64 %ob, i1 false)\n"
@@ -442,7 +487,7 @@ static const char *const rt_ir =
     "end:\n"
     "  br i1 %last, label %finish, label %no\n"
     "finish:\n"
-    "  %fargs = getelementptr i8, ptr %c, i64 144\n"
+    "  %fargs = getelementptr i8, ptr %c, i64 168\n"
     "  %psy = getelementptr i8, ptr %c, i64 112\n"
     "  %sy = load ptr, ptr %psy\n"
     "  call void %sy(ptr %fargs, i32 1)\n"
@@ -474,7 +519,7 @@ LLVMValueRef lt_ckpt_rt(LtCtx *c, const char *name) {
     return f;
   /* Parsed in a context of its own (the compiler's may discard value
    * names, which the text reader refuses), moved over as bitcode. */
-  size_t cap = strlen(rt_ir) + 4096, len = 0;
+  size_t cap = strlen(rt_ir) + strlen(lt_ckpt_online_ir) + 4096, len = 0;
   char *text = lt_xcalloc(cap, 1);
   for (size_t k = 0; k < sizeof msgs / sizeof *msgs; k++) {
     const char *m = msgs[k][1];
@@ -487,7 +532,7 @@ LLVMValueRef lt_ckpt_rt(LtCtx *c, const char *name) {
         text[len++] = *m;
     len += (size_t)snprintf(text + len, cap - len, "\\00\"\n");
   }
-  snprintf(text + len, cap - len, "%s", rt_ir);
+  snprintf(text + len, cap - len, "%s%s", rt_ir, lt_ckpt_online_ir);
   LLVMContextRef own = LLVMContextCreate();
   LLVMMemoryBufferRef buf =
       LLVMCreateMemoryBufferWithMemoryRangeCopy(text, strlen(text), "lt.ckpt");

@@ -221,7 +221,7 @@ static int analyse(LtGen *g, const LtRequest *r, LtDeriv *d) {
                     &g->g,     &g->loops,    &g->ind,    &g->act_of, &g->ow,
                     g->loop_iv, &g->ivx_loop, 0, 0};
   if (r->ckpt) { /* a time loop's step: its snapshots (ckpt.c) */
-    char why[300] = "", msg[400];
+    char why[300] = "", msg[640];
     d->snap = lt_ckpt_snap_build(g->c, &g->fx, LLVMGetValueName2(r->fn, &(size_t){0}), why,
                                  sizeof why);
     if (!d->snap)
@@ -230,8 +230,9 @@ static int analyse(LtGen *g, const LtRequest *r, LtDeriv *d) {
     else
       snprintf(msg, sizeof msg, "this loop is checkpointed under a tape budget "
                                 "(LEANTAPE_TAPE_BUDGET, or -leantape-checkpoint=BUDGET): a "
-                                "snapshot holds the memory its steps write; LEANTAPE_REPORT=1 "
-                                "prints the schedule");
+                                "snapshot holds the memory its steps write%s%s%s; "
+                                "LEANTAPE_REPORT=1 prints the schedule",
+               *why ? " (" : "", why, *why ? " bytes)" : "");
     lt_remark_emit(g->c, r->call, "leantape", "checkpoint", msg);
   }
   lt_overwrite_build(&g->ow, &g->fx);
@@ -334,7 +335,7 @@ LtDeriv *lt_derive(LtCtx *c, const LtRequest *r) {
   double t0 = lt_now();
   g.P = lt_preprocess(c, r->fn, r->call);
   if (g.P && (c->host->outline_steps || c->host->checkpoint) && !g.sub &&
-      lt_outline_time_loops(c, g.P) < 0) {
+      lt_outline_wanted(c, r->call) && lt_outline_time_loops(c, g.P) < 0) {
     lt_bury(c, g.P);
     g.P = NULL;
   }

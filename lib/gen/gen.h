@@ -278,7 +278,8 @@ unsigned char *lt_call_pflags(LtGen *g, LLVMValueRef call, unsigned np);
 /* In A, replace the clone of P's kept call by a call of A_f (shadow gives
  * A's shadow of a P pointer); *ret_shadow gets the result's shadow. */
 /* ckpt.c: checkpointed time loops. The snapshot function of a step P
- * (its facts f), or NULL with why[]; A's and R's part of a checkpointed
+ * (its facts f), or NULL with why[] (on success, why[] has the snapshot's
+ * size in bytes when that is a constant, else ""); A's and R's part of a checkpointed
  * step call (0, or -1 after reporting). */
 LLVMValueRef lt_ckpt_snap_build(LtCtx *c, const LtFacts *f, const char *base, char *why,
                                 size_t whysz);
@@ -287,6 +288,8 @@ int lt_ckpt_forward(LtGen *g, LLVMBuilderRef b, LLVMValueRef call,
 int lt_ckpt_reverse(LtGen *g, LLVMValueRef call);
 /* ckptrt.c: the run-time helper lt.ckpt.<name>, linked in on first use */
 LLVMValueRef lt_ckpt_rt(LtCtx *c, const char *name);
+/* ckptol.c: the online helpers' IR text (lt.ckpt.online, .intervals) */
+extern const char lt_ckpt_online_ir[];
 
 LLVMValueRef lt_callee_forward(LtGen *g, LLVMBuilderRef b, LLVMValueRef call,
                                LLVMValueRef (*shadow)(LtGen *, LLVMValueRef),

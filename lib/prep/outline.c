@@ -5,8 +5,8 @@
  * something A and R can run on demand, in any order. A kept call is such
  * a thing: it has its own augmented forward and reverse (gen/callee.c),
  * with its own lean tape for the inner loops. So preprocessing moves the
- * body of an outermost loop with a known trip count into a new function
- * <P>.lt.step, and the loop becomes
+ * body of an outermost loop with a known trip count (or online, below)
+ * into a new function <P>.lt.step, and the loop becomes
  *
  *     preheader:  T = trip count
  *     loop:       k = phi [0, preheader], [k + 1, loop]
@@ -21,9 +21,17 @@
  * step can be run from the state (the memory the step writes, those
  * allocas among it) alone.
  *
+ * A loop whose trip count is not known when it starts (a while loop with
+ * a data-dependent exit, an adaptive time step: `while (t < t_end)`) is
+ * outlined the same way, online: the step stores the latch's "go on" test
+ * into a cell of P (an i1 alloca, a parameter like the others), the loop
+ * branches on its load, and k counts the steps so far; the step is marked
+ * "leantape-online" for gen/ckpt.c.
+ *
  * The loop must be in rotated, simplified, LCSSA form with its latch as
  * the only exiting block, so that one call is one pass from header to
- * latch and the latch's exit test is the trip count's; its body must
+ * latch and the latch's exit test is the trip count's (or the cell's),
+ * a loop with a second exit is not outlined; its body must
  * contain a loop (what makes a time loop: a step is a sweep over the
  * state), and no parallel region.
  */
@@ -251,8 +259,11 @@ static int outline(LtCtx *c, LLVMValueRef P, const LtCfg *g, const LtLoops *ls,
                    const LtInduction *ind, unsigned l) {
   const LtLoop *lp = &ls->loop[l];
   if (lp->depth != 1 || lp->preheader < 0 || lp->latch < 0 || lp->nexiting != 1 ||
-      lp->exiting[0] != (unsigned)lp->latch || lp->nexits != 1 || !lp->nchildren ||
-      !ind->trip[l].known)
+      lp->exiting[0] != (unsigned)lp->latch || lp->nexits != 1 || !lp->nchildren)
+    return 0;
+  int online = !ind->trip[l].known;
+  LLVMValueRef lt = LLVMGetBasicBlockTerminator(g->block[lp->latch]);
+  if (online && (!lt || LLVMGetInstructionOpcode(lt) != LLVMBr || !LLVMIsConditional(lt)))
     return 0;
   for (unsigned k = 0; k < lp->nblocks; k++)
     for (LLVMValueRef i = LLVMGetFirstInstruction(g->block[lp->blocks[k]]); i;
@@ -273,9 +284,18 @@ static int outline(LtCtx *c, LLVMValueRef P, const LtCfg *g, const LtLoops *ls,
     lt_map_put(&L.in, L.blocks[k], (void *)1);
 
   LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
-  /* the trip count, where the preheader ends */
+  /* the trip count, where the preheader ends; or, online, whether to go
+   * on, which the step leaves in a cell */
   LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(L.pre));
-  LLVMValueRef T = lt_trip_emit(b, &ind->trip[l]);
+  LLVMValueRef T = online ? NULL : lt_trip_emit(b, &ind->trip[l]), more = NULL;
+  if (online) {
+    more = entry_alloca(&L, b, LLVMInt1TypeInContext(c->llctx), "lt.more");
+    LLVMValueRef go = LLVMGetCondition(lt);
+    LLVMPositionBuilderBefore(b, lt);
+    if (LLVMGetSuccessor(lt, 0) != L.header)
+      go = LLVMBuildNot(b, go, "");
+    LLVMBuildStore(b, go, more);
+  }
   counters_from_k(&L, b);
   demote_header_phis(&L, b);
   demote_exit_phis(&L, b);
@@ -306,7 +326,13 @@ static int outline(LtCtx *c, LLVMValueRef P, const LtCfg *g, const LtLoops *ls,
   lt_mark_call(call, "diff");
   LLVMValueRef k1 = LLVMBuildAdd(b, k, LLVMConstInt(c->i64, 1, 0), "lt.step.next");
   LLVMSetNUW(k1, 1);
-  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, k1, T, ""), nl, L.exit);
+  if (online) /* marked for gen/ckpt.c: no trip count when the loop starts */
+    LLVMAddAttributeAtIndex(S, LLVMAttributeFunctionIndex,
+                            LLVMCreateStringAttribute(c->llctx, "leantape-online", 15, "", 0));
+  LLVMBuildCondBr(b,
+                  online ? LLVMBuildLoad2(b, LLVMInt1TypeInContext(c->llctx), more, "lt.go")
+                         : LLVMBuildICmp(b, LLVMIntULT, k1, T, ""),
+                  nl, L.exit);
   LLVMValueRef zero = LLVMConstInt(c->i64, 0, 0);
   LLVMAddIncoming(k, &zero, &L.pre, 1);
   LLVMAddIncoming(k, &k1, &nl, 1);
@@ -318,6 +344,34 @@ static int outline(LtCtx *c, LLVMValueRef P, const LtCfg *g, const LtLoops *ls,
   lt_map_free(&L.cells);
   free(L.blocks);
   return 1;
+}
+
+/* Is fn differentiated in forward mode, an argument of __enzyme_fwddiff
+ * or called (up to depth calls deep) from a function that is? */
+static int under_fwd(LLVMValueRef fn, int depth) {
+  for (LLVMUseRef u = LLVMGetFirstUse(fn); u && depth < 8; u = LLVMGetNextUse(u)) {
+    LLVMValueRef us = LLVMGetUser(u);
+    if (!LLVMIsACallInst(us))
+      continue;
+    size_t len;
+    const char *nm = lt_callee_name(us, &len);
+    if (nm && !strncmp(nm, "__enzyme_fwddiff", 16))
+      return 1;
+    if (LLVMGetCalledValue(us) == fn &&
+        under_fwd(LLVMGetBasicBlockParent(LLVMGetInstructionParent(us)), depth + 1))
+      return 1;
+  }
+  return 0;
+}
+
+int lt_outline_wanted(LtCtx *c, LLVMValueRef call) {
+  if (!call || !under_fwd(LLVMGetBasicBlockParent(LLVMGetInstructionParent(call)), 0))
+    return 1;
+  if (c->host->checkpoint)
+    lt_remark_emit(c, call, "leantape", "checkpoint",
+                   "time loops are not checkpointed in a gradient that forward mode "
+                   "differentiates (forward over reverse): their steps are taped");
+  return 0;
 }
 
 int lt_outline_time_loops(LtCtx *c, LLVMValueRef P) {

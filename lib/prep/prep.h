@@ -15,6 +15,10 @@ LLVMValueRef lt_preprocess(LtCtx *c, LLVMValueRef fn, LLVMValueRef at);
  * once per iteration (a kept call); what iterations carry goes through
  * allocas. The number of loops outlined, or -1 after reporting. */
 int lt_outline_time_loops(LtCtx *c, LLVMValueRef P);
+/* outline.c: 0 (with a remark) when the gradient of call is differentiated
+ * again in forward mode: forward mode does not go through checkpointing's
+ * run-time helpers (callbacks, getenv), so its time loops stay loops. */
+int lt_outline_wanted(LtCtx *c, LLVMValueRef call);
 
 /* loopform.c: check that every loop of P (whose CFG is cfg) is in
  * loop-simplify form, find them (loops), and give each a canonical i64

@@ -64,3 +64,44 @@ double g3(double **r, double **dr, int n, int s) {
 // CHECK: call ptr @lt.ckpt.fwd(ptr %{{.*}}, i64 %{{.*}}, i64 %{{.*}}, ptr nonnull @heat.lt.step.lt.ck.adv, ptr nonnull @heat.lt.step.lt.ck.aug, ptr nonnull @heat.lt.step.lt.ck.rev, ptr nonnull @heat.lt.step.lt.ck.snap, ptr nonnull @heat.lt.step.lt.ck.sync,
 // CHECK-NOT: call {{.*}}@malloc
 // CHECK: call void @lt.ckpt.rev(
+
+// A state of fixed size: the remark gives a snapshot's bytes (u[1..98] and
+// w[1..98]).
+// REMARK-DAG: checkpoint-remarks.c:[[@LINE+2]]:3: remark: this loop is checkpointed under a tape budget (LEANTAPE_TAPE_BUDGET, or -leantape-checkpoint=BUDGET): a snapshot holds the memory its steps write (1568 bytes); LEANTAPE_REPORT=1 prints the schedule
+double fixed(double *u, double *w, int steps) {
+  for (int t = 0; t < steps; t++) {
+    for (int i = 1; i < 99; i++)
+      w[i] = u[i] + 0.1 * (u[i + 1] - 2 * u[i] + u[i - 1]) * (1 + u[i] * u[i]);
+    for (int i = 1; i < 99; i++)
+      u[i] = w[i];
+  }
+  return u[50];
+}
+
+// Online (a data-dependent exit): checkpointed as the steps run; the
+// number of steps passed to lt.ckpt.fwd is -1 (not known).
+// REMARK-DAG: checkpoint-remarks.c:[[@LINE+3]]:3: remark: this loop is checkpointed under a tape budget
+double settle(double *u, double *w, int n) {
+  double d = 1;
+  while (d > 1e-3) {
+    for (int i = 1; i < n - 1; i++)
+      w[i] = 0.5 * u[i] + 0.25 * (u[i + 1] + u[i - 1]);
+    d = 0;
+    for (int i = 1; i < n - 1; i++) {
+      d += (w[i] - u[i]) * (w[i] - u[i]);
+      u[i] = w[i];
+    }
+    d = d / (1 + u[0] * u[0]);
+  }
+  return u[1];
+}
+
+double g4(double *u, double *du, double *w, double *dw, int s) {
+  return __enzyme_autodiff((void *)fixed, enzyme_dup, u, du, enzyme_dup, w, dw, enzyme_const, s);
+}
+double g5(double *u, double *du, double *w, double *dw, int n) {
+  return __enzyme_autodiff((void *)settle, enzyme_dup, u, du, enzyme_dup, w, dw, enzyme_const, n);
+}
+// CHECK-LABEL: define internal void @settle.lt.grad(
+// CHECK: call ptr @lt.ckpt.fwd(ptr %{{.*}}, i64 %{{.*}}, i64 -1, ptr nonnull @settle.lt.step.lt.ck.adv,
+// CHECK: call void @lt.ckpt.rev(

@@ -118,7 +118,10 @@
 # the compiles with the plugin, e.g. "-mllvm -leantape-outline-time-loops").
 # With --timeloop in GEN_ARGS f's statements run in a time loop of 2-6 steps
 # (tools/fuzz/ltfuzz/timeloop.py), compiled with -mllvm -leantape-checkpoint
-# and run with LEANTAPE_TAPE_BUDGET=1: checkpointed, one snapshot.
+# and run with LEANTAPE_TAPE_BUDGET=1: checkpointed, one snapshot. With
+# --timeloop-while (tools/fuzz/ltfuzz/timewhile.py) the time loop is a while
+# loop whose exit depends on an active value (2-8 steps): checkpointed
+# online, the same way.
 set -u
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)

@@ -21,9 +21,10 @@ from .primal import Primal
 from .retarg import Retarg
 from .split import Split
 from .timeloop import Timeloop
+from .timewhile import TimeWhile
 
 MODES = [Pointers, Calls, Cxx, Alias, Forward, Primal, Split, Eigen, Adaptive, Omp, Entry, Kernels,
-         Retarg, Timeloop]
+         Retarg, Timeloop, TimeWhile]
 
 
 class Gen(Core, *MODES):
