@@ -235,13 +235,32 @@ static LLVMValueRef exact_count(LtGen *g, unsigned l, unsigned top, LLVMValueRef
   return r;
 }
 
+static unsigned top_of(LtGen *g, unsigned l) {
+  while (g->loops.loop[l].parent >= 0)
+    l = (unsigned)g->loops.loop[l].parent;
+  return l;
+}
+
+LLVMValueRef lt_forward_nest_count(LtGen *g, unsigned l, LLVMBuilderRef b) {
+  unsigned top = top_of(g, l);
+  if (!triangular(g, l, top) || g->loops.loop[top].preheader < 0)
+    return NULL;
+  LLVMBasicBlockRef ph = g->g.block[g->loops.loop[top].preheader];
+  LLVMValueRef t = LLVMGetBasicBlockTerminator(
+      LLVMValueAsBasicBlock(amap(g, LLVMBasicBlockAsValue(ph))));
+  /* every trip count of the chain computable there (exact_count's too) */
+  LLVMPositionBuilderBefore(b, t);
+  for (int k = (int)l; k >= 0; k = g->loops.loop[k].parent)
+    if (!trip_at(g, (unsigned)k, top, NULL, b))
+      return NULL;
+  return exact_count(g, l, top, t, b);
+}
+
 /* A loop whose own and enclosing trip counts are known before the nest
  * starts gets its whole cache in one allocation there: no call, check or
  * branch in the loop. Returns 1 when done. */
 static int preallocate(LtGen *g, unsigned l, LLVMBuilderRef b) {
-  unsigned top = l;
-  while (g->loops.loop[top].parent >= 0)
-    top = (unsigned)g->loops.loop[top].parent;
+  unsigned top = top_of(g, l);
   LLVMBasicBlockRef ph = g->g.block[g->loops.loop[top].preheader];
   LLVMValueRef t = LLVMGetBasicBlockTerminator(
       LLVMValueAsBasicBlock(amap(g, LLVMBasicBlockAsValue(ph))));
