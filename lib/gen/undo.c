@@ -293,11 +293,13 @@ static LLVMValueRef begin_fn(LtCtx *c) {
   return helper(c, "lt.undo.begin", pt, 2, fill_begin);
 }
 
-/* lt.undo.reserve(state, n): room for n more entries, when on. */
+/* lt.undo.reserve(state, n): room for n entries more than the log has
+ * (the entries counted at entry may still be ahead: a store of the
+ * nest's outer loop), when on. */
 static void fill_reserve(LtCtx *c, LLVMBuilderRef b, LLVMValueRef f) {
   LLVMValueRef st = LLVMGetParam(f, 0), n = LLVMGetParam(f, 1);
-  LLVMValueRef need = LLVMBuildAdd(b, LLVMBuildLoad2(b, c->i64, field(c, b, st, 1), ""), n, "need");
   LLVMValueRef cap = LLVMBuildLoad2(b, c->i64, field(c, b, st, 4), "cap");
+  LLVMValueRef need = LLVMBuildAdd(b, cap, n, "need");
   LLVMBasicBlockRef grow = LLVMAppendBasicBlockInContext(c->llctx, f, "grow");
   LLVMBasicBlockRef keep = LLVMAppendBasicBlockInContext(c->llctx, f, "keep");
   LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntUGT, need, cap, ""), grow, keep);
