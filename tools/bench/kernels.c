@@ -35,7 +35,7 @@
 #include "kernels/normalize.c"
 #include "kernels/tree.c"
 #include "kernels/hot_pw.c"
-/* issue 17's loop nests (kernels/linloops.c): in the table when run.sh
+/* issue 17's loop nests (kernels/linloops.c, kernels/factor.c): in the table when run.sh
  * compiles this file (-DBENCH_LINLOOPS), not when
  * test/ReverseMode/tape-same-at-every-level.c does: their tape reports
  * still differ between -O0 and -O2 (an open part of issue 17). */
