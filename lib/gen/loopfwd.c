@@ -159,6 +159,8 @@ static LLVMValueRef trip_at(LtGen *g, unsigned l, unsigned top, LLVMValueRef *at
 static int triangular(LtGen *g, unsigned l, unsigned top) {
   for (int k = (int)l; k >= 0 && (unsigned)k != top; k = g->loops.loop[k].parent) {
     const LtTrip *t = &g->ind.trip[k];
+    if (!t->known)
+      return 0;
     if (!defined_outside(g, t->start, top) || !defined_outside(g, t->bound, top))
       return 1;
   }
@@ -243,7 +245,7 @@ static unsigned top_of(LtGen *g, unsigned l) {
 
 LLVMValueRef lt_forward_nest_count(LtGen *g, unsigned l, LLVMBuilderRef b) {
   unsigned top = top_of(g, l);
-  if (!triangular(g, l, top) || g->loops.loop[top].preheader < 0)
+  if (g->loops.loop[top].preheader < 0)
     return NULL;
   LLVMBasicBlockRef ph = g->g.block[g->loops.loop[top].preheader];
   LLVMValueRef t = LLVMGetBasicBlockTerminator(
@@ -252,8 +254,8 @@ LLVMValueRef lt_forward_nest_count(LtGen *g, unsigned l, LLVMBuilderRef b) {
   LLVMPositionBuilderBefore(b, t);
   for (int k = (int)l; k >= 0; k = g->loops.loop[k].parent)
     if (!trip_at(g, (unsigned)k, top, NULL, b))
-      return NULL;
-  return exact_count(g, l, top, t, b);
+      return NULL; /* the instructions emitted so far are dead */
+  return triangular(g, l, top) ? exact_count(g, l, top, t, b) : NULL;
 }
 
 /* A loop whose own and enclosing trip counts are known before the nest
