@@ -9,6 +9,7 @@
 // cache or log sized too small is a heap overflow, and the gradients are
 // checked against central differences for several n (1 gives empty
 // nests).
+// REQUIRES: asan
 // RUN: %ltclang -O0 -g -fsanitize=address %s -o %t.O0 -lm
 // RUN: env ASAN_OPTIONS=detect_leaks=0 %t.O0
 // RUN: %ltclang -O2 -g -fsanitize=address %s -o %t.O2 -lm
