@@ -172,10 +172,32 @@ static int triangular(LtGen *g, unsigned l, unsigned top) {
  * sum of l's trip count at each, in blocks of their own split off before
  * the preheader's terminator t. For a triangular nest the product of the
  * largest trip counts overshoots by about the factorial of the depth
- * (k < j < i < n: n^3 records for n^3/6 iterations). The count runs one
- * iteration per iteration of l's parent, a trip count of l fewer than the
- * nest itself. NULL when a trip count is not computable (then the blocks
- * are dead). */
+ * (k < j < i < n: n^3 records for n^3/6 iterations). The count runs at
+ * most one iteration per iteration of l's parent, a trip count of l fewer
+ * than the nest itself, and only over the loops whose counters bounds
+ * read. NULL when a trip count is not computable (then the blocks are
+ * dead). */
+/* May the trip count of loop m vary with the counter of loop k? (Unknown
+ * forms: yes.) */
+static int varies_with(LtGen *g, unsigned m, unsigned k, unsigned top) {
+  const LtTrip *t = &g->ind.trip[m];
+  LLVMValueRef v[2] = {t->start, t->bound};
+  for (int q = 0; q < 2; q++) {
+    if (defined_outside(g, v[q], top))
+      continue;
+    LtAffine a;
+    if (lt_affine_of(&g->ind, g->c->td, v[q], g->loops.loop[m].parent, &a))
+      return 1;
+    int uses = 0;
+    for (unsigned i = 0; i < a.nterm; i++)
+      uses |= a.loop[i] == k;
+    lt_affine_free(&a);
+    if (uses)
+      return 1;
+  }
+  return 0;
+}
+
 static LLVMValueRef exact_count(LtGen *g, unsigned l, unsigned top, LLVMValueRef t,
                                 LLVMBuilderRef b) {
   LtCtx *c = g->c;
@@ -201,11 +223,25 @@ static LLVMValueRef exact_count(LtGen *g, unsigned l, unsigned top, LLVMValueRef
   LLVMPositionBuilderAtEnd(b, pre);
   LLVMBuildStore(b, zero, sum);
   int ok = 1;
+  /* A loop whose counter no trip count below it reads is not iterated:
+   * the sum below it is the same in each of its iterations, so its trip
+   * count multiplies (a rectangular loop around a triangular pair costs
+   * nothing). Were the answer wrong, the extremes would stand in for its
+   * counter: still an upper bound. */
+  LLVMValueRef weight = one;
   for (unsigned k = nc; k-- > 0;) {
     trip[k] = trip_at(g, chain[k], top, at, b);
     if (!trip[k]) {
       ok = 0;
       trip[k] = one;
+    }
+    int used = varies_with(g, l, chain[k], top);
+    for (unsigned q = 0; q < k && !used; q++)
+      used = varies_with(g, chain[q], chain[k], top);
+    if (!used) {
+      weight = LLVMBuildMul(b, weight, trip[k], "");
+      head[k] = NULL;
+      continue;
     }
     LLVMBuildStore(b, zero, ctr[k]);
     head[k] = LLVMInsertBasicBlockInContext(c->llctx, bb, "lt.count");
@@ -218,8 +254,11 @@ static LLVMValueRef exact_count(LtGen *g, unsigned l, unsigned top, LLVMValueRef
     ok = 0;
     n = one;
   }
+  n = LLVMBuildMul(b, weight, n, "");
   LLVMBuildStore(b, LLVMBuildAdd(b, LLVMBuildLoad2(b, c->i64, sum, ""), n, ""), sum);
   for (unsigned k = 0; k < nc; k++) {
+    if (!head[k])
+      continue;
     LLVMValueRef next = LLVMBuildAdd(b, at[chain[k]], one, "");
     LLVMBuildStore(b, next, ctr[k]);
     LLVMBasicBlockRef done = LLVMInsertBasicBlockInContext(c->llctx, bb, "lt.count.done");
