@@ -147,6 +147,7 @@ static void gen_free(LtGen *g) {
   lt_vec_free(&g->undo_order);
   lt_map_free(&g->undo_loads);
   lt_map_free(&g->undo_need);
+  lt_map_free(&g->undo_tri);
   if (g->loops.loop)
     lt_loops_free(&g->loops);
   lt_map_free(&g->rprimal);

@@ -203,6 +203,8 @@ struct LtGen {
   LtVec undo_calls;    /* (P store, R restore call) pairs */
   LtVec undo_order;    /* loads R re-read through the log, in order */
   LtMap undo_loads, undo_need; /* the same as a set; the classes logged */
+  LtMap undo_tri;      /* logged stores whose entries are reserved before
+                          their triangular nest (undo.c) */
   int failed;
 };
 
@@ -221,6 +223,11 @@ void lt_scope_primal(LtGen *g, LLVMValueRef inst);
 /* A's loop state: counters and growing caches (after R fixed the layout). */
 void lt_forward_loop_state(LtGen *g);
 void lt_forward_loop_headers(LtGen *g);
+/* Loop l's header executions in one run of its outermost loop's nest,
+ * summed exactly before that nest starts (b left there), when some trip
+ * count inside the nest varies with the counters around it (a triangular
+ * nest); else, or when not computable there, NULL. */
+LLVMValueRef lt_forward_nest_count(LtGen *g, unsigned l, LLVMBuilderRef b);
 
 /* undo.c: the undo log of overwritten memory (combined mode) */
 /* R re-read this load (overwrite.c kind 3) through the log. */

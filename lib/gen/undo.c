@@ -10,8 +10,10 @@
  * are replayed forwards, which leaves memory as the primal left it. One
  * entry is 24 bytes {address, size, value}, in a buffer allocated once at
  * A's entry when the logged stores' execution counts are computable there
- * (trip counts), else grown geometrically; the log is O(logged stores),
- * the alternative to taping O(loads).
+ * (trip counts), else grown geometrically; the entries of stores in a
+ * triangular nest are reserved before the nest from its exact count of
+ * iterations instead (the largest trip counts overshoot there). The log is
+ * O(logged stores), the alternative to taping O(loads).
  *
  * State, an alloca in A and in R: {ptr log, i64 count, i64 on, i64 total,
  * i64 capacity}.
@@ -24,6 +26,8 @@
  * the loops' code.
  */
 #include "lt.h"
+
+#include <stdlib.h>
 
 #define ENTRY 24
 
@@ -289,14 +293,88 @@ static LLVMValueRef begin_fn(LtCtx *c) {
   return helper(c, "lt.undo.begin", pt, 2, fill_begin);
 }
 
+/* lt.undo.reserve(state, n): room for n entries more than the log has
+ * (the entries counted at entry may still be ahead: a store of the
+ * nest's outer loop), when on. */
+static void fill_reserve(LtCtx *c, LLVMBuilderRef b, LLVMValueRef f) {
+  LLVMValueRef st = LLVMGetParam(f, 0), n = LLVMGetParam(f, 1);
+  LLVMValueRef cap = LLVMBuildLoad2(b, c->i64, field(c, b, st, 4), "cap");
+  LLVMValueRef need = LLVMBuildAdd(b, cap, n, "need");
+  LLVMBasicBlockRef grow = LLVMAppendBasicBlockInContext(c->llctx, f, "grow");
+  LLVMBasicBlockRef keep = LLVMAppendBasicBlockInContext(c->llctx, f, "keep");
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntUGT, need, cap, ""), grow, keep);
+  LLVMPositionBuilderAtEnd(b, grow);
+  LLVMTypeRef rt[2] = {c->ptr, c->i64};
+  LLVMTypeRef rfty = LLVMFunctionType(c->ptr, rt, 2, 0);
+  LLVMValueRef ra[2] = {LLVMBuildLoad2(b, c->ptr, field(c, b, st, 0), ""),
+                        LLVMBuildMul(b, need, LLVMConstInt(c->i64, ENTRY, 0), "")};
+  LLVMBuildStore(b, LLVMBuildCall2(b, rfty, lt_decl_fn(c->mod, "realloc", rfty), ra, 2, ""),
+                 field(c, b, st, 0));
+  LLVMBuildStore(b, need, field(c, b, st, 4));
+  LLVMBuildRetVoid(b);
+  LLVMPositionBuilderAtEnd(b, keep);
+  LLVMBuildRetVoid(b);
+}
+
+/* The loop of a logged store in a triangular nest, else -1. */
+static int triangle_loop(LtGen *g, LLVMValueRef store) {
+  int id = lt_cfg_id(&g->g, LLVMGetInstructionParent(store));
+  int l = id >= 0 ? lt_loop_of(&g->loops, (unsigned)id) : -1;
+  if (l < 0 || !lt_map_get(&g->undo_need, lt_map_get(&g->ow.store_class, store)))
+    return -1;
+  return lt_map_get(&g->undo_tri, store) ? l : -1;
+}
+
+/* Logged stores in triangular nests: their entries are reserved before
+ * each run of the nest, from its exact count of iterations (loopfwd.c),
+ * rather than at entry from the largest trip counts, which overshoot by
+ * about the factorial of the nest's depth. Marks them in undo_tri. A count
+ * not computable leaves them to the log's growth. */
+static void reserve(LtGen *g) {
+  LtCtx *c = g->c;
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
+  unsigned nl = g->loops.nloops;
+  lt_map_init(&g->undo_tri, 16);
+  unsigned *per = lt_xcalloc(nl + 1, sizeof *per);
+  for (size_t k = 0; k < g->undo_calls.n; k += 2) {
+    LLVMValueRef i = g->undo_calls.v[k];
+    int id = lt_cfg_id(&g->g, LLVMGetInstructionParent(i));
+    int l = id >= 0 ? lt_loop_of(&g->loops, (unsigned)id) : -1;
+    if (l >= 0 && lt_map_get(&g->undo_need, lt_map_get(&g->ow.store_class, i)))
+      per[l]++;
+  }
+  LLVMTypeRef pt[2] = {c->ptr, c->i64};
+  for (unsigned l = 0; l < nl; l++) {
+    if (!per[l])
+      continue;
+    LLVMValueRef n = lt_forward_nest_count(g, l, b);
+    if (!n)
+      continue;
+    n = LLVMBuildMul(b, n, LLVMConstInt(c->i64, per[l], 0), "");
+    LLVMValueRef f = helper(c, "lt.undo.reserve", pt, 2, fill_reserve);
+    LLVMValueRef args[2] = {g->a_undo, n};
+    LLVMBuildCall2(b, LLVMGlobalGetValueType(f), f, args, 2, "");
+    for (size_t k = 0; k < g->undo_calls.n; k += 2) {
+      LLVMValueRef i = g->undo_calls.v[k];
+      int id = lt_cfg_id(&g->g, LLVMGetInstructionParent(i));
+      if (id >= 0 && lt_loop_of(&g->loops, (unsigned)id) == (int)l)
+        lt_map_put(&g->undo_tri, i, (void *)1);
+    }
+  }
+  free(per);
+  LLVMDisposeBuilder(b);
+}
+
 /* When every logged store's executions are computable at entry: the
- * whole log there, if on (no allocation in the loops). */
+ * whole log there, if on (no allocation in the loops), less the entries
+ * reserved before triangular nests. */
 static void preallocate(LtGen *g, LLVMBuilderRef b) {
   LtCtx *c = g->c;
   LLVMValueRef total = LLVMConstInt(c->i64, 0, 0);
   for (size_t k = 0; k < g->undo_calls.n && total; k += 2) {
     LLVMValueRef i = g->undo_calls.v[k];
-    if (!lt_map_get(&g->undo_need, lt_map_get(&g->ow.store_class, i)))
+    if (!lt_map_get(&g->undo_need, lt_map_get(&g->ow.store_class, i)) ||
+        triangle_loop(g, i) >= 0)
       continue;
     LLVMValueRef n = lt_range_count(&g->fx, g->A, b, i);
     total = n ? LLVMBuildAdd(b, total, n, "") : NULL;
@@ -321,6 +399,7 @@ void lt_undo_forward(LtGen *g) {
   LLVMBuildStore(b, on, field(c, b, g->a_undo, 2));
   LLVMBuildStore(b, LLVMConstInt(c->i64, 0, 0), field(c, b, g->a_undo, 3));
   LLVMBuildStore(b, LLVMConstInt(c->i64, 0, 0), field(c, b, g->a_undo, 4));
+  reserve(g);
   preallocate(g, b);
   LLVMValueRef f = save_fn(c);
   for (size_t k = 0; k < g->undo_calls.n; k += 2) {

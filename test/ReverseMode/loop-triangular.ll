@@ -1,9 +1,11 @@
 ; Tape shape of a triangular nest (inner trip count i + 1 depends on the outer
 ; counter) with a value cached per inner iteration (the carried t of
 ; t = sin(t) * x[j]): the inner cache is allocated ONCE in the outermost
-; preheader, sized from the outer trip count and the inner count's bound
-; (n * n records of 8 bytes), with no lt.tape.grow, no allocation and no
-; bounds check in either loop.
+; preheader, for the iterations the nest runs: a loop before the nest sums
+; the inner trip count i + 1 over the outer counter (n (n + 1) / 2 records
+; of 8 bytes, where the product of the largest trip counts is n * n), and
+; the allocation takes the least of the two. No lt.tape.grow, no allocation
+; and no bounds check in either loop.
 ; RUN: %ltopt -passes=leantape -S %s | FileCheck %s
 ; RUN: %ltopt -passes=leantape -S %s | %opt -passes=verify -disable-output
 
@@ -44,7 +46,21 @@ define void @g_tri(ptr %x, ptr %dx, i64 %n) {
 
 ; CHECK-LABEL: define internal void @tri.lt.grad(
 ; CHECK-NEXT:  lt.pre:
-; CHECK:         [[BUF:%.+]] = call ptr @malloc(i64 %lt.cachesize)
+; CHECK:         [[PROD:%.+]] = mul i64 [[T1:%lt.trip[0-9]*]], [[T0:%lt.trip[0-9]*]]
+; CHECK-NEXT:    br label %[[CNT:lt.count[0-9]*]]
+; CHECK:       [[CNT]]:
+; CHECK-NEXT:    [[SUM:%.+]] = phi i64 [ 0, %lt.pre ], [ [[NSUM:%.+]], %[[CNT]] ]
+; CHECK-NEXT:    [[I:%.+]] = phi i64 [ 0, %lt.pre ], [ [[INEXT:%.+]], %[[CNT]] ]
+; CHECK-NEXT:    [[INEXT]] = add i64 [[I]], 1
+; CHECK-NEXT:    [[IT:%.+]] = call i64 @llvm.smax.i64(i64 [[I]], i64 0)
+; CHECK-NEXT:    [[TI:%.+]] = add nuw i64 [[IT]], 1
+; CHECK-NEXT:    [[NSUM]] = add i64 [[SUM]], [[TI]]
+; CHECK-NEXT:    [[C:%.+]] = icmp slt i64 [[INEXT]], [[T0]]
+; CHECK-NEXT:    br i1 [[C]], label %[[CNT]], label %[[DONE:.+]]
+; CHECK:       [[DONE]]:
+; CHECK-NEXT:    [[N:%.+]] = call i64 @llvm.umin.i64(i64 [[NSUM]], i64 [[PROD]])
+; CHECK-NEXT:    %lt.cachesize = shl i64 [[N]], 3
+; CHECK-NEXT:    [[BUF:%.+]] = call ptr @malloc(i64 %lt.cachesize)
 ; CHECK-NOT:     @malloc
 ; CHECK:         br label %outer
 ; CHECK:       outer:

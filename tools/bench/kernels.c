@@ -35,15 +35,16 @@
 #include "kernels/normalize.c"
 #include "kernels/tree.c"
 #include "kernels/hot_pw.c"
-/* issue 17's loop nests (kernels/linloops.c): in the table when run.sh
+/* issue 17's loop nests (kernels/linloops.c, kernels/factor.c): in the table when run.sh
  * compiles this file (-DBENCH_LINLOOPS), not when
  * test/ReverseMode/tape-same-at-every-level.c does: their tape reports
  * still differ between -O0 and -O2 (an open part of issue 17). */
 #if defined(BENCH_LINLOOPS) || defined(ONE_gemm_sq) || defined(ONE_gemm_sq_plain) ||        \
     defined(ONE_jacobi2d) || defined(ONE_jacobi2d_plain) || defined(ONE_trisolv) ||         \
-    defined(ONE_trisolv_plain)
+    defined(ONE_trisolv_plain) || defined(ONE_cholesky) || defined(ONE_lu)
 #define LINLOOPS 1
 #include "kernels/linloops.c"
+#include "kernels/factor.c"
 #else
 #define LINLOOPS 0
 #endif
@@ -134,6 +135,12 @@ const kernel_t kernels[] = {
 #if LINLOOPS && (ALL || defined(ONE_trisolv_plain))
     ENTRYX("trisolv_256_plain", TGT_GENERAL, 0, TRI_N * TRI_N + TRI_N, trisolv,
            trisolv_plain, "trisolv_256", VEC),
+#endif
+#if LINLOOPS && (ALL || defined(ONE_cholesky))
+    ENTRY("cholesky_128_plain", TGT_GENERAL, FAC_N * FAC_N, factor, cholesky),
+#endif
+#if LINLOOPS && (ALL || defined(ONE_lu))
+    ENTRY("lu_128_plain", TGT_GENERAL, FAC_N * FAC_N, factor, lu),
 #endif
     /* opt-in (BENCH_EXTRA=1) until 2026-12-01 (~35 s per gradient when
      * mag stayed a call); the plugin now inlines mag_ni (its size policy
