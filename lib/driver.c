@@ -205,7 +205,7 @@ int lt_run_module(LLVMModuleRef m, const LtHost *host, int opt_level) {
     lt_rewrite_failed(&c, hints.v[i]);
   lt_vec_free(&hints);
   lt_split_pairs(&c, &calls);
-  lt_schedule_calls(&calls);
+  lt_schedule_calls(&calls, &c.nested_calls);
   for (size_t i = 0; i < calls.n; i++)
     if (handle(&c, calls.v[i]))
       lt_vec_push(&failed, calls.v[i]);
@@ -227,6 +227,7 @@ int lt_run_module(LLVMModuleRef m, const LtHost *host, int opt_level) {
   lt_escape_free(&c);
   lt_map_free(&c.tape_owner);
   lt_map_free(&c.split_clean);
+  lt_map_free(&c.nested_calls);
   lt_map_free(&c.purity);
   lt_map_free(&c.gshadow);
   lt_vec_free(&c.rev_calls);

@@ -170,6 +170,8 @@ struct LtCtx {
   LtMap split_clean; /* __enzyme_augmentfwd/_reverse pairs with nothing
                         between them (splitpair.c) */
   LtMap tape_owner;  /* tape made by an __enzyme_augmentfwd -> its LtDeriv */
+  LtMap nested_calls; /* __enzyme_* calls in code another call
+                         differentiates (schedule.c) */
   LtVec rev_calls;   /* rewritten reverse calls: (call, LtDeriv *) pairs */
   LLVMValueRef cur_call; /* the __enzyme_* call being handled */
   LtMap reg;             /* function -> LtReg * (annotate.c) */

@@ -354,6 +354,7 @@ int lt_callsite_parse(LtCtx *c, LLVMValueRef call, LtMode mode, LtRequest *r) {
   r->keep = lt_xcalloc(r->nparams + 1, 1);
   if (parse_params(c, call, r, &i, nops) || parse_tail(c, call, r, i, nops))
     return -1;
+  r->nested = lt_map_get(&c->nested_calls, call) != NULL;
   /* nothing between the halves writes memory (splitpair.c) */
   if (lt_map_get(&c->split_clean, call))
     for (unsigned p = 0; p < r->nparams; p++)

@@ -56,6 +56,10 @@ typedef struct LtRequest {
   int nofree;          /* enzyme_nofree */
   int lifo;            /* LT_SUBCALL under __enzyme_autodiff: tapes are
                           released in the opposite order (arena.c) */
+  int nested;          /* the call is in code another call differentiates:
+                          its derivative is differentiated again, so its
+                          tapes come from malloc, which that derivative
+                          knows (not from the arena) */
   /* forward mode */
   unsigned width;      /* enzyme_width (1 when not given) */
   LLVMValueRef *lanes; /* [p * width + k]: the k-th shadow (tangent) of dup
@@ -153,7 +157,9 @@ void lt_split_merged_calls(LtCtx *c);
 int lt_fwdsite_parse(LtCtx *c, LLVMValueRef call, LtRequest *r);
 
 /* schedule.c: innermost calls first (nested differentiation) */
-void lt_schedule_calls(LtVec *calls);
+/* Orders calls innermost first; puts into *nested (call -> 1) the calls
+ * in code that another call differentiates. */
+void lt_schedule_calls(LtVec *calls, LtMap *nested);
 
 
 #endif

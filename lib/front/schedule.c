@@ -24,7 +24,7 @@ static void reach(LLVMValueRef f, LtMap *seen) {
         reach(lt_called_fn(i), seen);
 }
 
-void lt_schedule_calls(LtVec *calls) {
+void lt_schedule_calls(LtVec *calls, LtMap *nested) {
   size_t n = calls->n;
   if (n < 2)
     return;
@@ -36,6 +36,12 @@ void lt_schedule_calls(LtVec *calls) {
     lt_map_init(&reached[k], 16);
     reach(lt_callsite_fn(call), &reached[k]);
   }
+  for (size_t k = 0; k < n; k++)
+    for (size_t j = 0; j < n; j++)
+      if (j != k && lt_map_get(&reached[j], home[k])) {
+        lt_map_put(nested, calls->v[k], (void *)1);
+        break;
+      }
   unsigned char *done = lt_xcalloc(n, 1);
   void **order = lt_xcalloc(n, sizeof *order);
   for (size_t out = 0; out < n; out++) {

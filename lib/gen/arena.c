@@ -1,28 +1,32 @@
 /* arena.c: a last-in first-out allocator for sub-tapes.
  *
  * A kept call whose tape cannot live in its caller's (a recursive call, a
- * large tape) gets heap memory per activation. Under __enzyme_autodiff
- * the forward pass allocates all of them and the reverse pass releases
- * them in the opposite order, so a stack suffices: lt.arena.push bumps a
- * pointer in a chunk (a new chunk, twice the last, when it is full) and
- * lt.arena.pop(p) moves it back to p, freeing a chunk when it empties. A tree
- * recursion of 10^3 activations then makes a handful of malloc calls per
- * gradient instead of 10^3. Each time it empties, the arena remembers the
- * most it held at once since it last was empty (the capacity of its live
- * chunks) and makes no chunk smaller than that: from the second gradient
- * on, one chunk holds every tape, one malloc and one free per gradient,
- * and malloc serves it from memory it already has (glibc raises its mmap
- * threshold to a freed mmapped block's size), so no page is faulted in
- * again. Nothing is kept between gradients but that number. Split mode (__enzyme_augmentfwd and
- * __enzyme_reverse, whose tapes the caller may keep in any order) uses
- * malloc and free; so do caches that grow (realloc). The state is six
- * thread-local globals: threads
+ * large tape) gets heap memory per activation, and so do the caches of
+ * loop nests whose trip counts are known at entry (loopfwd.c). Under
+ * __enzyme_autodiff the forward pass allocates all of them and the reverse
+ * pass releases them in the opposite order, so a stack suffices:
+ * lt.arena.push bumps a pointer in a chunk (a new chunk when it is
+ * full) and lt.arena.pop(p) moves it back to p, freeing a chunk
+ * when it empties. A tree recursion of 10^3 activations then makes a
+ * handful of malloc calls per gradient instead of 10^3. Each time it
+ * empties, the arena remembers the most bytes it held at once since it
+ * last was empty and makes no chunk smaller than that: from the second
+ * gradient on, one chunk of exactly that size holds every tape, one
+ * malloc and one free per gradient, and malloc serves it from memory it
+ * already has (glibc raises its mmap threshold to a freed mmapped block's
+ * size, and its trim threshold to twice that), so no page is faulted in
+ * again. Nothing is kept between gradients but that number. Split mode
+ * (__enzyme_augmentfwd and __enzyme_reverse, whose tapes the caller may
+ * keep in any order) uses malloc and free; so do caches that grow
+ * (realloc). The state is seven thread-local globals: threads
  * differentiating at the same time do not share it.
  *
  * Chunk: {ptr prev, i64 capacity, i64 top of prev when this one began},
  * then the data (32 bytes of header, allocations rounded to 16).
  */
 #include "lt.h"
+
+#include <stdio.h>
 
 #define HEADER 32
 #define FIRST (64 * 1024)
@@ -49,16 +53,19 @@ static LLVMValueRef round16(LtCtx *c, LLVMBuilderRef b, LLVMValueRef n) {
 }
 
 /* The thread-local state: current chunk, its fill and capacity, the
- * capacity of all live chunks, its most since the arena was last empty,
- * and that most of the last time (the next first chunk's size). */
+ * bytes held in the chunks before it, the most bytes held at once since
+ * the arena was last empty, and that most of the last time (the next
+ * first chunk's size: one chunk of it holds every tape of a gradient like
+ * the last, with no room left over at the ends of earlier chunks). */
 typedef struct {
-  LLVMValueRef cur, top, end, total, emax, peak;
+  LLVMValueRef cur, top, end, below, emax, peak, step;
 } State;
 
 static State state(LtCtx *c) {
   State s = {global(c, "lt.arena.cur", c->ptr),   global(c, "lt.arena.top", c->i64),
-             global(c, "lt.arena.end", c->i64),   global(c, "lt.arena.total", c->i64),
-             global(c, "lt.arena.emax", c->i64),  global(c, "lt.arena.peak", c->i64)};
+             global(c, "lt.arena.end", c->i64),   global(c, "lt.arena.below", c->i64),
+             global(c, "lt.arena.emax", c->i64),  global(c, "lt.arena.peak", c->i64),
+             global(c, "lt.arena.step", c->i64)};
   return s;
 }
 
@@ -89,19 +96,24 @@ static void fill_push(LtCtx *c, const State *s, LLVMValueRef f, LLVMBasicBlockRe
   LLVMValueRef cap = LLVMBuildLoad2(b, c->i64, s->end, "cap");
   LLVMValueRef nt = LLVMBuildAdd(b, t, n, "");
   LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntUGT, nt, cap, ""), grow, take);
-  /* a new chunk of max(2 cap, n, FIRST, peak) bytes */
+  /* a new chunk of max(step', peak) bytes, step' = max(2 step, FIRST),
+   * which becomes step: small tapes fill chunks that double (a few
+   * mallocs for a deep recursion); a tape larger than step' gets a chunk
+   * of its own size and leaves step alone, so the small tapes after it do
+   * not get twice its size (the first gradient holds little more than it
+   * needs) */
   LLVMPositionBuilderAtEnd(b, grow);
-  LLVMValueRef two = LLVMBuildShl(b, cap, LLVMConstInt(c->i64, 1, 0), "");
-  LLVMValueRef sz = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntUGT, n, two, ""), n, two, "");
-  sz = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntULT, sz, LLVMConstInt(c->i64, FIRST, 0), ""),
-                       LLVMConstInt(c->i64, FIRST, 0), sz, "");
+  LLVMValueRef st = LLVMBuildShl(b, LLVMBuildLoad2(b, c->i64, s->step, ""),
+                                 LLVMConstInt(c->i64, 1, 0), "");
+  st = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntULT, st, LLVMConstInt(c->i64, FIRST, 0), ""),
+                       LLVMConstInt(c->i64, FIRST, 0), st, "");
+  LLVMValueRef big = LLVMBuildICmp(b, LLVMIntUGT, n, st, "");
+  LLVMBuildStore(b, LLVMBuildSelect(b, big, LLVMBuildLoad2(b, c->i64, s->step, ""), st, ""),
+                 s->step);
+  LLVMValueRef sz = LLVMBuildSelect(b, big, n, st, "");
   LLVMValueRef pk = LLVMBuildLoad2(b, c->i64, s->peak, "peak");
   sz = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntULT, sz, pk, ""), pk, sz, "");
-  LLVMValueRef tot = LLVMBuildAdd(b, LLVMBuildLoad2(b, c->i64, s->total, ""), sz, "total");
-  LLVMBuildStore(b, tot, s->total);
-  LLVMValueRef em = LLVMBuildLoad2(b, c->i64, s->emax, "");
-  LLVMBuildStore(b, LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntUGT, tot, em, ""), tot, em, ""),
-                 s->emax);
+  LLVMBuildStore(b, LLVMBuildAdd(b, LLVMBuildLoad2(b, c->i64, s->below, ""), t, ""), s->below);
   LLVMValueRef ch = lt_build_malloc(b, c->mod, LLVMBuildAdd(b, sz, LLVMConstInt(c->i64, HEADER, 0), ""));
   LLVMBuildStore(b, LLVMBuildLoad2(b, c->ptr, s->cur, ""), ch);
   LLVMBuildStore(b, sz, at(c, b, ch, 8));
@@ -114,7 +126,12 @@ static void fill_push(LtCtx *c, const State *s, LLVMValueRef f, LLVMBasicBlockRe
   LLVMValueRef t2 = LLVMBuildLoad2(b, c->i64, s->top, "");
   LLVMValueRef off = LLVMBuildAdd(b, t2, LLVMConstInt(c->i64, HEADER, 0), "");
   LLVMValueRef p = LLVMBuildGEP2(b, c->i8, LLVMBuildLoad2(b, c->ptr, s->cur, ""), &off, 1, "p");
-  LLVMBuildStore(b, LLVMBuildAdd(b, t2, n, ""), s->top);
+  LLVMValueRef nt2 = LLVMBuildAdd(b, t2, n, "");
+  LLVMBuildStore(b, nt2, s->top);
+  LLVMValueRef held = LLVMBuildAdd(b, LLVMBuildLoad2(b, c->i64, s->below, ""), nt2, "held");
+  LLVMValueRef em = LLVMBuildLoad2(b, c->i64, s->emax, "");
+  LLVMBuildStore(b, LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntUGT, held, em, ""), held, em, ""),
+                 s->emax);
   LLVMBuildRet(b, p);
 }
 
@@ -137,14 +154,13 @@ static void fill_pop(LtCtx *c, const State *s, LLVMValueRef f, LLVMBasicBlockRef
   LLVMPositionBuilderAtEnd(b, drop);
   LLVMValueRef ch = LLVMBuildLoad2(b, c->ptr, s->cur, "chunk");
   LLVMValueRef prev = LLVMBuildLoad2(b, c->ptr, ch, "prev");
-  LLVMBuildStore(b, LLVMBuildLoad2(b, c->i64, at(c, b, ch, 16), ""), s->top);
+  LLVMValueRef ptop = LLVMBuildLoad2(b, c->i64, at(c, b, ch, 16), "");
+  LLVMBuildStore(b, ptop, s->top);
+  LLVMBuildStore(b, LLVMBuildSub(b, LLVMBuildLoad2(b, c->i64, s->below, ""), ptop, ""), s->below);
   LLVMBuildStore(b, prev, s->cur);
   LLVMValueRef isnull = LLVMBuildICmp(b, LLVMIntEQ, prev, LLVMConstNull(c->ptr), "");
   LLVMValueRef pcap = LLVMBuildLoad2(b, c->i64, at(c, b, LLVMBuildSelect(b, isnull, ch, prev, ""), 8), "");
   LLVMBuildStore(b, LLVMBuildSelect(b, isnull, LLVMConstInt(c->i64, 0, 0), pcap, ""), s->end);
-  LLVMBuildStore(b, LLVMBuildSub(b, LLVMBuildLoad2(b, c->i64, s->total, ""),
-                                 LLVMBuildLoad2(b, c->i64, at(c, b, ch, 8), ""), ""),
-                 s->total);
   /* the arena is empty: the next gradient's first chunk holds what this
    * one needed at most */
   LLVMBuildStore(b, LLVMBuildSelect(b, isnull, LLVMBuildLoad2(b, c->i64, s->emax, ""),
@@ -153,6 +169,9 @@ static void fill_pop(LtCtx *c, const State *s, LLVMValueRef f, LLVMBasicBlockRef
   LLVMBuildStore(b, LLVMBuildSelect(b, isnull, LLVMConstInt(c->i64, 0, 0),
                                     LLVMBuildLoad2(b, c->i64, s->emax, ""), ""),
                  s->emax);
+  LLVMBuildStore(b, LLVMBuildSelect(b, isnull, LLVMConstInt(c->i64, 0, 0),
+                                    LLVMBuildLoad2(b, c->i64, s->step, ""), ""),
+                 s->step);
   lt_build_free(b, c->mod, ch);
   LLVMBuildBr(b, done);
   LLVMPositionBuilderAtEnd(b, done);
@@ -167,4 +186,48 @@ LLVMValueRef lt_arena_push(LtCtx *c, LLVMBuilderRef b, LLVMValueRef n) {
 void lt_arena_pop(LtCtx *c, LLVMBuilderRef b, LLVMValueRef p) {
   LLVMValueRef f = helper(c, "lt.arena.pop", c->vd, c->ptr, fill_pop);
   LLVMBuildCall2(b, LLVMGlobalGetValueType(f), f, &p, 1, "");
+}
+
+/* A gradient's own first chunk: the arena's size hint (peak) is the most
+ * the last gradient held, of whichever function, so a gradient after a
+ * larger one would hold the larger one's chunk. The gradient `grad`
+ * keeps its own hint in a thread-local global: at entry (builder at
+ * `entry`, lt.arena.enter), an empty arena takes it; at exit (`exit`,
+ * lt.arena.leave), an empty arena's peak, set when it emptied, becomes
+ * it. A gradient that starts inside another's (nested differentiation)
+ * leaves both alone. Calls to lt.* helpers, and lt.* globals, carry no
+ * derivatives, so a gradient differentiated again sees nothing active. */
+static void fill_hint(LtCtx *c, const State *s, LLVMValueRef f, LLVMBasicBlockRef e,
+                      LLVMBuilderRef b, int leave) {
+  LLVMPositionBuilderAtEnd(b, e);
+  LLVMValueRef hint = LLVMGetParam(f, 0);
+  LLVMValueRef empty = LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildLoad2(b, c->ptr, s->cur, ""),
+                                     LLVMConstNull(c->ptr), "empty");
+  LLVMValueRef from = leave ? s->peak : hint, to = leave ? hint : s->peak;
+  LLVMBuildStore(b, LLVMBuildSelect(b, empty, LLVMBuildLoad2(b, c->i64, from, ""),
+                                    LLVMBuildLoad2(b, c->i64, to, ""), ""),
+                 to);
+  LLVMBuildRetVoid(b);
+}
+static void fill_enter(LtCtx *c, const State *s, LLVMValueRef f, LLVMBasicBlockRef e,
+                       LLVMBuilderRef b) {
+  fill_hint(c, s, f, e, b, 0);
+}
+static void fill_leave(LtCtx *c, const State *s, LLVMValueRef f, LLVMBasicBlockRef e,
+                       LLVMBuilderRef b) {
+  fill_hint(c, s, f, e, b, 1);
+}
+
+void lt_arena_hint(LtCtx *c, LLVMValueRef grad, LLVMBuilderRef entry, LLVMBuilderRef exit) {
+  if (!LLVMGetNamedFunction(c->mod, "lt.arena.push"))
+    return; /* nothing here uses the arena */
+  char name[300];
+  snprintf(name, sizeof name, "lt.arena.hint.%s", LLVMGetValueName2(grad, &(size_t){0}));
+  LLVMValueRef hint = global(c, name, c->i64);
+  /* globals may live in another address space (the data layout's) */
+  LLVMTypeRef pt = LLVMTypeOf(hint);
+  LLVMValueRef fe = helper(c, "lt.arena.enter", c->vd, pt, fill_enter);
+  LLVMValueRef fl = helper(c, "lt.arena.leave", c->vd, pt, fill_leave);
+  LLVMBuildCall2(entry, LLVMGlobalGetValueType(fe), fe, &hint, 1, "");
+  LLVMBuildCall2(exit, LLVMGlobalGetValueType(fl), fl, &hint, 1, "");
 }

@@ -33,7 +33,7 @@ static void key_tail(const LtRequest *r, int split, char tail[6]) {
   tail[0] = r->mode == LT_SUBCALL ? 'u' : split ? 's' : 'c';
   tail[1] = r->ret_shadow ? 'r' : r->want_primal ? 'p' : '-';
   tail[2] = r->nofree ? 'n' : r->mode == LT_REVERSE && r->tape_ptr && r->allocated ? 'k' : '-';
-  tail[3] = r->mode == LT_SUBCALL && r->lifo ? 'l' : '-';
+  tail[3] = r->mode == LT_SUBCALL && r->lifo ? 'l' : r->nested ? 'N' : '-';
   tail[4] = r->parallel ? 'P' : '-';
   tail[5] = 0;
 }
@@ -88,6 +88,15 @@ static LLVMValueRef build_grad(LtGen *g, LtDeriv *d, const char *name) {
     args[k] = LLVMGetParam(f, k);
   args[nr - 1] = tape;
   LLVMValueRef cr = LLVMBuildCall2(b, LLVMGlobalGetValueType(g->R), g->R, args, nr, "");
+  if (g->lifo) { /* the arena's first chunk for this gradient */
+    LLVMBuilderRef eb = LLVMCreateBuilderInContext(c->llctx);
+    LLVMValueRef at = LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(f));
+    while (LLVMIsAAllocaInst(at))
+      at = LLVMGetNextInstruction(at); /* the entry's allocas stay first */
+    LLVMPositionBuilderBefore(eb, at);
+    lt_arena_hint(c, f, eb, b);
+    LLVMDisposeBuilder(eb);
+  }
   if (LLVMGetTypeKind(d->outs_ty) == LLVMVoidTypeKind)
     LLVMBuildRetVoid(b);
   else
@@ -322,7 +331,7 @@ LtDeriv *lt_derive(LtCtx *c, const LtRequest *r) {
   g.want_primal = r->want_primal;
   g.ret_shadow = r->ret_shadow;
   g.nofree = r->nofree;
-  g.lifo = r->mode == LT_AUTODIFF || (r->mode == LT_SUBCALL && r->lifo);
+  g.lifo = (r->mode == LT_AUTODIFF && !r->nested) || (r->mode == LT_SUBCALL && r->lifo);
   g.keep_header = r->mode == LT_REVERSE && r->tape_ptr && r->allocated;
   g.nparams = r->nparams;
   for (unsigned p = 0; p < r->nparams; p++)

@@ -251,6 +251,7 @@ int lt_undo_guard(LtGen *g);
 /* arena.c: last-in first-out memory for sub-tapes (combined mode) */
 LLVMValueRef lt_arena_push(LtCtx *c, LLVMBuilderRef b, LLVMValueRef n);
 void lt_arena_pop(LtCtx *c, LLVMBuilderRef b, LLVMValueRef p); /* p and after */
+void lt_arena_hint(LtCtx *c, LLVMValueRef grad, LLVMBuilderRef entry, LLVMBuilderRef exit);
 
 /* tape.c */
 /* Load of a value from the tape at R's entry; allocates the slot. */

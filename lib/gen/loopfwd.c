@@ -321,11 +321,15 @@ static int preallocate(LtGen *g, unsigned l, LLVMBuilderRef b) {
   }
   LLVMValueRef size = LLVMBuildMul(b, cap, LLVMConstInt(g->c->i64, g->plan.rec_size[l], 0),
                                    "lt.cachesize");
-  /* A callee's caches, under __enzyme_autodiff: on the arena, released
-   * where the reverse pass leaves the nest, before the caches of the nest
-   * allocated earlier (loops go outer first here), so last in first out
-   * with the sub-tapes the loops take from it. */
-  int arena = g->sub && g->lifo && g->r_enter[top] && g->r_free[l] && !g->nofree;
+  /* Under __enzyme_autodiff, on the arena: released where the reverse
+   * pass leaves the nest, before the caches of the nest allocated earlier
+   * (loops go outer first here), so last in first out with the sub-tapes
+   * the loops take from it. The top level's too: the arena asks malloc
+   * for one chunk that holds them all, which glibc then keeps between
+   * gradients; caches malloc'd one by one, whose sum came near glibc's
+   * trim threshold, were given back and faulted in again every gradient
+   * (an in-place LU of 128: twice the time). */
+  int arena = g->lifo && g->r_enter[top] && g->r_free[l] && !g->nofree;
   LLVMValueRef buf = arena ? lt_arena_push(g->c, b, size) : lt_build_malloc(b, g->c->mod, size);
   LLVMBuildStore(b, buf, g->a_buf[l]);
   g->plan.prealloc[l] = 1;

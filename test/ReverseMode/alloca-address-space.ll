@@ -85,11 +85,11 @@ define double @d(ptr addrspace(1) %x, ptr addrspace(1) %dx, ptr addrspace(3) %sh
 ; CHECK-NEXT:    addrspacecast ptr addrspace(5) %tmp to ptr
 ; CHECK-LABEL: define internal void @k.lt.grad(
 ; CHECK:         %lt.undo = alloca { ptr, i64, i64, i64, i64 }, align 8, addrspace(5)
-; CHECK-NEXT:    %[[G:[0-9]+]] = addrspacecast ptr addrspace(5) %lt.undo to ptr
+; CHECK:         %[[G:[0-9]+]] = addrspacecast ptr addrspace(5) %lt.undo to ptr
 ; CHECK:         call void @lt.undo.begin(ptr {{.*}}%[[G]], i64
 ; CHECK:         call void @lt.undo.save(ptr {{.*}}%[[G]], ptr
 ; CHECK-LABEL: define internal double @k.lt.tan(
 ; REC-LABEL:   define internal void @rec.lt.grad(
 ; REC:           %tape = alloca [{{[0-9]+}} x i8], align 16, addrspace(5)
-; REC-NEXT:      addrspacecast ptr addrspace(5) %tape to ptr
+; REC:           addrspacecast ptr addrspace(5) %tape to ptr
 ; CHECK:         ret double

@@ -147,7 +147,7 @@ define void @g_hl(ptr %x, ptr %dx, i64 %n) {
 ; the reverse.
 ; CHECK-LABEL: define internal void @f.lt.grad(
 ; CHECK-NEXT:  lt.pre:
-; CHECK:         [[CACHE:%.+]] = call ptr @malloc(i64 %lt.cachesize)
+; CHECK:         [[CACHE:%.+]] = call ptr @lt.arena.push(i64 %lt.cachesize)
 ; CHECK-NEXT:    br label %loop
 ; CHECK:       loop:
 ; CHECK-NOT:     @malloc
@@ -165,7 +165,8 @@ define void @g_hl(ptr %x, ptr %dx, i64 %n) {
 ; CHECK-NEXT:    call double @rec.lt.rev(double [[RV]], i32 2, double %1, ptr [[RSLOT]])
 ; CHECK-NOT:     @free
 ; CHECK:       rev.enter:
-; CHECK-NEXT:    call void @free(ptr [[CACHE]])
+; CHECK-NEXT:    call void @lt.arena.pop(ptr [[CACHE]])
+; CHECK-NEXT:    call void @lt.arena.leave(ptr {{.*}}@lt.arena.hint.f.lt.grad)
 ; CHECK-NEXT:    ret void
 
 ; (b) straight-line: the fixed-size custom tape goes from @cg_aug to
@@ -184,7 +185,7 @@ define void @g_hl(ptr %x, ptr %dx, i64 %n) {
 ; doubles) and comes back from it.
 ; CHECK-LABEL: define internal void @hl.lt.grad(
 ; CHECK-NEXT:  lt.pre:
-; CHECK:         [[HC:%.+]] = call ptr @malloc(i64 %lt.cachesize)
+; CHECK:         [[HC:%.+]] = call ptr @lt.arena.push(i64 %lt.cachesize)
 ; CHECK-NEXT:    br label %loop
 ; CHECK:       loop:
 ; CHECK-NOT:     @malloc
@@ -201,7 +202,8 @@ define void @g_hl(ptr %x, ptr %dx, i64 %n) {
 ; CHECK:         call double @cg_grad(double {{%.+}}, double {{%.+}}, [2 x double] {{%.+}})
 ; CHECK-NOT:     @free
 ; CHECK:       rev.enter:
-; CHECK-NEXT:    call void @free(ptr [[HC]])
+; CHECK-NEXT:    call void @lt.arena.pop(ptr [[HC]])
+; CHECK-NEXT:    call void @lt.arena.leave(ptr {{.*}}@lt.arena.hint.hl.lt.grad)
 ; CHECK-NEXT:    ret void
 
 ; The remarks say the same.

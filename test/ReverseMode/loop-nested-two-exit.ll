@@ -64,7 +64,7 @@ define void @g_nested(ptr %out, ptr %dout, ptr %x, ptr %dx, i64 %n) {
 ; CHECK-LABEL: define internal void @nested.lt.grad(
 ; CHECK-NEXT:  lt.pre:
 ; CHECK:         %lt.iters = call i64 @llvm.smax.i64(
-; CHECK:         [[BUF:%.+]] = call ptr @malloc(i64 %lt.cachesize)
+; CHECK:         [[BUF:%.+]] = call ptr @lt.arena.push(i64 %lt.cachesize)
 ; CHECK-NEXT:    br label %outer
 ; CHECK:       outer:
 ; CHECK-NOT:     call
@@ -85,7 +85,7 @@ define void @g_nested(ptr %out, ptr %dout, ptr %x, ptr %dx, i64 %n) {
 ; CHECK:         %lt.reload = load double
 ; CHECK-NOT:     @malloc
 ; CHECK-NOT:     @lt.tape.grow
-; CHECK:         call void @free(ptr [[BUF]])
+; CHECK:         call void @lt.arena.pop(ptr [[BUF]])
 ; CHECK-NOT:     call void @free
 ; CHECK:         ret void
 ; CHECK:       }

@@ -105,23 +105,27 @@ define void @g_normalize(ptr %out2, ptr %dout2, ptr %out, ptr %dout, ptr %x, ptr
   ret void
 }
 
-; Exactly two allocations, both in the entry: the normalize loop's cache
+; Exactly two allocations, both in the entry, from the arena: the normalize loop's cache
 ; (trip * 8: mag's exit value) and nested's outer cache (trip * trip * record).
 ; CHECK-LABEL: define internal void @normalize.lt.grad(
 ; CHECK-NEXT:  lt.pre:
+; CHECK-NEXT:    call void @lt.arena.enter(ptr {{.*}}@lt.arena.hint.
 ; CHECK-NEXT:    %lt.dist = add i64 %n, -1
 ; CHECK-NEXT:    %lt.iters = call i64 @llvm.smax.i64(i64 %lt.dist, i64 0)
 ; CHECK-NEXT:    %lt.trip = add nuw i64 %lt.iters, 1
 ; CHECK-NEXT:    %lt.cachesize = shl i64 %lt.trip, 3
-; CHECK-NEXT:    [[MAGBUF:%.+]] = call ptr @malloc(i64 %lt.cachesize)
+; CHECK-NEXT:    [[MAGBUF:%.+]] = call ptr @lt.arena.push(i64 %lt.cachesize)
 ; CHECK-NEXT:    [[NN:%.+]] = mul i64 %lt.trip, %lt.trip
 ; CHECK-NEXT:    [[SZ:%.+]] = mul i64 [[NN]], {{[0-9]+}}
-; CHECK-NEXT:    [[NESTBUF:%.+]] = call ptr @malloc(i64 [[SZ]])
+; CHECK-NEXT:    [[NESTBUF:%.+]] = call ptr @lt.arena.push(i64 [[SZ]])
 ; CHECK-NEXT:    br label
 ; CHECK-NOT:     @malloc
 ; CHECK-NOT:     @lt.tape.grow
-; CHECK:         call void @free(ptr [[MAGBUF]])
-; CHECK-NEXT:    call void @free(ptr [[NESTBUF]])
+; Released last in first out (gen/arena.c), then the gradient's own size
+; hint for the arena's next first chunk.
+; CHECK:         call void @lt.arena.pop(ptr [[NESTBUF]])
+; CHECK-NEXT:    call void @lt.arena.pop(ptr [[MAGBUF]])
+; CHECK-NEXT:    call void @lt.arena.leave(ptr {{.*}}@lt.arena.hint.normalize.lt.grad)
 ; CHECK-NOT:     @malloc
 ; CHECK:       }
 ; CHECK-NOT: @lt.tape.grow

@@ -35,11 +35,12 @@ define double @g_rec(ptr %x, ptr %dx, double %a, i64 %n) {
 ; One allocation of n * 8 bytes (trip count * record size) before the loop.
 ; CHECK-LABEL: define internal double @rec.lt.grad(
 ; CHECK-NEXT:  lt.pre:
+; CHECK-NEXT:    call void @lt.arena.enter(ptr {{.*}}@lt.arena.hint.
 ; CHECK-NEXT:    %lt.dist = add i64 %n, -1
 ; CHECK-NEXT:    %lt.iters = call i64 @llvm.smax.i64(i64 %lt.dist, i64 0)
 ; CHECK-NEXT:    %lt.trip = shl i64 %lt.iters, 3
 ; CHECK-NEXT:    %lt.cachesize = add i64 %lt.trip, 8
-; CHECK-NEXT:    [[BUF:%.+]] = call ptr @malloc(i64 %lt.cachesize)
+; CHECK-NEXT:    [[BUF:%.+]] = call ptr @lt.arena.push(i64 %lt.cachesize)
 ; CHECK-NEXT:    br label %loop
 ; The loop stores %s, and only %s, at record size 8; nothing is called but sin.
 ; CHECK:       loop:
@@ -65,7 +66,7 @@ define double @g_rec(ptr %x, ptr %dx, double %a, i64 %n) {
 ; CHECK:         %lt.cache = load double
 ; CHECK-NEXT:    call double @sin(double %lt.cache)
 ; CHECK:         call double @llvm.cos.f64(double %lt.cache)
-; CHECK:         call void @free(ptr [[BUF]])
+; CHECK:         call void @lt.arena.pop(ptr [[BUF]])
 ; CHECK-NOT:     @malloc
 ; CHECK:       }
 ; CHECK-NOT: @lt.tape.grow

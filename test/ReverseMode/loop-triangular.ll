@@ -46,6 +46,7 @@ define void @g_tri(ptr %x, ptr %dx, i64 %n) {
 
 ; CHECK-LABEL: define internal void @tri.lt.grad(
 ; CHECK-NEXT:  lt.pre:
+; CHECK-NEXT:    call void @lt.arena.enter(ptr {{.*}}@lt.arena.hint.
 ; CHECK:         [[PROD:%.+]] = mul i64 [[T1:%lt.trip[0-9]*]], [[T0:%lt.trip[0-9]*]]
 ; CHECK-NEXT:    br label %[[CNT:lt.count[0-9]*]]
 ; CHECK:       [[CNT]]:
@@ -60,7 +61,7 @@ define void @g_tri(ptr %x, ptr %dx, i64 %n) {
 ; CHECK:       [[DONE]]:
 ; CHECK-NEXT:    [[N:%.+]] = call i64 @llvm.umin.i64(i64 [[NSUM]], i64 [[PROD]])
 ; CHECK-NEXT:    %lt.cachesize = shl i64 [[N]], 3
-; CHECK-NEXT:    [[BUF:%.+]] = call ptr @malloc(i64 %lt.cachesize)
+; CHECK-NEXT:    [[BUF:%.+]] = call ptr @lt.arena.push(i64 %lt.cachesize)
 ; CHECK-NOT:     @malloc
 ; CHECK:         br label %outer
 ; CHECK:       outer:
@@ -81,7 +82,7 @@ define void @g_tri(ptr %x, ptr %dx, i64 %n) {
 ; CHECK:       rev.outer.latch:
 ; CHECK-NOT:     @malloc
 ; CHECK-NOT:     @lt.tape.grow
-; CHECK:         call void @free(ptr [[BUF]])
+; CHECK:         call void @lt.arena.pop(ptr [[BUF]])
 ; CHECK-NOT:     @malloc
 ; CHECK:       }
 ; CHECK-NOT: @lt.tape.grow
