@@ -44,6 +44,13 @@ extern int enzyme_out;
  * calls. */
 extern int enzyme_not_overwritten;
 extern int enzyme_nocache; /* the same promise (Enzyme's container tests) */
+/* Reverse mode (combined and split): enzyme_tape_budget, N (bytes, an
+ * integer constant) anywhere among the arguments checkpoints the time
+ * loops of this call's function when their tapes would exceed N bytes,
+ * as -leantape-checkpoint=N does for every call (Leantape's, not
+ * Enzyme's; LEANTAPE_TAPE_BUDGET at run time still overrides N). In split
+ * mode give it to both calls. */
+extern int enzyme_tape_budget;
 
 /* Combined reverse mode: run fn, accumulate gradients into the shadows of
  * dup arguments, and return the gradient of the (single) enzyme_out

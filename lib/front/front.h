@@ -56,6 +56,9 @@ typedef struct LtRequest {
   int nofree;          /* enzyme_nofree */
   int lifo;            /* LT_SUBCALL under __enzyme_autodiff: tapes are
                           released in the opposite order (arena.c) */
+  long long budget;    /* enzyme_tape_budget N: N (0: none), time loops
+                          checkpointed (gen/ckpt.c) as under
+                          -leantape-checkpoint=N */
   int nested;          /* the call is in code another call differentiates:
                           its derivative is differentiated again, so its
                           tapes come from malloc, which that derivative
@@ -116,6 +119,7 @@ enum {
   LT_M_DUPV = -10,     /* enzyme_dupv stride: one pointer to N shadows */
   LT_M_DUPNONEEDV = -11,
   LT_M_PRIMALRET = -12, /* enzyme_primal_return: {primal, tangent} */
+  LT_M_BUDGET = -13,   /* enzyme_tape_budget N: checkpoint under N bytes */
 };
 /* The marker operand v is: an LtAct (>= 0) or an LT_M_* kind; *bad gets
  * its name. */

@@ -79,6 +79,9 @@ int lt_marker_of(LLVMValueRef v, const char **bad) {
       {"enzyme_allocated", LT_M_ALLOCATED},
       {"enzyme_nofree", LT_M_NOFREE},
       {"enzyme_primal_return", LT_M_PRIMALRET},
+      /* Leantape's own (Enzyme has no checkpointing of its own accord):
+       * a tape budget in bytes for this call's time loops */
+      {"enzyme_tape_budget", LT_M_BUDGET},
       {"enzyme_const_return", LT_M_UNSUPPORTED},
       {"enzyme_active_return", LT_M_UNSUPPORTED},
       {"enzyme_dup_return", LT_M_UNSUPPORTED},
@@ -198,6 +201,22 @@ int lt_read_markers(LtCtx *c, LLVMValueRef call, unsigned *pi,
       }
       *act = m == LT_M_DUPV ? LT_DUP : LT_DUPNONEED;
       r->vstride = v;
+      continue;
+    }
+    if (m == LT_M_BUDGET) {
+      LLVMValueRef v = *pi + 1 < nops ? LLVMGetOperand(call, *pi + 1) : NULL;
+      if (r->mode == LT_FWDDIFF) {
+        lt_error(c, call, "enzyme_tape_budget is for reverse mode: forward mode keeps no "
+                          "tape");
+        return -1;
+      }
+      if (!v || !LLVMIsAConstantInt(v) || LLVMConstIntGetSExtValue(v) <= 0) {
+        lt_error(c, call, "enzyme_tape_budget must be followed by the budget in bytes, a "
+                          "positive integer constant (e.g. 64 << 20)");
+        return -1;
+      }
+      r->budget = LLVMConstIntGetSExtValue(v);
+      ++*pi;
       continue;
     }
     if (m == LT_M_MODIFIER) { /* enzyme_not_overwritten */

@@ -190,7 +190,7 @@ static int plan_call(LtGen *g, LLVMValueRef call) {
   /* a time loop's step (prep/outline.c) under -leantape-checkpoint */
   size_t fl;
   const char *fname = LLVMGetValueName2(f, &fl);
-  r.ckpt = c->host->checkpoint && !g->sub && fl > 8 && !strcmp(fname + fl - 8, ".lt.step");
+  r.ckpt = g->checkpoint && !g->sub && fl > 8 && !strcmp(fname + fl - 8, ".lt.step");
   r.pflags = lt_call_pflags(g, call, np);
   for (unsigned p = 0; p < np; p++)
     if (r.act[p] == LT_CONST && lt_is_varied(&g->act_of, LLVMGetOperand(call, p))) {

@@ -799,7 +799,7 @@ int lt_ckpt_forward(LtGen *g, LLVMBuilderRef b, LLVMValueRef call,
                          cb[4],
                          LLVMConstInt(c->i64, 8 * (d->nouts ? d->nouts : 1), 0),
                          LLVMConstInt(c->i64, d->tape_size ? d->tape_size : 1, 0),
-                         LLVMConstInt(c->i64, (unsigned long long)c->host->tape_budget, 0),
+                         LLVMConstInt(c->i64, (unsigned long long)g->budget, 0),
                          LLVMConstInt(c->i64, (unsigned long long)kslot, 1)};
   LLVMValueRef tp = LLVMBuildCall2(b, ckpt_fwd_type(c), fwd, fa, 12, "lt.ckpt.tape");
   LLVMInstructionSetDebugLoc(tp, LLVMInstructionGetDebugLoc(ac));

@@ -239,7 +239,8 @@ static int analyse(LtGen *g, const LtRequest *r, LtDeriv *d) {
                why);
     else
       snprintf(msg, sizeof msg, "this loop is checkpointed under a tape budget "
-                                "(LEANTAPE_TAPE_BUDGET, or -leantape-checkpoint=BUDGET): a "
+                                "(LEANTAPE_TAPE_BUDGET, or -leantape-checkpoint=BUDGET, or "
+                                "enzyme_tape_budget): a "
                                 "snapshot holds the memory its steps write%s%s%s; "
                                 "LEANTAPE_REPORT=1 prints the schedule",
                *why ? " (" : "", why, *why ? " bytes)" : "");
@@ -344,8 +345,11 @@ LtDeriv *lt_derive(LtCtx *c, const LtRequest *r) {
   int nerr = c->nerrors;
   double t0 = lt_now();
   g.P = lt_preprocess(c, r->fn, r->call);
-  if (g.P && (c->host->outline_steps || c->host->checkpoint) && !g.sub &&
-      lt_outline_wanted(c, r->call) && lt_outline_time_loops(c, g.P) < 0) {
+  /* -leantape-checkpoint[=N] for every call, enzyme_tape_budget N for this one */
+  g.checkpoint = c->host->checkpoint || r->budget > 0;
+  g.budget = r->budget > 0 ? r->budget : c->host->tape_budget;
+  if (g.P && (c->host->outline_steps || g.checkpoint) && !g.sub &&
+      lt_outline_wanted(c, r->call, g.checkpoint) && lt_outline_time_loops(c, g.P) < 0) {
     lt_bury(c, g.P);
     g.P = NULL;
   }
@@ -400,7 +404,7 @@ LtDeriv *lt_derive(LtCtx *c, const LtRequest *r) {
 static char *make_key(const LtRequest *r, const unsigned char *keep, const char *tail) {
   size_t len, nt = strlen(tail);
   const char *name = LLVMGetValueName2(r->fn, &len);
-  char *k = lt_xcalloc(len + 2 * r->nparams + nt + 2, 1);
+  char *k = lt_xcalloc(len + 2 * r->nparams + nt + 24, 1);
   memcpy(k, name, len);
   k[len] = '/';
   for (unsigned p = 0; p < r->nparams; p++)
@@ -409,6 +413,8 @@ static char *make_key(const LtRequest *r, const unsigned char *keep, const char 
   /* what the caller knows of the parameters (LtRequest.pflags) */
   for (unsigned p = 0; r->pflags && p < r->nparams; p++)
     k[len + 1 + r->nparams + nt + p] = "-xnXcCkK"[r->pflags[p] & 7];
+  if (r->budget > 0) /* enzyme_tape_budget N */
+    snprintf(k + strlen(k), 22, "@%lld", r->budget);
   return k;
 }
 

@@ -142,6 +142,9 @@ struct LtGen {
   int keep_header;     /* R leaves the tape header (caller storage) */
   int nofree;          /* R frees nothing (enzyme_nofree) */
   int lifo;            /* under __enzyme_autodiff: sub-tapes on the arena */
+  int checkpoint;      /* time loops' steps checkpointed (ckpt.c) */
+  long long budget;    /* ... under this budget in bytes (0: only
+                          LEANTAPE_TAPE_BUDGET at run time) */
   int parallel;        /* runs on every thread of an OpenMP team: adjoints
                           into shared memory are atomic (omp.c) */
   unsigned char *pf;   /* what the caller knows of the parameters (LT_PF_*,

@@ -364,10 +364,10 @@ static int under_fwd(LLVMValueRef fn, int depth) {
   return 0;
 }
 
-int lt_outline_wanted(LtCtx *c, LLVMValueRef call) {
+int lt_outline_wanted(LtCtx *c, LLVMValueRef call, int ckpt) {
   if (!call || !under_fwd(LLVMGetBasicBlockParent(LLVMGetInstructionParent(call)), 0))
     return 1;
-  if (c->host->checkpoint)
+  if (ckpt)
     lt_remark_emit(c, call, "leantape", "checkpoint",
                    "time loops are not checkpointed in a gradient that forward mode "
                    "differentiates (forward over reverse): their steps are taped");

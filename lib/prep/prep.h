@@ -18,7 +18,7 @@ int lt_outline_time_loops(LtCtx *c, LLVMValueRef P);
 /* outline.c: 0 (with a remark) when the gradient of call is differentiated
  * again in forward mode: forward mode does not go through checkpointing's
  * run-time helpers (callbacks, getenv), so its time loops stay loops. */
-int lt_outline_wanted(LtCtx *c, LLVMValueRef call);
+int lt_outline_wanted(LtCtx *c, LLVMValueRef call, int ckpt);
 
 /* loopform.c: check that every loop of P (whose CFG is cfg) is in
  * loop-simplify form, find them (loops), and give each a canonical i64

@@ -67,7 +67,7 @@ double g3(double **r, double **dr, int n, int s) {
 
 // A state of fixed size: the remark gives a snapshot's bytes (u[1..98] and
 // w[1..98]).
-// REMARK-DAG: checkpoint-remarks.c:[[@LINE+2]]:3: remark: this loop is checkpointed under a tape budget (LEANTAPE_TAPE_BUDGET, or -leantape-checkpoint=BUDGET): a snapshot holds the memory its steps write (1568 bytes); LEANTAPE_REPORT=1 prints the schedule
+// REMARK-DAG: checkpoint-remarks.c:[[@LINE+2]]:3: remark: this loop is checkpointed under a tape budget (LEANTAPE_TAPE_BUDGET, or -leantape-checkpoint=BUDGET, or enzyme_tape_budget): a snapshot holds the memory its steps write (1568 bytes); LEANTAPE_REPORT=1 prints the schedule
 double fixed(double *u, double *w, int steps) {
   for (int t = 0; t < steps; t++) {
     for (int i = 1; i < 99; i++)
