@@ -386,6 +386,28 @@ static void copy(LtCtx *c, LLVMBuilderRef b, LLVMValueRef save, LLVMValueRef buf
   *off = LLVMBuildAdd(b, *off, len, "");
 }
 
+/* copy for the reads (ops 4, 5), but putting back (!save) only a group
+ * whose bytes differ. What the steps only read may be read-only (a static
+ * const table passed as a pointer, in .rodata): a read group exists
+ * because later code may write it (an alias of what it writes is not
+ * ruled out), not because it does. Bytes that differ were written by the
+ * program, so they are writable, and a group lies in one object: one
+ * comparison per group does. */
+static void put_back(LtCtx *c, LLVMBuilderRef b, LLVMValueRef save, LLVMValueRef buf,
+                     LLVMValueRef *off, LLVMValueRef lo, LLVMValueRef len) {
+  LLVMValueRef zero = LLVMConstInt(c->i64, 0, 0);
+  LLVMTypeRef cp[3] = {c->ptr, c->ptr, c->i64}, ct = LLVMFunctionType(c->i32, cp, 3, 0);
+  LLVMValueRef ca[3] = {LLVMBuildIntToPtr(b, lo, c->ptr, ""),
+                        LLVMBuildGEP2(b, c->i8, buf, off, 1, ""),
+                        LLVMBuildSelect(b, save, zero, len, "")};
+  LLVMValueRef d = LLVMBuildCall2(b, ct, lt_decl_fn(c->mod, "memcmp", ct), ca, 3, "");
+  LLVMValueRef differs = LLVMBuildICmp(b, LLVMIntNE, d, LLVMConstInt(c->i32, 0, 0), "");
+  LLVMValueRef n = LLVMBuildSelect(b, LLVMBuildOr(b, save, differs, ""), len, zero, "");
+  LLVMValueRef at = *off;
+  copy(c, b, save, buf, &at, lo, n);
+  *off = LLVMBuildAdd(b, *off, len, "");
+}
+
 LLVMValueRef lt_ckpt_snap_build(LtCtx *c, const LtFacts *facts, const char *base, char *why,
                                 size_t whysz) {
   LtFacts fa = *facts, *f = &fa;
@@ -442,7 +464,7 @@ LLVMValueRef lt_ckpt_snap_build(LtCtx *c, const LtFacts *facts, const char *base
                            LLVMIsALoadInst(gr.base.v[k]) ? LLVMBuildMul(b, len, ncells, "") : len,
                            "");
   }
-  /* ops 3, 4, 5: the reads' size, save, restore (read_group) */
+  /* ops 3, 4, 5: the reads' size, save, restore (read_group, put_back) */
   LLVMBasicBlockRef state = LLVMAppendBasicBlockInContext(c->llctx, fn, "state");
   LLVMBasicBlockRef reads = LLVMAppendBasicBlockInContext(c->llctx, fn, "reads");
   LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntUGE, op, LLVMConstInt(LLVMTypeOf(op), 3, 0), ""),
@@ -465,7 +487,7 @@ LLVMValueRef lt_ckpt_snap_build(LtCtx *c, const LtFacts *facts, const char *base
     LLVMValueRef rsave = LLVMBuildICmp(b, LLVMIntEQ, op, LLVMConstInt(LLVMTypeOf(op), 4, 0), "");
     LLVMValueRef roff = LLVMConstInt(c->i64, 0, 0);
     for (size_t k = 0; ok && k < rd.base.n; k++)
-      copy(c, b, rsave, buf, &roff, lo[k], len[k]);
+      put_back(c, b, rsave, buf, &roff, lo[k], len[k]);
     LLVMBuildRet(b, rt);
   }
   LLVMPositionBuilderAtEnd(b, state);

@@ -16,7 +16,8 @@
  *   run again is taped), 120 where the step number is among the arguments
  *   (-1: nowhere), 128 the reads' buffer (snap ops 3, 4, 5: what the steps
  *   read that code after the loop may change; saved once at step 0, put
- *   back while R runs steps again, as loop-time and as-now halves), 136
+ *   back while R runs steps again, as loop-time and as-now halves, where
+ *   they differ: it may be read-only), 136
  *   their bytes, 144, 152, 160 the online schedule (ckptol.c: stride,
  *   snapshots kept, their limit; offline T, 1, 1), 168 the step's
  *   arguments and shadows (the caller writes them), then sync's pairs.

@@ -50,3 +50,7 @@
 // array its caller passed, and took their shadows as never null.
 // RUN: bash %S/../../tools/fuzz/run.sh -S -n 3 -s 1 -O "0 2" -j 2 -g --timeloop
 // RUN: for s in 80103 80106; do bash %S/../../tools/fuzz/run.sh -S -n 1 -s $s -O "0 2" -g "--timeloop --pointers" || exit 1; done
+// Online time loops (--timeloop-while) with --pointers: seed 29 passes c
+// as a static const table (in .rodata); at -O2 the snapshot put back what
+// the steps read into it and segfaulted.
+// RUN: bash %S/../../tools/fuzz/run.sh -S -n 1 -s 29 -O "0 2" -g "--timeloop-while --pointers"
