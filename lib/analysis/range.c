@@ -224,6 +224,15 @@ static void fits(Em *e, Iv r, unsigned w) {
   e->holds = e->holds ? LLVMBuildAnd(e->b, e->holds, h, "") : h;
 }
 
+/* An overlap test's fact: r's bounds lie in [0, 2^63) */
+static void nonneg(Em *e, Iv r) {
+  if (!e->b)
+    return;
+  LLVMValueRef h = LLVMBuildAnd(e->b, LLVMBuildICmp(e->b, LLVMIntSGE, r.lo, k64(e, 0), ""),
+                                LLVMBuildICmp(e->b, LLVMIntSGE, r.hi, k64(e, 0), ""), "");
+  e->holds = e->holds ? LLVMBuildAnd(e->b, e->holds, h, "") : h;
+}
+
 static int iv_of(Em *e, LLVMValueRef v, unsigned depth, Iv *out) {
   LtCtx *c = e->g->c;
   LLVMTypeKind k = LLVMGetTypeKind(LLVMTypeOf(v));
@@ -343,15 +352,21 @@ static int iv_of(Em *e, LLVMValueRef v, unsigned depth, Iv *out) {
     case LLVMCall: { /* llvm.[su]{min,max}: a trip count max(n * n, 1) */
       size_t len;
       const char *nm = lt_callee_name(v, &len);
+      int un = len > 10 && (!strncmp(nm, "llvm.umax.", 10) || !strncmp(nm, "llvm.umin.", 10));
       int mx = len > 10 && (!strncmp(nm, "llvm.smax.", 10) || !strncmp(nm, "llvm.umax.", 10));
       int mn = len > 10 && (!strncmp(nm, "llvm.smin.", 10) || !strncmp(nm, "llvm.umin.", 10));
-      ok = (mx || mn) && LLVMGetNumArgOperands(v) == 2 &&
+      /* Unsigned ones only in an overlap test, which checks that both
+       * bounds are in [0, 2^63), where unsigned order is the intervals'
+       * (umin(n, cap) with cap = SIZE_MAX for "no cap" is n, not -1). */
+      ok = (mx || mn) && (!un || e->checked) && LLVMGetNumArgOperands(v) == 2 &&
            iv_of(e, LLVMGetOperand(v, 0), depth + 1, &x) &&
            iv_of(e, LLVMGetOperand(v, 1), depth + 1, &y);
-      /* (unsigned ones as signed: indices and counts do not wrap) */
-      if (ok)
-        r = (Iv){pick(e, mx ? LLVMIntSGT : LLVMIntSLT, x.lo, y.lo),
-                 pick(e, mx ? LLVMIntSGT : LLVMIntSLT, x.hi, y.hi)};
+      if (ok) {
+        LLVMIntPredicate p = un ? (mx ? LLVMIntUGT : LLVMIntULT) : (mx ? LLVMIntSGT : LLVMIntSLT);
+        r = (Iv){pick(e, p, x.lo, y.lo), pick(e, p, x.hi, y.hi)};
+        if (un)
+          nonneg(e, r);
+      }
       break;
     }
     default:

@@ -10,7 +10,12 @@
 //    y == x (in place) and with x = y + 1 (overlapping by all but one);
 //  - apart primal arrays whose shadows overlap (one gradient buffer for
 //    x and y): the gradient is the sum of both, as with the general
-//    version.
+//    version;
+//  - a loop capped by an unsigned bound, i < n && i < cap (its trip count
+//    umin(n, cap)), with cap = SIZE_MAX for "no cap" and cap = 2, x = y + 1
+//    overlapping and x, y apart: umin taken as a signed min made the trip
+//    count -1, the ranges empty, and ran the apart version on overlapping
+//    arrays (a wrong gradient; found by the random tester).
 // RUN: %ltclang -O0 %s -o %t.O0 -lm && %t.O0
 // RUN: %ltclang -O2 %s -o %t.O2 -lm && %t.O2
 // RUN: %ltclang -O3 %s -o %t.O3 -lm && %t.O3
@@ -19,7 +24,9 @@
 #include "testutil.h"
 #include <leantape.h>
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
+#include <sys/types.h>
 
 enum { N = 4 }; /* lt_fd_arr takes at most 16 values */
 
@@ -46,6 +53,15 @@ double axpy_sq(double a, const double *x, double *y, int n) {
   return s;
 }
 
+double capped(double *x, double *y, size_t n, size_t cap) {
+  for (size_t i = 0; i < n && i < cap; i++)
+    y[i] = y[i] * x[i];
+  double s = 0;
+  for (size_t i = 0; i < n; i++)
+    s += y[i] * y[i];
+  return s;
+}
+
 static double gA[N * N], gB[N * N], gC[N * N], gx[2 * N];
 static double fd_gemm_A(const double *A) { return gemm_sq(A, gB, gC, N); }
 static double fd_gemm_B(const double *B) { return gemm_sq(gA, B, gC, N); }
@@ -57,6 +73,13 @@ static double fd_axpy_buf(const double *v) {
   double b[2 * N + 1];
   memcpy(b, v, sizeof b);
   return axpy_sq(g_a, b, b + g_off, N);
+}
+
+static size_t g_cap;
+static double fd_capped_buf(const double *v) {
+  double b[2 * N + 1];
+  memcpy(b, v, sizeof b);
+  return capped(b + g_off, b, N, g_cap);
 }
 
 int main(void) {
@@ -126,6 +149,22 @@ int main(void) {
       double yi = a * x0[i] + y0[i], w = sin(yi) + yi * cos(yi);
       lt_check("shared shadow: dx + dy", dxy[i], a * w + w, 1e-12, 1e-14);
     }
+  }
+  /* capped: x = y + off in one buffer, off = 1 (overlapping) or N + 1 */
+  size_t caps[2] = {(size_t)-1, 2};
+  for (int t = 0; t < 4; t++) {
+    double b[2 * N + 1], db[2 * N + 1] = {0}, v0[2 * N + 1];
+    for (int i = 0; i < 2 * N + 1; i++)
+      b[i] = v0[i] = 0.5 + 0.1 * i;
+    g_off = t & 1 ? N + 1 : 1;
+    g_cap = caps[t >> 1];
+    volatile size_t vc = g_cap;
+    __enzyme_autodiff((void *)capped, enzyme_dup, b + g_off, db + g_off, enzyme_dup, b, db,
+                      enzyme_const, (size_t)lt_vi(N), enzyme_const, (size_t)vc);
+    char what[80];
+    snprintf(what, sizeof what, "capped off %d cap %zd: db vs fd", g_off, (ssize_t)g_cap);
+    for (int i = 0; i < 2 * N + 1; i++)
+      lt_check(what, db[i], lt_fd_arr(fd_capped_buf, v0, 2 * N + 1, i), 1e-6, 1e-8);
   }
   return lt_done();
 }
