@@ -251,6 +251,12 @@ static int from_tbaa_struct(LtCtx *c, LLVMValueRef call, unsigned long long n,
 static int from_declared(LLVMTargetDataRef td, LLVMTypeRef t,
                          unsigned long long off, int element, int constant,
                          unsigned long long n, LtMemLayout *L) {
+  /* A copy of a run-time length into an array copies a prefix of its
+   * elements, not whole arrays: memcpy(t, x, n * 8) into double t[4]
+   * copies n doubles, and in units of the array's 32 bytes n = 1 copied
+   * nothing back in the reverse pass. */
+  while (!constant && LLVMGetTypeKind(t) == LLVMArrayTypeKind)
+    t = LLVMGetElementType(t);
   unsigned long long ts = LLVMABISizeOfType(td, t);
   if (constant && off + n <= ts) {
     leaves(td, t, 0, (long long)off, (long long)(off + n), L, 0);
