@@ -253,24 +253,24 @@ static LLVMValueRef build_step(Loop *L, LtVec *args) {
   return S;
 }
 
-/* Outline loop l of P (its facts in g, loops, ind); 1 when done, 0 when
- * the loop does not qualify. */
-static int outline(LtCtx *c, LLVMValueRef P, const LtCfg *g, const LtLoops *ls,
-                   const LtInduction *ind, unsigned l) {
+/* Outline loop l of P (its facts in g, loops, ind); the call of the new
+ * step, NULL when the loop does not qualify. */
+static LLVMValueRef outline(LtCtx *c, LLVMValueRef P, const LtCfg *g, const LtLoops *ls,
+                           const LtInduction *ind, unsigned l) {
   const LtLoop *lp = &ls->loop[l];
   if (lp->depth != 1 || lp->preheader < 0 || lp->latch < 0 || lp->nexiting != 1 ||
       lp->exiting[0] != (unsigned)lp->latch || lp->nexits != 1 || !lp->nchildren)
-    return 0;
+    return NULL;
   int online = !ind->trip[l].known;
   LLVMValueRef lt = LLVMGetBasicBlockTerminator(g->block[lp->latch]);
   if (online && (!lt || LLVMGetInstructionOpcode(lt) != LLVMBr || !LLVMIsConditional(lt)))
-    return 0;
+    return NULL;
   for (unsigned k = 0; k < lp->nblocks; k++)
     for (LLVMValueRef i = LLVMGetFirstInstruction(g->block[lp->blocks[k]]); i;
          i = LLVMGetNextInstruction(i))
       if ((LLVMIsACallInst(i) && lt_call_is_parallel(i)) || LLVMIsAInvokeInst(i) ||
           LLVMIsALandingPadInst(i))
-        return 0;
+        return NULL;
   Loop L = {c, P, NULL, 0, g->block[lp->header], g->block[lp->latch],
             g->block[lp->preheader], g->block[lp->exits[0]], {0}, {0}, ind, l, NULL};
   lt_map_init(&L.cells, 8);
@@ -343,7 +343,7 @@ static int outline(LtCtx *c, LLVMValueRef P, const LtCfg *g, const LtLoops *ls,
   lt_map_free(&L.in);
   lt_map_free(&L.cells);
   free(L.blocks);
-  return 1;
+  return call;
 }
 
 /* Is fn differentiated in forward mode, an argument of __enzyme_fwddiff
@@ -374,12 +374,40 @@ int lt_outline_wanted(LtCtx *c, LLVMValueRef call, int ckpt) {
   return 0;
 }
 
+/* The reverse sweep runs steps again (from snapshots) and restores their
+ * state, so the locals of P that a step reaches stay live until the
+ * gradient returns: their lifetime markers go. A lifetime end in A let
+ * the snapshots read, and the re-run steps write, a dead local (ASan:
+ * stack-use-after-scope; stack colouring may give its slot to another
+ * local; fuzz --timeloop seed 201020 at -O1). */
+static void keep_step_locals_live(LLVMValueRef P, const LtVec *steps) {
+  LtMap live;
+  lt_map_init(&live, 8);
+  for (size_t j = 0; j < steps->n; j++)
+    for (unsigned a = 0, na = LLVMGetNumArgOperands(steps->v[j]); a < na; a++) {
+      LLVMValueRef v = LLVMGetOperand(steps->v[j], a);
+      if (LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMPointerTypeKind &&
+          LLVMIsAAllocaInst(lt_base_of(v)))
+        lt_map_put(&live, lt_base_of(v), (void *)1);
+    }
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(P); bb && live.n;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
+      next = LLVMGetNextInstruction(i);
+      size_t len;
+      if (LLVMIsACallInst(i) && !strncmp(lt_callee_name(i, &len), "llvm.lifetime.", 14) &&
+          lt_map_get(&live, lt_base_of(LLVMGetOperand(i, LLVMGetNumArgOperands(i) - 1))))
+        LLVMInstructionEraseFromParent(i);
+    }
+  lt_map_free(&live);
+}
+
 int lt_outline_time_loops(LtCtx *c, LLVMValueRef P) {
   if (lt_run_pipeline(c, P, "loop(loop-rotate),loop-simplify,lcssa"))
     return -1;
-  int n = 0;
-  for (int done = 1; done;) {
-    done = 0;
+  LtVec steps = {0};
+  for (LLVMValueRef done = P; done;) {
+    done = NULL;
     LtCfg g;
     LtLoops ls;
     LtInduction ind;
@@ -388,10 +416,14 @@ int lt_outline_time_loops(LtCtx *c, LLVMValueRef P) {
     lt_induction_build(&ind, &ls);
     for (unsigned l = 0; l < ls.nloops && !done && !ls.irreducible; l++)
       done = outline(c, P, &g, &ls, &ind, l);
-    n += done;
+    if (done)
+      lt_vec_push(&steps, done);
     lt_induction_free(&ind);
     lt_loops_free(&ls);
     lt_cfg_free(&g);
   }
+  keep_step_locals_live(P, &steps);
+  int n = (int)steps.n;
+  lt_vec_free(&steps);
   return n;
 }
