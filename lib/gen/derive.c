@@ -230,7 +230,7 @@ static int analyse(LtGen *g, const LtRequest *r, LtDeriv *d) {
   g->fx = (LtFacts){g->c,     g->P,         g->nparams, g->split, g->keep,
                     &g->g,     &g->loops,    &g->ind,    &g->act_of, &g->ow,
                     g->loop_iv, &g->ivx_loop, 0, 0};
-  if (r->ckpt) { /* a time loop's step: its snapshots (ckpt.c) */
+  if (r->ckpt) { /* a time loop's step: its snapshots (snapshot.c) */
     char why[300] = "", msg[640];
     d->snap = lt_ckpt_snap_build(g->c, &g->fx, LLVMGetValueName2(r->fn, &(size_t){0}), why,
                                  sizeof why);

@@ -86,7 +86,7 @@ typedef struct LtDeriv {
                           one could be built (lt_version_flags) */
   LLVMValueRef snap;   /* requested with ckpt: i64 snap(the function's
                           parameters, ptr buf, i32 op), the bytes a step
-                          writes (ckpt.c); NULL when it cannot be built */
+                          writes (snapshot.c); NULL when it cannot be built */
 } LtDeriv;
 
 /* The types of A (params, shadows of dup params, tape; the result when
@@ -286,14 +286,14 @@ unsigned char *lt_region_pflags(LtGen *g, LLVMValueRef call, unsigned np);
 /* The flags of any kept call: a region's as above, for a serial call only
  * LT_PF_NULLPTRS, NULL when no parameter has it. */
 unsigned char *lt_call_pflags(LtGen *g, LLVMValueRef call, unsigned np);
-/* In A, replace the clone of P's kept call by a call of A_f (shadow gives
- * A's shadow of a P pointer); *ret_shadow gets the result's shadow. */
-/* ckpt.c: checkpointed time loops. The snapshot function of a step P
- * (its facts f), or NULL with why[] (on success, why[] has the snapshot's
- * size in bytes when that is a constant, else ""); A's and R's part of a checkpointed
- * step call (0, or -1 after reporting). */
+
+/* snapshot.c: the snapshot function of a checkpointed step P (its facts
+ * f), or NULL with why[] (on success, why[] has the snapshot's size in
+ * bytes when that is a constant, else ""). */
 LLVMValueRef lt_ckpt_snap_build(LtCtx *c, const LtFacts *f, const char *base, char *why,
                                 size_t whysz);
+/* ckpt.c: A's and R's part of a checkpointed step call (0, or -1 after
+ * reporting). */
 int lt_ckpt_forward(LtGen *g, LLVMBuilderRef b, LLVMValueRef call,
                     LLVMValueRef (*shadow)(LtGen *, LLVMValueRef));
 int lt_ckpt_reverse(LtGen *g, LLVMValueRef call);

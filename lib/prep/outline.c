@@ -66,7 +66,7 @@ static LLVMValueRef entry_alloca(Loop *L, LLVMBuilderRef b, LLVMTypeRef t, const
 
 /* The loop's counters with a constant step (start + step * k) are made
  * again from the step number k in the header, so that what a step writes
- * through them is affine in k (gen/ckpt.c bounds it over all steps). */
+ * through them is affine in k (gen/snapshot.c bounds it over all steps). */
 static void counters_from_k(Loop *L, LLVMBuilderRef b) {
   LtCtx *c = L->c;
   LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(L->pre));

@@ -1,0 +1,553 @@
+/* snapshot.c: what a checkpointed time loop's step writes, as a function.
+ *
+ * For checkpointing (issue 20; the call site in ckpt.c, the schedule in
+ * ckptrt.c) a step of a time loop must be saved and restored as a whole.
+ * While the step's facts are at hand, this file builds
+ * <step>.lt.snap(params, buf, op, T): the bytes the step writes, as one
+ * interval per pointer parameter computed where the step starts
+ * (analysis/range.c), counted (op 0), saved into buf (1) or restored from
+ * it (2); ops 3, 4 and 5 do the same for the bytes the steps read that
+ * code after the loop may change (the caller's overwrite analysis). A step
+ * whose writes have no such interval (a pointer loaded from memory, a
+ * global, a call that writes), or that calls what running a step again
+ * would repeat (I/O, allocation), gets none, and its loop is taped as
+ * usual; the remark says why.
+ */
+#include "lt.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int param_of(const LtFacts *f, LLVMValueRef v) {
+  for (unsigned p = 0; p < f->nparams; p++)
+    if (LLVMGetParam(f->P, p) == v)
+      return (int)p;
+  return -1;
+}
+
+/* The writes of a step, grouped by the pointer they are based on: a
+ * parameter, or one a noalias parameter holds at the step's start (what
+ * the iterations carry, prep/outline.c: two buffers swapped each step). */
+typedef struct Groups {
+  LtVec base;  /* the bases */
+  LtVec guard; /* per group: the zero-trip test its accesses run under, or
+                  NULL (always_runs) */
+  LtVec *acc;  /* per base: (inst, addr) pairs */
+  size_t cap;
+} Groups;
+
+static LtVec *group_of(Groups *gr, LLVMValueRef base, LLVMValueRef guard) {
+  for (size_t k = 0; k < gr->base.n; k++)
+    if (gr->base.v[k] == base && gr->guard.v[k] == guard)
+      return &gr->acc[k];
+  if (gr->base.n == gr->cap) {
+    gr->cap = gr->cap ? 2 * gr->cap : 8;
+    LtVec *n = lt_xcalloc(gr->cap, sizeof *n);
+    for (size_t k = 0; k < gr->base.n; k++)
+      n[k] = gr->acc[k];
+    free(gr->acc);
+    gr->acc = n;
+  }
+  lt_vec_push(&gr->base, base);
+  lt_vec_push(&gr->guard, guard);
+  return &gr->acc[gr->base.n - 1];
+}
+
+/* Does block b lie on every path through the step? */
+static int on_every_path(const LtFacts *f, unsigned b) {
+  for (unsigned k = 0; k < f->g->nblocks; k++) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(f->g->block[k]);
+    if (t && LLVMGetInstructionOpcode(t) == LLVMRet && !lt_cfg_dominates(f->g, b, k))
+      return 0;
+  }
+  return 1;
+}
+
+/* v is computed from the step's parameters and constants alone. */
+static int known_at_start(LLVMValueRef v, int depth) {
+  if (LLVMIsAConstantInt(v) || LLVMIsAArgument(v))
+    return 1;
+  if (!LLVMIsAInstruction(v) || depth > 8)
+    return 0;
+  switch (LLVMGetInstructionOpcode(v)) {
+  case LLVMAdd:
+  case LLVMSub:
+  case LLVMMul:
+    return known_at_start(LLVMGetOperand(v, 0), depth + 1) &&
+           known_at_start(LLVMGetOperand(v, 1), depth + 1);
+  case LLVMSExt:
+  case LLVMZExt:
+    return known_at_start(LLVMGetOperand(v, 0), depth + 1);
+  default:
+    return 0;
+  }
+}
+
+/* A branch condition computed from the step's parameters alone: it has
+ * the same value wherever the step tests it. */
+static int fixed_cond(LLVMValueRef v) {
+  return LLVMIsAArgument(v) ||
+         (LLVMIsAICmpInst(v) && known_at_start(LLVMGetOperand(v, 0), 0) &&
+          known_at_start(LLVMGetOperand(v, 1), 0));
+}
+
+/* Does every path from block d to the step's return pass through block
+ * b? (b post-dominates d: a join after a branch that d begins.) Paths
+ * that test a fixed condition (fixed_cond, up to 4 of them) two ways are
+ * not paths: each assignment of them is searched on its own (-O0 clones
+ * branch on n > 0 again after each guarded loop). */
+static int passes(const LtFacts *f, unsigned d, unsigned b) {
+  unsigned n = f->g->nblocks, top = 0, *stack = lt_xcalloc(n + 1, sizeof *stack);
+  unsigned char *seen = lt_xcalloc(n + 1, 1);
+  LLVMValueRef fixed[4];
+  unsigned nfixed = 0;
+  for (unsigned k = 0; k < n; k++) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(f->g->block[k]);
+    if (!t || LLVMGetInstructionOpcode(t) != LLVMBr || !LLVMIsConditional(t) ||
+        !fixed_cond(LLVMGetCondition(t)))
+      continue;
+    unsigned m = 0;
+    while (m < nfixed && fixed[m] != LLVMGetCondition(t))
+      m++;
+    if (m == nfixed && nfixed < 4)
+      fixed[nfixed++] = LLVMGetCondition(t);
+  }
+  int ok = 1;
+  for (unsigned mask = 0; ok && mask < 1u << nfixed; mask++) {
+    memset(seen, 0, n + 1);
+    seen[b] = seen[d] = 1;
+    top = 0;
+    stack[top++] = d;
+    while (ok && top) {
+      LLVMValueRef t = LLVMGetBasicBlockTerminator(f->g->block[stack[--top]]);
+      if (!t || LLVMGetInstructionOpcode(t) == LLVMRet) {
+        ok = 0;
+        break;
+      }
+      int only = -1; /* the successor a fixed condition takes */
+      if (LLVMGetInstructionOpcode(t) == LLVMBr && LLVMIsConditional(t))
+        for (unsigned m = 0; m < nfixed; m++)
+          if (fixed[m] == LLVMGetCondition(t))
+            only = mask >> m & 1 ? 0 : 1;
+      for (unsigned s = 0, ns = LLVMGetNumSuccessors(t); s < ns; s++) {
+        int id = lt_cfg_id(f->g, LLVMGetSuccessor(t, s));
+        if (id >= 0 && !seen[id] && (only < 0 || (unsigned)only == s))
+          seen[id] = 1, stack[top++] = (unsigned)id;
+      }
+    }
+  }
+  free(stack);
+  free(seen);
+  return ok;
+}
+
+/* The conditions under which block b runs, when that is a conjunction of
+ * compares of values known where the step starts: going back from b, each
+ * block has one predecessor (a loop passed through from its one exit to its
+ * preheader: a loop with a known trip count is left once entered), or is
+ * a join that every path from its immediate dominator reaches, up to
+ * `top` (the step's entry, or a loop header); the conditional branches met
+ * go into conds (the compare, then (void *)1 when taken on false). 0 when
+ * there is no such path or a condition is another value. */
+static int path_conds(const LtFacts *f, unsigned b, unsigned top, LtVec *conds) {
+  for (unsigned cur = b, guard = 0; cur != top && guard < 4096; guard++) {
+    if (f->g->npred[cur] != 1) {
+      /* a join that every path from its dominator reaches, in the same
+       * loop: it runs when its dominator does */
+      unsigned d = f->g->idom[cur];
+      if (d == cur || lt_loop_of(f->loops, d) != lt_loop_of(f->loops, cur) ||
+          !passes(f, d, cur))
+        return 0;
+      cur = d;
+      continue;
+    }
+    unsigned p = f->g->pred[cur][0];
+    int lc = lt_loop_of(f->loops, cur), lp = lt_loop_of(f->loops, p);
+    if (lp >= 0 && !lt_loop_encloses(f->loops, (unsigned)lp, lc)) {
+      /* cur is the exit of loop lp (or of one around it, up to cur's) */
+      while (f->loops->loop[lp].parent != lc)
+        lp = f->loops->loop[lp].parent;
+      const LtLoop *L = &f->loops->loop[lp];
+      if (L->nexiting != 1 || L->preheader < 0 || !f->ind->trip[lp].known)
+        return 0;
+      cur = (unsigned)L->preheader;
+      continue;
+    }
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(f->g->block[p]);
+    if (t && LLVMGetInstructionOpcode(t) == LLVMBr && LLVMIsConditional(t)) {
+      LLVMValueRef cmp = LLVMGetCondition(t);
+      if (LLVMIsAArgument(cmp)) { /* a condition computed before the loop */
+      } else if (!LLVMIsAICmpInst(cmp) || !known_at_start(LLVMGetOperand(cmp, 0), 0) ||
+                 !known_at_start(LLVMGetOperand(cmp, 1), 0)) {
+        return 0;
+      } else {
+        LLVMIntPredicate pr = LLVMGetICmpPredicate(cmp);
+        if (pr != LLVMIntSLT && pr != LLVMIntSLE && pr != LLVMIntSGT && pr != LLVMIntSGE &&
+            pr != LLVMIntEQ && pr != LLVMIntNE)
+          return 0; /* unsigned: sign-extended bounds would compare otherwise */
+      }
+      lt_vec_push(conds, cmp);
+      lt_vec_push(conds, (void *)(size_t)(LLVMGetSuccessor(t, 0) != f->g->block[cur]));
+    } else if (t && LLVMGetInstructionOpcode(t) != LLVMBr) {
+      return 0; /* a switch */
+    }
+    cur = p;
+  }
+  return 1;
+}
+
+/* Does inst run in every iteration of every loop around it, each loop with
+ * one way out, and, but for conditions known where the step starts (*from:
+ * the block whose path_conds they are), every time the step runs? Then the
+ * interval range.c gives for its address is the one it touches: a snapshot
+ * copies those bytes (when the conditions hold), which must not reach past
+ * what the program accesses (an access under a branch, u[i - 1] if i > 0,
+ * would stretch it below u). */
+static int always_runs(const LtFacts *f, LLVMValueRef inst, int *from) {
+  int b = lt_cfg_id(f->g, LLVMGetInstructionParent(inst));
+  *from = -1;
+  if (b < 0)
+    return 0;
+  int outer = -1;
+  for (int l = lt_loop_of(f->loops, (unsigned)b); l >= 0; l = f->loops->loop[l].parent) {
+    const LtLoop *lp = &f->loops->loop[l];
+    if (lp->nexiting != 1 || lp->latch < 0 || lp->preheader < 0 ||
+        !lt_cfg_dominates(f->g, (unsigned)b, (unsigned)lp->latch))
+      return 0;
+    if (lp->parent >= 0 && !lt_cfg_dominates(f->g, (unsigned)lp->preheader,
+                                             (unsigned)f->loops->loop[lp->parent].latch))
+      return 0; /* an inner loop entered in some iterations only */
+    outer = l;
+  }
+  unsigned start = outer < 0 ? (unsigned)b : (unsigned)f->loops->loop[outer].preheader;
+  if (on_every_path(f, start))
+    return 1;
+  LtVec conds = {0};
+  int ok = path_conds(f, start, 0, &conds);
+  lt_vec_free(&conds);
+  if (ok)
+    *from = (int)start;
+  return ok;
+}
+
+/* A load of the step whose memory code after the loop may change (the
+ * caller's overwrite analysis: f->keep): what the step reads there must be
+ * put back while steps run again in R. Into rd, by base parameter; 0 with
+ * why[] when it cannot be bounded. Reads through the rotated buffers are
+ * the writes' (all buffers are saved); through the step's own allocas and
+ * constant globals nothing changes. */
+static int read_group(const LtFacts *f, LLVMValueRef i, Groups *rd, int rotates, char *why,
+                      size_t whysz) {
+  /* a load's address, or a memcpy's source */
+  LLVMValueRef a = LLVMGetOperand(i, LLVMIsALoadInst(i) ? 0 : 1), base = lt_base_of(a);
+  if (LLVMIsAAllocaInst(base) || (LLVMIsAGlobalVariable(base) && LLVMIsGlobalConstant(base)))
+    return 1;
+  if (LLVMIsALoadInst(base) && rotates && LLVMIsAArgument(LLVMGetOperand(base, 0)))
+    return 1;
+  int p = param_of(f, base);
+  if (p >= 0 && f->keep && f->keep[p])
+    return 1;
+  int from;
+  if (p < 0 || !lt_range_ok(f, i, a) || !always_runs(f, i, &from)) {
+    if (getenv("LEANTAPE_DEBUG")) /* debugging: which read */
+      LLVMDumpValue(i), fprintf(stderr, " <- cannot be put back (%d %d)\n", p,
+                                p >= 0 && lt_range_ok(f, i, a));
+    snprintf(why, whysz, "a step reads memory that code after the loop may change and whose "
+                         "extent is not known where the loop starts (%s)",
+             p < 0 ? "a global or a pointer loaded from memory"
+                   : !lt_range_ok(f, i, a) ? "at addresses not affine in its loop counters"
+                                           : "under a branch, or in a loop left early");
+    return 0;
+  }
+  LtVec *v = group_of(rd, base, (LLVMValueRef)(size_t)(from + 1));
+  lt_vec_push(v, i);
+  lt_vec_push(v, a);
+  return 1;
+}
+
+/* Sort the writes of the step into groups (and its reads, read_group);
+ * 0 with why[] when one cannot be bounded where the step starts. */
+static int writes(LtCtx *c, const LtFacts *f, Groups *gr, Groups *rd, char *why,
+                  size_t whysz) {
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f->P); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      if (LLVMIsACallInst(i) && !LLVMIsAIntrinsicInst(i)) {
+        const LtRule *r;
+        LtCallKind k = lt_call_kind(i, &r);
+        if (k != LT_CALL_RULE && k != LT_CALL_ZERO && k != LT_CALL_MEMCPY &&
+            k != LT_CALL_MEMSET) {
+          snprintf(why, whysz, "a step calls '%s', which running it again would repeat",
+                   lt_callee_name(i, &(size_t){0}));
+          return 0;
+        }
+      }
+      LLVMValueRef out[6];
+      unsigned n = lt_writes_of(c, i, out);
+      for (unsigned k = 0; k < n; k++) {
+        if (out[k] == LT_CLOBBER) {
+          snprintf(why, whysz, "a step calls what may write any memory");
+          return 0;
+        }
+        LLVMValueRef base = lt_base_of(out[k]);
+        if (LLVMIsAAllocaInst(base))
+          continue; /* the step's own */
+        int from;
+        if (!lt_range_ok(f, i, out[k]) || !always_runs(f, i, &from)) {
+          if (getenv("LEANTAPE_DEBUG")) /* debugging: which write */
+            LLVMDumpValue(i), fprintf(stderr, " <- cannot be snapshotted\n");
+          snprintf(why, whysz, "a step writes memory whose extent is not known where it "
+                               "starts (%s)",
+                   !lt_range_ok(f, i, out[k])
+                       ? !LLVMIsAStoreInst(i) ? "by a call"
+                                              : "through a pointer loaded from memory, a "
+                                                "global, or at addresses not affine in its "
+                                                "loop counters"
+                       : "under a branch, or in a loop left early");
+          return 0;
+        }
+        LtVec *v = group_of(gr, base, (LLVMValueRef)(size_t)(from + 1));
+        lt_vec_push(v, i);
+        lt_vec_push(v, out[k]);
+      }
+    }
+  int rotates = 0;
+  for (size_t k = 0; k < gr->base.n; k++)
+    rotates |= LLVMIsALoadInst(gr->base.v[k]) != NULL;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f->P); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      const LtRule *r;
+      int copies = LLVMIsACallInst(i) && lt_call_kind(i, &r) == LT_CALL_MEMCPY;
+      if ((LLVMIsALoadInst(i) || copies) && !read_group(f, i, rd, rotates, why, whysz))
+        return 0;
+    }
+  return 1;
+}
+
+/* [lo, hi) of group k's writes at b, as len = max(hi - lo, 0); 0 when
+ * not computable. */
+static int group_range(const LtFacts *f, LLVMValueRef fn, LLVMBuilderRef b, Groups *gr,
+                       size_t k, LLVMValueRef *lo, LLVMValueRef *len) {
+  LLVMValueRef hi, zero = LLVMConstInt(f->c->i64, 0, 0);
+  if (!lt_range_hull(f, fn, b, (LLVMValueRef *)gr->acc[k].v, gr->acc[k].n, lo, &hi))
+    return 0;
+  LLVMValueRef d = LLVMBuildSub(b, hi, *lo, "");
+  *len = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, d, zero, ""), d, zero, "lt.len");
+  int from = (int)(size_t)gr->guard.v[k] - 1;
+  if (from >= 0) { /* the conditions the accesses run under, where the step starts */
+    LtVec conds = {0};
+    int ok = path_conds(f, (unsigned)from, 0, &conds);
+    for (size_t m = 0; ok && m < conds.n; m += 2) {
+      LLVMValueRef cmp = conds.v[m], c;
+      if (LLVMIsAArgument(cmp)) {
+        LLVMValueRef x = lt_range_point(f, fn, b, cmp);
+        ok = x != NULL;
+        if (!ok)
+          break;
+        c = LLVMBuildICmp(b, LLVMIntNE, x, zero, "");
+      } else {
+        LLVMValueRef x = lt_range_point(f, fn, b, LLVMGetOperand(cmp, 0));
+        LLVMValueRef y = lt_range_point(f, fn, b, LLVMGetOperand(cmp, 1));
+        ok = x && y;
+        if (!ok)
+          break;
+        c = LLVMBuildICmp(b, LLVMGetICmpPredicate(cmp), x, y, "");
+      }
+      if (conds.v[m + 1])
+        c = LLVMBuildNot(b, c, "");
+      *len = LLVMBuildSelect(b, c, *len, zero, "");
+    }
+    lt_vec_free(&conds);
+    if (!ok)
+      return 0;
+  }
+  return 1;
+}
+
+/* save (buf <- mem) or restore (mem <- buf) len bytes at buf + *off */
+static void copy(LtCtx *c, LLVMBuilderRef b, LLVMValueRef save, LLVMValueRef buf,
+                 LLVMValueRef *off, LLVMValueRef lo, LLVMValueRef len) {
+  LLVMValueRef mem = LLVMBuildIntToPtr(b, lo, c->ptr, "");
+  LLVMValueRef at = LLVMBuildGEP2(b, c->i8, buf, off, 1, "");
+  LLVMBuildMemCpy(b, LLVMBuildSelect(b, save, at, mem, ""), 1, LLVMBuildSelect(b, save, mem, at, ""),
+                  1, len);
+  *off = LLVMBuildAdd(b, *off, len, "");
+}
+
+/* copy for the reads (ops 4, 5), but putting back (!save) only a group
+ * whose bytes differ. What the steps only read may be read-only (a static
+ * const table passed as a pointer, in .rodata): a read group exists
+ * because later code may write it (an alias of what it writes is not
+ * ruled out), not because it does. Bytes that differ were written by the
+ * program, so they are writable, and a group lies in one object: one
+ * comparison per group does. */
+static void put_back(LtCtx *c, LLVMBuilderRef b, LLVMValueRef save, LLVMValueRef buf,
+                     LLVMValueRef *off, LLVMValueRef lo, LLVMValueRef len) {
+  LLVMValueRef zero = LLVMConstInt(c->i64, 0, 0);
+  LLVMTypeRef cp[3] = {c->ptr, c->ptr, c->i64}, ct = LLVMFunctionType(c->i32, cp, 3, 0);
+  LLVMValueRef ca[3] = {LLVMBuildIntToPtr(b, lo, c->ptr, ""),
+                        LLVMBuildGEP2(b, c->i8, buf, off, 1, ""),
+                        LLVMBuildSelect(b, save, zero, len, "")};
+  LLVMValueRef d = LLVMBuildCall2(b, ct, lt_decl_fn(c->mod, "memcmp", ct), ca, 3, "");
+  LLVMValueRef differs = LLVMBuildICmp(b, LLVMIntNE, d, LLVMConstInt(c->i32, 0, 0), "");
+  LLVMValueRef n = LLVMBuildSelect(b, LLVMBuildOr(b, save, differs, ""), len, zero, "");
+  LLVMValueRef at = *off;
+  copy(c, b, save, buf, &at, lo, n);
+  *off = LLVMBuildAdd(b, *off, len, "");
+}
+
+LLVMValueRef lt_ckpt_snap_build(LtCtx *c, const LtFacts *facts, const char *base, char *why,
+                                size_t whysz) {
+  LtFacts fa = *facts, *f = &fa;
+  fa.entry_loads = 1;
+  /* the step number (prep/outline.c) spans all steps: what they all write */
+  for (unsigned p = 0; p < f->nparams; p++)
+    if (LLVMGetStringAttributeAtIndex(f->P, p + 1, "leantape-step", 13))
+      fa.span_param = (int)p + 1;
+  Groups gr = {{0}, {0}, NULL, 0}, rd = {{0}, {0}, NULL, 0};
+  LLVMValueRef fn = NULL;
+  LtVec cells = {0};
+  if (!writes(c, f, &gr, &rd, why, whysz))
+    goto done;
+  char name[300];
+  snprintf(name, sizeof name, "%s.lt.snap", base);
+  LLVMTypeRef ft = LLVMGlobalGetValueType(f->P);
+  unsigned np = LLVMCountParamTypes(ft);
+  LLVMTypeRef *pt = lt_xcalloc(np + 4, sizeof *pt);
+  LLVMGetParamTypes(ft, pt);
+  pt[np] = c->ptr;
+  pt[np + 1] = LLVMInt32TypeInContext(c->llctx);
+  pt[np + 2] = c->i64; /* the number of steps (span_param) */
+  fn = LLVMAddFunction(c->mod, name, LLVMFunctionType(c->i64, pt, np + 3, 0));
+  free(pt);
+  LLVMSetLinkage(fn, LLVMInternalLinkage);
+  /* the cells of rotated pointers (noalias pointer parameters loaded as
+   * pointers, prep/outline.c): a group based on what one holds is taken at
+   * the value of each, at its offset from the base */
+  unsigned na = LLVMGetEnumAttributeKindForName("noalias", 7);
+  for (unsigned p = 0; p < np; p++) {
+    LLVMValueRef a = LLVMGetParam(f->P, p);
+    if (!lt_is_ptr_ty(LLVMTypeOf(a)) || !LLVMGetEnumAttributeAtIndex(f->P, p + 1, na))
+      continue;
+    for (LLVMUseRef u = LLVMGetFirstUse(a); u; u = LLVMGetNextUse(u))
+      if (LLVMIsALoadInst(LLVMGetUser(u)) && lt_is_ptr_ty(LLVMTypeOf(LLVMGetUser(u)))) {
+        lt_vec_push(&cells, (void *)(size_t)p);
+        break;
+      }
+  }
+  LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(c->llctx, fn, "entry");
+  LLVMBasicBlockRef cp = LLVMAppendBasicBlockInContext(c->llctx, fn, "copy");
+  LLVMBasicBlockRef size = LLVMAppendBasicBlockInContext(c->llctx, fn, "size");
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
+  LLVMPositionBuilderAtEnd(b, entry);
+  LLVMValueRef buf = LLVMGetParam(fn, np), op = LLVMGetParam(fn, np + 1);
+  LLVMValueRef total = LLVMConstInt(c->i64, 0, 0);
+  LLVMValueRef ncells = LLVMConstInt(c->i64, cells.n, 0);
+  int ok = 1;
+  for (size_t k = 0; ok && k < gr.base.n; k++) {
+    LLVMValueRef lo, len;
+    ok = group_range(f, fn, b, &gr, k, &lo, &len);
+    if (ok)
+      total = LLVMBuildAdd(b, total,
+                           LLVMIsALoadInst(gr.base.v[k]) ? LLVMBuildMul(b, len, ncells, "") : len,
+                           "");
+  }
+  /* ops 3, 4, 5: the reads' size, save, restore (read_group, put_back) */
+  LLVMBasicBlockRef state = LLVMAppendBasicBlockInContext(c->llctx, fn, "state");
+  LLVMBasicBlockRef reads = LLVMAppendBasicBlockInContext(c->llctx, fn, "reads");
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntUGE, op, LLVMConstInt(LLVMTypeOf(op), 3, 0), ""),
+                  reads, state);
+  LLVMPositionBuilderAtEnd(b, reads);
+  {
+    LLVMValueRef rt = LLVMConstInt(c->i64, 0, 0), lo[rd.base.n + 1], len[rd.base.n + 1];
+    for (size_t k = 0; ok && k < rd.base.n; k++) {
+      ok = group_range(f, fn, b, &rd, k, &lo[k], &len[k]);
+      if (ok)
+        rt = LLVMBuildAdd(b, rt, len[k], "");
+    }
+    LLVMBasicBlockRef rsize = LLVMAppendBasicBlockInContext(c->llctx, fn, "rsize");
+    LLVMBasicBlockRef rcopy = LLVMAppendBasicBlockInContext(c->llctx, fn, "rcopy");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, op, LLVMConstInt(LLVMTypeOf(op), 3, 0), ""),
+                    rsize, rcopy);
+    LLVMPositionBuilderAtEnd(b, rsize);
+    LLVMBuildRet(b, rt);
+    LLVMPositionBuilderAtEnd(b, rcopy);
+    LLVMValueRef rsave = LLVMBuildICmp(b, LLVMIntEQ, op, LLVMConstInt(LLVMTypeOf(op), 4, 0), "");
+    LLVMValueRef roff = LLVMConstInt(c->i64, 0, 0);
+    for (size_t k = 0; ok && k < rd.base.n; k++)
+      put_back(c, b, rsave, buf, &roff, lo[k], len[k]);
+    LLVMBuildRet(b, rt);
+  }
+  LLVMPositionBuilderAtEnd(b, state);
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, op, LLVMConstInt(LLVMTypeOf(op), 0, 0), ""),
+                  size, cp);
+  LLVMPositionBuilderAtEnd(b, size);
+  LLVMBuildRet(b, total);
+  /* The copies, the fixed segments (based on parameters) first: restoring,
+   * the rotated cells get their old values back before the rotated
+   * buffers' addresses are read from them (else each buffer's bytes would
+   * go to the one its cell holds now). */
+  LLVMPositionBuilderAtEnd(b, cp);
+  LLVMValueRef save = LLVMBuildICmp(b, LLVMIntEQ, op, LLVMConstInt(LLVMTypeOf(op), 1, 0), "");
+  LLVMValueRef off = LLVMConstInt(c->i64, 0, 0);
+  for (int rot = 0; ok && rot < 2; rot++)
+    for (size_t k = 0; ok && k < gr.base.n; k++) {
+      LLVMValueRef based = gr.base.v[k], lo, len;
+      if ((LLVMIsALoadInst(based) != NULL) != rot)
+        continue;
+      ok = group_range(f, fn, b, &gr, k, &lo, &len);
+      if (!ok)
+        break;
+      if (!rot) {
+        copy(c, b, save, buf, &off, lo, len);
+        continue;
+      }
+      int q = param_of(f, LLVMGetOperand(based, 0));
+      LLVMValueRef bv = LLVMBuildPtrToInt(
+          b, LLVMBuildLoad2(b, c->ptr, LLVMGetParam(fn, (unsigned)q), ""), c->i64, "");
+      LLVMValueRef rel = LLVMBuildSub(b, lo, bv, "");
+      for (size_t m = 0; m < cells.n; m++) {
+        LLVMValueRef cv = LLVMBuildPtrToInt(
+            b, LLVMBuildLoad2(b, c->ptr, LLVMGetParam(fn, (unsigned)(size_t)cells.v[m]), ""),
+            c->i64, "");
+        copy(c, b, save, buf, &off, LLVMBuildAdd(b, cv, rel, ""), len);
+      }
+    }
+  LLVMBuildRet(b, total);
+  LLVMDisposeBuilder(b);
+  if (!ok)
+    snprintf(why, whysz, "a step writes memory whose extent is not known where it starts");
+  /* online (prep/outline.c), the number of steps is not known when the
+   * snapshots are taken: what they copy must not depend on it */
+  if (ok && LLVMGetStringAttributeAtIndex(f->P, LLVMAttributeFunctionIndex, "leantape-online",
+                                          15) &&
+      LLVMGetFirstUse(LLVMGetParam(fn, np + 2))) {
+    snprintf(why, whysz, "its number of steps is not known when it starts, and a step "
+                         "writes or reads memory at addresses that depend on the step number");
+    ok = 0;
+  }
+  if (!ok) {
+    LLVMDeleteFunction(fn);
+    fn = NULL;
+  } else if (!lt_run_pipeline(c, fn, "instcombine")) {
+    /* for the remark: its size, when that folds to a constant (the
+     * extents' ends are offsets from the same pointers) */
+    LLVMValueRef rt = LLVMGetBasicBlockTerminator(size);
+    LLVMValueRef v = rt && LLVMGetNumOperands(rt) ? LLVMGetOperand(rt, 0) : NULL;
+    if (v && LLVMIsAConstantInt(v))
+      snprintf(why, whysz, "%llu", LLVMConstIntGetZExtValue(v));
+  }
+done:
+  lt_vec_free(&cells);
+  for (size_t k = 0; k < gr.base.n; k++)
+    lt_vec_free(&gr.acc[k]);
+  free(gr.acc);
+  lt_vec_free(&gr.base);
+  lt_vec_free(&gr.guard);
+  for (size_t k = 0; k < rd.base.n; k++)
+    lt_vec_free(&rd.acc[k]);
+  free(rd.acc);
+  lt_vec_free(&rd.base);
+  lt_vec_free(&rd.guard);
+  return fn;
+}
