@@ -21,8 +21,13 @@
  * (realloc). The state is seven thread-local globals: threads
  * differentiating at the same time do not share it.
  *
- * Chunk: {ptr prev, i64 capacity, i64 top of prev when this one began},
- * then the data (32 bytes of header, allocations rounded to 16).
+ * Chunk: {ptr prev, i64 capacity, i64 top of prev when this one began,
+ * i64 step before it}, then the data (32 bytes of header, allocations
+ * rounded to 16). A chunk that empties gives the step back: pushes and
+ * pops that alternate across a chunk's end (a checkpointed step's tape,
+ * taped and reversed at once while R runs; issue 20) get a chunk of the
+ * same size each time, not one twice the last (2^k bytes after k steps:
+ * malloc failed and the push wrote through a null pointer).
  */
 #include "lt.h"
 
@@ -103,13 +108,12 @@ static void fill_push(LtCtx *c, const State *s, LLVMValueRef f, LLVMBasicBlockRe
    * not get twice its size (the first gradient holds little more than it
    * needs) */
   LLVMPositionBuilderAtEnd(b, grow);
-  LLVMValueRef st = LLVMBuildShl(b, LLVMBuildLoad2(b, c->i64, s->step, ""),
-                                 LLVMConstInt(c->i64, 1, 0), "");
+  LLVMValueRef st0 = LLVMBuildLoad2(b, c->i64, s->step, "");
+  LLVMValueRef st = LLVMBuildShl(b, st0, LLVMConstInt(c->i64, 1, 0), "");
   st = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntULT, st, LLVMConstInt(c->i64, FIRST, 0), ""),
                        LLVMConstInt(c->i64, FIRST, 0), st, "");
   LLVMValueRef big = LLVMBuildICmp(b, LLVMIntUGT, n, st, "");
-  LLVMBuildStore(b, LLVMBuildSelect(b, big, LLVMBuildLoad2(b, c->i64, s->step, ""), st, ""),
-                 s->step);
+  LLVMBuildStore(b, LLVMBuildSelect(b, big, st0, st, ""), s->step);
   LLVMValueRef sz = LLVMBuildSelect(b, big, n, st, "");
   LLVMValueRef pk = LLVMBuildLoad2(b, c->i64, s->peak, "peak");
   sz = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntULT, sz, pk, ""), pk, sz, "");
@@ -118,6 +122,7 @@ static void fill_push(LtCtx *c, const State *s, LLVMValueRef f, LLVMBasicBlockRe
   LLVMBuildStore(b, LLVMBuildLoad2(b, c->ptr, s->cur, ""), ch);
   LLVMBuildStore(b, sz, at(c, b, ch, 8));
   LLVMBuildStore(b, t, at(c, b, ch, 16));
+  LLVMBuildStore(b, st0, at(c, b, ch, 24));
   LLVMBuildStore(b, ch, s->cur);
   LLVMBuildStore(b, sz, s->end);
   LLVMBuildStore(b, LLVMConstInt(c->i64, 0, 0), s->top);
@@ -170,7 +175,7 @@ static void fill_pop(LtCtx *c, const State *s, LLVMValueRef f, LLVMBasicBlockRef
                                     LLVMBuildLoad2(b, c->i64, s->emax, ""), ""),
                  s->emax);
   LLVMBuildStore(b, LLVMBuildSelect(b, isnull, LLVMConstInt(c->i64, 0, 0),
-                                    LLVMBuildLoad2(b, c->i64, s->step, ""), ""),
+                                    LLVMBuildLoad2(b, c->i64, at(c, b, ch, 24), ""), ""),
                  s->step);
   lt_build_free(b, c->mod, ch);
   LLVMBuildBr(b, done);
