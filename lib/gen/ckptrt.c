@@ -25,9 +25,9 @@
  * lt.ckpt.fwd runs in A at each step k: at k = 0 it reads the budget
  * (LEANTAPE_TAPE_BUDGET, bytes with an optional K, M or G; unset: the
  * compile-time one, 0 for none) and, with one that taping every step does
- * not fit (T times the step's tape header and a state's bytes, an
- * estimate), takes as many snapshot slots as fit in it beside one state
- * (for the step's own tape; at least one), saves
+ * not fit (T times the step's tape and a state's bytes, an estimate),
+ * takes as many snapshot slots as fit in it beside one state, the reads'
+ * buffer and the tape of the step being reversed (at least one), saves
  * the state of step 0 and from then on runs the steps untaped (returning
  * null); without a budget it runs each step taped and returns its tape.
  * lt.ckpt.rev runs in R at each step k (T - 1 down to 0) with that tape:
@@ -65,7 +65,9 @@ static const char *const msgs[][2] = {
     {"lt.ckpt.renv", "LEANTAPE_REPORT"},
     {"lt.ckpt.msg", "leantape: checkpointing %lld steps: %lld snapshots of %lld bytes "
                     "(tape budget %lld bytes)\n"},
-    {"lt.ckpt.msg2", "leantape: %lld checkpointed steps reversed, %lld steps run again\n"},
+    {"lt.ckpt.msg2", "leantape: %lld checkpointed steps reversed, %lld steps run again; "
+                     "tape memory %lld bytes (the snapshots, the reads' copy, one step's "
+                     "tape)\n"},
     {"lt.ckpt.msg3", "leantape: taping %lld steps (no tape budget)\n"},
     {"lt.ckpt.msg4", "leantape: taping %lld steps (about %lld bytes, within the tape budget "
                      "of %lld bytes)\n"},
@@ -185,7 +187,15 @@ static const char *const rt_ir =
     " i64 %b)\n"
     "  br label %run\n"
     "plan2:\n"
-    "  %fit = udiv i64 %b, %sz\n"
+    /* the budget holds the slots, the reads' buffer (two halves) and the
+     * tape of the one step being reversed; the slots get what is left */
+    "  %rsz0 = call i64 %snap(ptr %args, ptr null, i32 3)\n"
+    "  %rsz02 = shl i64 %rsz0, 1\n"
+    "  %other = add i64 %rsz02, %tapesize\n"
+    "  %room = icmp ugt i64 %b, %other\n"
+    "  %bfree = sub i64 %b, %other\n"
+    "  %bslots = select i1 %room, i64 %bfree, i64 0\n"
+    "  %fit = udiv i64 %bslots, %sz\n"
     "  %fit1 = sub i64 %fit, 1\n"
     "  %few = icmp slt i64 %fit1, 1\n"
     "  %n1 = select i1 %few, i64 1, i64 %fit1\n"
@@ -498,7 +508,23 @@ static const char *const rt_ir =
     "say:\n"
     "  %ps = getelementptr i8, ptr %c, i64 88\n"
     "  %steps = load i64, ptr %ps\n"
-    "  %t1 = call i32 (i32, ptr, ...) @dprintf(i32 2, ptr @lt.ckpt.msg2, i64 %T, i64 %steps)\n"
+    /* what the schedule held: n + 1 states, the reads' two halves, the
+     * tape of the step being reversed */
+    "  %pnn = getelementptr i8, ptr %c, i64 16\n"
+    "  %nn = load i64, ptr %pnn\n"
+    "  %nn1 = add i64 %nn, 1\n"
+    "  %pssz = getelementptr i8, ptr %c, i64 24\n"
+    "  %ssz = load i64, ptr %pssz\n"
+    "  %held1 = mul i64 %nn1, %ssz\n"
+    "  %prs = getelementptr i8, ptr %c, i64 136\n"
+    "  %rs2 = load i64, ptr %prs\n"
+    "  %rs22 = shl i64 %rs2, 1\n"
+    "  %ptz = getelementptr i8, ptr %c, i64 104\n"
+    "  %tz = load i64, ptr %ptz\n"
+    "  %held2 = add i64 %held1, %rs22\n"
+    "  %held = add i64 %held2, %tz\n"
+    "  %t1 = call i32 (i32, ptr, ...) @dprintf(i32 2, ptr @lt.ckpt.msg2, i64 %T, i64 %steps,"
+    " i64 %held)\n"
     "  br label %free\n"
     "free:\n"
     "  %psl = getelementptr i8, ptr %c, i64 32\n"

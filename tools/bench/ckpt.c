@@ -8,12 +8,21 @@
  *
  *   ckptbench [--header]   one table row for the current budget
  *
+ *   ckptbench --ode [--header]   the same for an adaptive-step ODE
+ *
+ * The ODE: y' = p sin(y reversed) - 0.3 y^3 for N = 2000 components by
+ * Ralston's third-order Runge-Kutta method with an embedded error estimate
+ * and step-size control, `while (t < t_end)` (483 steps: online
+ * checkpointing, the number of steps known only when the loop ends);
+ * gradient with respect to y(0) and p.
+ *
  * Columns: the budget, peak RSS (ru_maxrss) of the process, which runs the
  * primal once and the gradient once (wall clock, CLOCK_MONOTONIC: a long
- * single run, not batches), gradient/primal, the steps run again (from the
- * run-time report, LEANTAPE_REPORT=1, read back through a pipe: run.sh),
- * and a checksum of the gradient (sum of du_i (1 + i / N)) that must be
- * the same in every row: the gradients are bitwise equal. */
+ * single run, not batches), gradient/primal, the steps run again and the
+ * tape memory the schedule held (from the run-time report,
+ * LEANTAPE_REPORT=1, read back through a pipe: run.sh), and a checksum of
+ * the gradient (sum of du_i (1 + i / N)) that must be the same in every
+ * row: the gradients are equal. */
 #include <leantape.h>
 #include <math.h>
 #include <stdio.h>
@@ -40,6 +49,45 @@ __attribute__((noinline)) double burgers(double *u, double *tmp, int n, int step
   return e;
 }
 
+#define ON 2000
+
+/* y' = p * sin(reversed y) - 0.3 y^3, Ralston's third-order method, its
+ * error estimated against the midpoint rule's; w: scratch (4 n) */
+__attribute__((noinline)) double ode(double *y, const double *p, double *w, int n,
+                                     double t_end) {
+  double t = 0, h = 0.01, *k1 = w, *k2 = w + n, *k3 = w + 2 * n, *yt = w + 3 * n;
+  const double tol = 1e-7;
+  while (t < t_end) {
+    if (h > t_end - t)
+      h = t_end - t;
+    for (int i = 0; i < n; i++)
+      k1[i] = p[i] * sin(y[n - 1 - i]) - 0.3 * y[i] * y[i] * y[i];
+    for (int i = 0; i < n; i++)
+      yt[i] = y[i] + 0.5 * h * k1[i];
+    for (int i = 0; i < n; i++)
+      k2[i] = p[i] * sin(yt[n - 1 - i]) - 0.3 * yt[i] * yt[i] * yt[i];
+    for (int i = 0; i < n; i++)
+      yt[i] = y[i] + 0.75 * h * k2[i];
+    for (int i = 0; i < n; i++)
+      k3[i] = p[i] * sin(yt[n - 1 - i]) - 0.3 * yt[i] * yt[i] * yt[i];
+    double err = 0;
+    for (int i = 0; i < n; i++) {
+      double e = h * (2.0 / 9 * k1[i] - 2.0 / 3 * k2[i] + 4.0 / 9 * k3[i]);
+      err += e * e;
+    }
+    err = sqrt(err / n) + 1e-12;
+    double ok = err <= tol ? 1.0 : 0.0; /* a rejected step moves nothing */
+    for (int i = 0; i < n; i++)
+      y[i] += ok * h * (2.0 / 9 * k1[i] + 1.0 / 3 * k2[i] + 4.0 / 9 * k3[i]);
+    t += ok * h;
+    h = h * fmin(2.0, fmax(0.2, 0.9 * cbrt(tol / err)));
+  }
+  double e = 0;
+  for (int i = 0; i < n; i++)
+    e += y[i] * y[i];
+  return e;
+}
+
 static double wall(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
@@ -51,40 +99,73 @@ static void init(double *u) {
     u[i] = sin(2 * M_PI * i / NX) + 0.5;
 }
 
-int main(int argc, char **argv) {
-  if (argc > 1 && !strcmp(argv[1], "--header")) {
+static void ode_init(double *y, double *p) {
+  for (int i = 0; i < ON; i++)
+    y[i] = 0.5 + 0.4 * sin(0.37 * i), p[i] = 1.0 + 0.5 * cos(0.11 * i);
+}
+
+static void print_header(int isode) {
+  if (isode)
+    printf("Online checkpointing (issue 20): an adaptive-step Runge-Kutta 2(3) integrator, "
+           "N = %d components, while (t < t_end), 483 steps; gradient with respect to "
+           "y(0) and p, -mllvm -leantape-checkpoint; one process per budget, wall clock, one "
+           "run each:\n\n", ON);
+  else
     printf("Checkpointing (issue 20): in-place viscous Burgers, N = %d, T = %d, gradient "
            "with respect to the initial state, -mllvm -leantape-checkpoint; one process per "
            "budget (peak RSS is the process's: primal, gradient and the program's arrays); "
            "wall clock, one run each:\n\n", NX, NT);
-    printf("| tape budget | peak RSS MB | primal s | gradient s | grad/primal | steps run "
-           "again | gradient checksum (equal in every row) |\n");
-    printf("|---|---|---|---|---|---|---|\n");
+  printf("| tape budget | peak RSS MB | primal s | gradient s | grad/primal | steps run "
+         "again | tape memory held MB (report) | gradient checksum (equal in every row) |\n");
+  printf("|---|---|---|---|---|---|---|---|\n");
+}
+
+int main(int argc, char **argv) {
+  int isode = 0, header = 0;
+  for (int a = 1; a < argc; a++)
+    isode |= !strcmp(argv[a], "--ode"), header |= !strcmp(argv[a], "--header");
+  if (header) {
+    print_header(isode);
     return 0;
   }
-  double *u = malloc(NX * sizeof *u), *tmp = calloc(NX, sizeof *tmp);
-  double *du = calloc(NX, sizeof *du), *dtmp = calloc(NX, sizeof *dtmp);
-  init(u);
+  int n = isode ? ON : NX;
+  double *u = malloc(4 * n * sizeof *u), *tmp = calloc(4 * n, sizeof *tmp);
+  double *du = calloc(4 * n, sizeof *du), *dtmp = calloc(4 * n, sizeof *dtmp);
+  double *p = malloc(n * sizeof *p), *dp = calloc(n, sizeof *dp);
+  const double t_end = 10.0;
+  if (isode)
+    ode_init(u, p);
+  else
+    init(u);
   double t0 = wall();
-  volatile double e = burgers(u, tmp, NX, NT);
+  volatile double e = isode ? ode(u, p, tmp, n, t_end) : burgers(u, tmp, n, NT);
   double t1 = wall();
   (void)e;
-  init(u);
-  __enzyme_autodiff((void *)burgers, enzyme_dup, u, du, enzyme_dup, tmp, dtmp, enzyme_const,
-                    NX, enzyme_const, NT);
+  if (isode) {
+    ode_init(u, p);
+    __enzyme_autodiff((void *)ode, enzyme_dup, u, du, enzyme_dup, p, dp, enzyme_dup, tmp, dtmp,
+                      enzyme_const, n, enzyme_const, t_end);
+  } else {
+    init(u);
+    __enzyme_autodiff((void *)burgers, enzyme_dup, u, du, enzyme_dup, tmp, dtmp, enzyme_const,
+                      n, enzyme_const, NT);
+  }
   double t2 = wall();
   double sum = 0;
-  for (int i = 0; i < NX; i++)
-    sum += du[i] * (1 + (double)i / NX);
+  for (int i = 0; i < n; i++)
+    sum += (du[i] + dp[i]) * (1 + (double)i / n);
   struct rusage ru;
   getrusage(RUSAGE_SELF, &ru);
   const char *b = getenv("LEANTAPE_TAPE_BUDGET");
-  /* the steps run again: run.sh fills the column from the report */
-  printf("| %s | %.1f | %.3f | %.3f | %.2f | @AGAIN@ | %.17g |\n", b && *b ? b : "none",
+  /* the steps run again and the memory held: run.sh fills the columns
+   * from the report */
+  printf("| %s | %.1f | %.3f | %.3f | %.2f | @AGAIN@ | @HELD@ | %.17g |\n", b && *b ? b : "none",
          ru.ru_maxrss / 1024.0, t1 - t0, t2 - t1, (t2 - t1) / (t1 - t0), sum);
   free(u);
   free(tmp);
   free(du);
   free(dtmp);
+  free(p);
+  free(dp);
   return isfinite(sum) ? 0 : 1;
 }

@@ -207,17 +207,21 @@ for n in "${notes[@]}"; do echo; echo "$n"; done
 unset BENCH_RAW BENCH_PASS BENCH_PASSES
 
 # ---- checkpointing (ckpt.c: one process per tape budget, peak RSS) --------
-if [ $# -eq 0 ]; then
-  clang-22 -O2 -mllvm -leantape-checkpoint -fpass-plugin="$PLUGIN" -Iinclude -Itools/bench \
-    tools/bench/ckpt.c -o "$OUT/ckptbench" -lm
+# ckpt_table [--ode] BUDGETS...: one row per budget; the steps run again and
+# the tape memory held come from the run-time report
+ckpt_table() {
+  local mode=() budget row again held sums=""
+  if [ "$1" = --ode ]; then mode=(--ode); shift; fi
   echo
-  "$OUT/ckptbench" --header
-  sums=""
-  for budget in "" 64M 4M; do
-    row=$(LEANTAPE_TAPE_BUDGET=$budget LEANTAPE_REPORT=1 "$OUT/ckptbench" 2>"$OUT/ckpt.err") ||
-      status=1
+  "$OUT/ckptbench" "${mode[@]}" --header
+  for budget in "$@"; do
+    row=$(LEANTAPE_TAPE_BUDGET=$budget LEANTAPE_REPORT=1 "$OUT/ckptbench" "${mode[@]}" \
+      2>"$OUT/ckpt.err") || status=1
     again=$(sed -n 's/.*reversed, \([0-9]*\) steps run again.*/\1/p' "$OUT/ckpt.err")
-    echo "${row/@AGAIN@/${again:-0 (taped)}}"
+    held=$(sed -n 's/.*tape memory \([0-9]*\) bytes.*/\1/p' "$OUT/ckpt.err")
+    [ -z "$held" ] || held=$(awk -v b="$held" 'BEGIN { printf "%.2f", b / 1048576 }')
+    row=${row/@AGAIN@/${again:-0 (taped)}}
+    echo "${row/@HELD@/${held:--}}"
     sums="$sums $(echo "$row" | awk -F'|' '{gsub(/ /, "", $(NF-1)); print $(NF-1)}')"
   done
   if [ "$(echo "$sums" | tr ' ' '\n' | sed '/^$/d' | sort -u | wc -l)" != 1 ]; then
@@ -225,6 +229,12 @@ if [ $# -eq 0 ]; then
     echo "**The checkpointed gradients differ from the taped one.**"
     status=1
   fi
+}
+if [ $# -eq 0 ]; then
+  clang-22 -O2 -mllvm -leantape-checkpoint -fpass-plugin="$PLUGIN" -Iinclude -Itools/bench \
+    tools/bench/ckpt.c -o "$OUT/ckptbench" -lm
+  ckpt_table "" 64M 4M
+  ckpt_table --ode "" 64M 1M
 fi
 [ $# -eq 0 ] && [ "${BENCH_COMPILE:-1}" != 0 ] || exit $status
 

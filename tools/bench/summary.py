@@ -61,6 +61,7 @@ def span(vals):
 def summary(path):
     tabs, loads = tables(path)
     out = []
+    nck = 0
     for h, rows in tabs:
         if h[0] == "kernel" and col(h, "grad speedup 1->2") is not None:
             si, pi = col(h, "grad speedup 1->2"), col(h, "primal speedup 1->2")
@@ -137,6 +138,19 @@ def summary(path):
                            span([ratio(r[wi])[0] for r in rows]), len(rows) - len(miss), len(rows),
                            "" if not miss else "; not met: " + ", ".join(
                                "%s (%s; width 1 %s, width 8 / width 1 %s)" % m for m in miss)))
+        elif h[0] == "tape budget":
+            # run.sh: the Burgers table, then the adaptive ODE's
+            name = ("Checkpointing, in-place Burgers (N = 4000, T = 20000)" if not nck else
+                    "Online checkpointing, adaptive-step ODE")
+            nck += 1
+            ri, gi = col(h, "peak RSS"), col(h, "grad/primal")
+            ai, mi = col(h, "steps run again"), col(h, "tape memory")
+            same = len({r[-1] for r in rows}) == 1
+            out.append("- %s: %s; checksums %s." % (name, "; ".join(
+                "budget %s: peak RSS %s MB, grad/primal %s, %s steps run again%s" % (
+                    r[0], r[ri], r[gi], r[ai],
+                    "" if mi is None or r[mi] == "-" else ", tape memory %s MB" % r[mi])
+                for r in rows), "equal in every row" if same else "DIFFER"))
         elif h[0] == "source":
             gi = col(h, "grad/primal")
             cg = [r for r in rows if ratio(r[gi])]
