@@ -101,13 +101,18 @@ static const char *const rt_ir =
     "  %r = phi ptr [ %c, %entry ], [ %n, %make ]\n"
     "  ret ptr %r\n"
     "}\n"
-    /* lt.ckpt.budget(dflt): LEANTAPE_TAPE_BUDGET in bytes */
+    /* lt.ckpt.budget(dflt): LEANTAPE_TAPE_BUDGET in bytes; unset or
+     * empty: the compile-time default */
     "define i64 @lt.ckpt.budget(i64 %dflt) {\n"
     "entry:\n"
     "  %endp = alloca ptr\n"
     "  %s = call ptr @getenv(ptr @lt.ckpt.env)\n"
     "  %none = icmp eq ptr %s, null\n"
-    "  br i1 %none, label %unset, label %parse\n"
+    "  br i1 %none, label %unset, label %set\n"
+    "set:\n"
+    "  %c0 = load i8, ptr %s\n"
+    "  %empty = icmp eq i8 %c0, 0\n"
+    "  br i1 %empty, label %unset, label %parse\n"
     "unset:\n"
     "  ret i64 %dflt\n"
     "parse:\n"

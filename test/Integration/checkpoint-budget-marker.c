@@ -16,6 +16,10 @@
 // The environment overrides the marker's budget:
 // RUN: env LEANTAPE_REPORT=1 LEANTAPE_TAPE_BUDGET=1K %t.O2 2> %t.env.err
 // RUN: FileCheck %s --check-prefix=ENV < %t.env.err
+// Set but empty, the environment says nothing: the marker's budget holds
+// (it read as 0, no budget):
+// RUN: env LEANTAPE_REPORT=1 LEANTAPE_TAPE_BUDGET= %t.O2 2> %t.empty.err
+// RUN: FileCheck %s --check-prefix=REPORT < %t.empty.err
 // A bad budget is a compile error at the call:
 // RUN: not %ltclang -O0 -g -DBAD %s -o %t.bad -lm 2> %t.bad.err
 // RUN: FileCheck %s --check-prefix=BAD < %t.bad.err

@@ -215,11 +215,17 @@ prog_flags() {
 # -leantape-checkpoint, run with a tape budget of one byte. clang 19 parses
 # -mllvm options before it loads -fpass-plugin, so the plugin is also loaded
 # with -Xclang -load first (as lit's %ltload does).
+# Those whose call gives the budget (`fuzz-timeloop: budget marker`) get
+# neither.
 ckpt_flags() {
   ! grep -q '^/\* fuzz-timeloop' "$1" 2>/dev/null ||
+    grep -q '^/\* fuzz-timeloop: budget marker' "$1" ||
     printf '%s' "-Xclang -load -Xclang $plugin -mllvm -leantape-checkpoint"
 }
-ckpt_budget() { ! grep -q '^/\* fuzz-timeloop' "$1" 2>/dev/null || printf '1'; }
+ckpt_budget() {
+  ! grep -q '^/\* fuzz-timeloop' "$1" 2>/dev/null ||
+    grep -q '^/\* fuzz-timeloop: budget marker' "$1" || printf '1'
+}
 
 # one seed: prints one result line per level, "RESULT seed level detail"
 run_seed() {

@@ -5,7 +5,10 @@ and x, y in place, which -leantape-checkpoint makes a step function and
 checkpoints (prep/outline.c, gen/ckpt.c) when a step's writes can be
 bounded. The program's head says `fuzz-timeloop`; tools/fuzz/run.sh then
 compiles it with -mllvm -leantape-checkpoint and runs it with a tape budget
-of one byte (one snapshot: every step run again from the first)."""
+of one byte (one snapshot: every step run again from the first). About
+one program in three gives the budget on the call instead
+(`enzyme_tape_budget, 1`; its head says `fuzz-timeloop: budget marker`, and
+run.sh then adds neither the option nor the environment's budget)."""
 import random
 
 from .mode import Mode
@@ -20,13 +23,22 @@ class Timeloop(Mode):
     def on_init(self):
         # its own stream: the statements of f are those of the same seed
         # without the flag
-        self.tt_steps = random.Random(self.seed * 7919 + 17).randint(2, 6)
+        r = random.Random(self.seed * 7919 + 17)
+        self.tt_steps = r.randint(2, 6)
+        self.tt_marker = r.random() < 0.33
 
     def on_head(self):
-        return "#define TT %d\n/* fuzz-timeloop */\n" % self.tt_steps
+        return "#define TT %d\n/* fuzz-timeloop%s */\n" % (
+            self.tt_steps, ": budget marker" if self.tt_marker else "")
 
     def on_setup(self):
         return ["  for (int tt = 0; tt < TT; tt++) {"]
 
     def on_finish(self):
         return ["  }"]
+
+    def on_text(self, text):
+        if not self.tt_marker:
+            return text
+        return text.replace("__enzyme_autodiff((void *)f,",
+                            "__enzyme_autodiff((void *)f, enzyme_tape_budget, 1,")
