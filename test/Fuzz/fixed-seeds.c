@@ -54,3 +54,9 @@
 // as a static const table (in .rodata); at -O2 the snapshot put back what
 // the steps read into it and segfaulted.
 // RUN: bash %S/../../tools/fuzz/run.sh -S -n 1 -s 29 -O "0 2" -g "--timeloop-while --pointers"
+// Loops capped at run time (--capped: for (size_t i = 0; i < min(n, cap);
+// i++), llvm.umin at -O1 and above) in versioned plain-pointer gradients,
+// x and y overlapping: with umin read as signed in the overlap test
+// (range.c before ba59f4a) seed 3 runs the apart version on overlapping
+// arrays at -O2 (wrong gradient).
+// RUN: bash %S/../../tools/fuzz/run.sh -S -n 4 -s 1 -O "0 2" -j 2 -g "--capped --alias"

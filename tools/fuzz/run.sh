@@ -116,6 +116,10 @@
 # FUZZ_OPENMP (the OpenMP flags of -g --omp programs, default -fopenmp; they
 # run with the caller's OMP_NUM_THREADS), FUZZ_PLUGIN_FLAGS (more flags for
 # the compiles with the plugin, e.g. "-mllvm -leantape-outline-time-loops").
+# With --capped in GEN_ARGS every top-level statement of f is a loop capped
+# at run time, for (size_t i = 0; i < min(n, cap); i++), over affine
+# accesses (tools/fuzz/ltfuzz/capped.py): umin trip counts, versioned
+# plain-pointer gradients; combine with --alias.
 # With --timeloop in GEN_ARGS f's statements run in a time loop of 2-6 steps
 # (tools/fuzz/ltfuzz/timeloop.py), compiled with -mllvm -leantape-checkpoint
 # and run with LEANTAPE_TAPE_BUDGET=1: checkpointed, one snapshot. With

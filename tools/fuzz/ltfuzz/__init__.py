@@ -9,6 +9,7 @@ the existing flags do not change."""
 from .adaptive import Adaptive
 from .alias import Alias
 from .calls import Calls
+from .capped import Capped
 from .core import Core
 from .cxx import Cxx
 from .eigen import Eigen
@@ -24,7 +25,7 @@ from .timeloop import Timeloop
 from .timewhile import TimeWhile
 
 MODES = [Pointers, Calls, Cxx, Alias, Forward, Primal, Split, Eigen, Adaptive, Omp, Entry, Kernels,
-         Retarg, Timeloop, TimeWhile]
+         Retarg, Timeloop, TimeWhile, Capped]
 
 
 class Gen(Core, *MODES):
