@@ -9,9 +9,10 @@
 // 201020, -O1): a step that updates a local array, in part inside a
 // branch over a small inner loop. Built with AddressSanitizer at -O1 and
 // -O2; each gradient with no budget and with budgets of a few snapshots
-// and one, equal to rounding (the adjoint sums may be reassociated
-// differently where a step's reverse is called from the checkpointing
-// schedule: at -O2 the last bit differs), and against central differences.
+// and one, equal to rounding (at -O2 smooth's b[0], which the loop never
+// writes, goes to each step by value; checkpointed, the gradients of such
+// values are summed over all steps before they join the caller's, so the
+// last bit of d[0] differs), and against central differences.
 // REQUIRES: asan
 // RUN: %ltclang %ltload -O1 -g -fsanitize=address -mllvm -leantape-checkpoint %s -o %t.O1 -lm
 // RUN: env ASAN_OPTIONS=detect_leaks=0 %t.O1
