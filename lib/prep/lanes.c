@@ -13,7 +13,10 @@
  * shuffle cannot cross an asm barrier (Eigen's FMA asm): `bitcast (trunc
  * (lshr (bitcast <4 x double> %v to i256), 64) to i128) to <2 x double>`
  * is lanes 1 and 2 of %v; the clone takes them with a shufflevector (an
- * extractelement for one lane), which carries derivatives.
+ * extractelement for one lane), which carries derivatives. So is
+ * `bitcast (extractelement (bitcast <4 x double> %v to <2 x i128>), 1) to
+ * <2 x double>`, lanes 2 and 3 (Eigen with AVX at -O2: fuzz --eigen seed
+ * 200010).
  *
  * A sign bit cleared or flipped through an integer mask is llvm.fabs or
  * fneg.
@@ -61,7 +64,15 @@ static LLVMValueRef shifted_lanes(LtCtx *c, LLVMValueRef r, unsigned *first) {
   if (LLVMIsATruncInst(x))
     x = LLVMGetOperand(x, 0);
   unsigned long long shift = 0;
-  if (LLVMGetInstructionOpcode(x) == LLVMLShr) {
+  if (LLVMIsAExtractElementInst(x)) { /* word k of (bitcast V to <M x iW>) */
+    LLVMValueRef w = LLVMGetOperand(x, 0), k = LLVMGetOperand(x, 1);
+    if (!LLVMIsAConstantInt(k) || !LLVMIsABitCastInst(w) ||
+        LLVMGetTypeKind(LLVMTypeOf(w)) != LLVMVectorTypeKind)
+      return NULL;
+    shift = LLVMConstIntGetZExtValue(k) *
+            LLVMSizeOfTypeInBits(c->td, LLVMGetElementType(LLVMTypeOf(w)));
+    x = w;
+  } else if (LLVMGetInstructionOpcode(x) == LLVMLShr) {
     if (!LLVMIsAConstantInt(LLVMGetOperand(x, 1)))
       return NULL;
     shift = LLVMConstIntGetZExtValue(LLVMGetOperand(x, 1));
@@ -119,6 +130,7 @@ static void float_lanes(LtCtx *c, LLVMValueRef fn, LLVMBuilderRef b) {
       /* the integer chain, now dead, would still be reported */
       for (LLVMValueRef x = i, up; x && LLVMIsAInstruction(x) && !LLVMGetFirstUse(x) &&
                                    (LLVMIsABitCastInst(x) || LLVMIsATruncInst(x) ||
+                                    LLVMIsAExtractElementInst(x) ||
                                     LLVMGetInstructionOpcode(x) == LLVMLShr);
            x = up) {
         up = LLVMGetOperand(x, 0);

@@ -9,6 +9,11 @@
 ;   - @wide_lanes: lanes 1 and 2 of a <4 x double> taken through i256 (lshr
 ;     64, trunc to i128, bitcast to <2 x double>), as InstCombine writes a
 ;     shuffle next to Eigen's FMA asm: a shufflevector in the clone;
+;   - @word_lanes: lanes 2 and 3 of a <4 x double> taken as word 1 of a
+;     <2 x i128> (bitcast, extractelement, bitcast to <2 x double>), as
+;     -O2 writes Eigen with -mavx2 -mfma (fuzz --eigen seed 200010); it
+;     was "an active floating-point value is reinterpreted as bits": a
+;     shufflevector in the clone;
 ;   - @int_lanes: two doubles loaded as one i128 and taken out one by one
 ;     (trunc; lshr 64 and trunc; each bitcast to double), InstCombine's
 ;     form of Eigen's _mm_loadu_pd at -O2 (fuzz --eigen seed 302); it was
@@ -26,6 +31,9 @@
 ; CHECK-NOT: i256
 ; CHECK: {{^}$}}
 ; CHECK-LABEL: define internal void @int_lanes.lt.grad(
+; CHECK-NOT: i128
+; CHECK: {{^}$}}
+; CHECK-LABEL: define internal void @word_lanes.lt.grad(
 ; CHECK-NOT: i128
 ; CHECK: {{^}$}}
 
@@ -60,6 +68,19 @@ define double @wide_lanes(ptr %x) {
   ret double %r
 }
 
+; f(x) = x[2] * x[3]^2, from word 1 of one <4 x double> load of x as i128s
+define double @word_lanes(ptr %x) {
+  %v = load <4 x double>, ptr %x, align 8
+  %b = bitcast <4 x double> %v to <2 x i128>
+  %w = extractelement <2 x i128> %b, i64 1
+  %l = bitcast i128 %w to <2 x double>
+  %l2 = extractelement <2 x double> %l, i64 0
+  %l3 = extractelement <2 x double> %l, i64 1
+  %q = fmul double %l3, %l3
+  %r = fmul double %l2, %q
+  ret double %r
+}
+
 ; f(x) = x[1]^2 * x[2], both from one i128 load of x + 1
 define double @int_lanes(ptr %x) {
   %p = getelementptr inbounds i8, ptr %x, i64 8
@@ -81,6 +102,7 @@ declare double @llvm.fabs.f64(double)
 @n1 = private constant [9 x i8] c"ptr_lane\00"
 @n2 = private constant [11 x i8] c"wide_lanes\00"
 @n3 = private constant [10 x i8] c"int_lanes\00"
+@n4 = private constant [11 x i8] c"word_lanes\00"
 
 define i32 @check(ptr %name, double %got, double %want) {
   %d = fsub double %got, %want
@@ -122,5 +144,15 @@ define i32 @main() {
   %s2 = add i32 %s1, %c3
   %s3 = add i32 %s2, %c4
   %s4 = add i32 %s3, %c5
-  ret i32 %s4
+  store <4 x double> zeroinitializer, ptr %dx, align 16
+  call void (ptr, ...) @__enzyme_autodiff(ptr @word_lanes, ptr %x, ptr %dx)
+  ; x = (0.5, 1.5, -2, 3): d/dx2 = x3^2 = 9, d/dx3 = 2 x2 x3 = -12
+  %g6 = load double, ptr %d2p
+  %c6 = call i32 @check(ptr @n4, double %g6, double 9.0)
+  %d3p = getelementptr inbounds double, ptr %dx, i64 3
+  %g7 = load double, ptr %d3p
+  %c7 = call i32 @check(ptr @n4, double %g7, double -12.0)
+  %s5 = add i32 %s4, %c6
+  %s6 = add i32 %s5, %c7
+  ret i32 %s6
 }
