@@ -121,6 +121,7 @@ static void gen_free(LtGen *g) {
   lt_map_free(&g->fmap);
   lt_map_free(&g->fshadow);
   lt_map_free(&g->fchoice);
+  lt_map_free(&g->fentry);
   lt_map_free(&g->rloop_val);
   lt_map_free(&g->rloop_bb);
   lt_map_free(&g->rsloop_val);

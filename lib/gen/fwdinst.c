@@ -386,6 +386,7 @@ static int fwd_alloc(LtTg *t, LLVMValueRef i) {
     LLVMValueRef cnt = lt_tg_val(t, LLVMGetOperand(i, 0));
     LLVMValueRef size = LLVMBuildMul(t->b, LLVMBuildZExtOrBitCast(t->b, cnt, c->i64, ""),
                                      LLVMConstInt(c->i64, LLVMABISizeOfType(c->td, at), 0), "");
+    LLVMSetAlignment(ti, lt_local_align(c, ti)); /* and its tangents alike */
     for (unsigned k = 0; k < t->W; k++) {
       LLVMBuilderRef ab = LLVMCreateBuilderInContext(c->llctx);
       LLVMPositionBuilderBefore(ab, ti);

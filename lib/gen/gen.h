@@ -19,6 +19,9 @@ void lt_shadow_free(LtCtx *c, LLVMBuilderRef b, LLVMValueRef p);
 LLVMValueRef lt_shadow_realloc(LtCtx *c, LLVMBuilderRef b, LLVMValueRef old,
                                LLVMValueRef size, LLVMValueRef primal);
 LLVMValueRef lt_shadow_size(LtCtx *c, LLVMBuilderRef b, LLVMValueRef p);
+/* The alignment a local (an alloca's clone) and its shadow both take, so
+ * that the shadow too sits at the primal's address modulo 64. */
+unsigned lt_local_align(LtCtx *c, LLVMValueRef alloca);
 /* An operator new whose block may outlive the function: its shadow is
  * plain (lt_shadow_alloc_plain: the same call on the clone `call`, zeroed,
  * size bytes), owned by the caller's shadow data, never freed here. */
@@ -167,6 +170,8 @@ struct LtGen {
   LtMap fmap;          /* P value -> A value */
   LtMap fshadow;       /* P pointer -> its shadow in A */
   LtMap fchoice;       /* P block -> A's predecessor-index PHI */
+  LtMap fentry;        /* A block -> the block its incoming edges now enter,
+                          where loopfwd.c split it (lt.pre) */
   LLVMValueRef atape;  /* A's tape parameter */
   /* the cache plan: each value's source, and the tape's layout */
   LtPlan plan;

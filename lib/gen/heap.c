@@ -145,6 +145,29 @@ LLVMValueRef lt_shadow_alloc(LtCtx *c, LLVMBuilderRef b, LLVMValueRef size,
   return LLVMBuildCall2(b, LLVMGlobalGetValueType(f), f, args, 3, "");
 }
 
+/* A local that vectorised code may walk (an array, a struct, a vector, a
+ * run-time count of elements; 16 bytes or more) and its shadow are both
+ * aligned to 64 bytes: a program that picks its first aligned element from
+ * the primal's address at run time (Eigen's vectorised loops over a
+ * 24-byte Matrix<double, Dynamic, 1, 0, 3, 1>) then finds the shadow
+ * aligned alike, and its aligned vector accesses copied onto the shadow
+ * hold there too (a shadow at 8 mod 16 beside a primal at 0 mod 16 was a
+ * segfault at -O0: fuzz --eigen seed 400003). Heap shadows keep the
+ * primal's address modulo 64 the same way (above). */
+unsigned lt_local_align(LtCtx *c, LLVMValueRef alloca) {
+  unsigned al = LLVMGetAlignment(alloca);
+  LLVMTypeRef t = LLVMGetAllocatedType(alloca);
+  LLVMTypeKind k = LLVMGetTypeKind(t);
+  LLVMValueRef n = LLVMGetOperand(alloca, 0);
+  unsigned long long cnt = LLVMIsAConstantInt(n) ? LLVMConstIntGetZExtValue(n) : 0;
+  if (cnt == 1 && k != LLVMArrayTypeKind && k != LLVMStructTypeKind &&
+      k != LLVMVectorTypeKind)
+    return al;
+  if (cnt && LLVMABISizeOfType(c->td, t) * cnt < 16)
+    return al;
+  return al < 64 ? 64 : al;
+}
+
 void lt_shadow_free(LtCtx *c, LLVMBuilderRef b, LLVMValueRef p) {
   LLVMValueRef f = free_fn(c);
   LLVMBuildCall2(b, LLVMGlobalGetValueType(f), f, &p, 1, "");

@@ -220,6 +220,8 @@ static LLVMValueRef exact_count(LtGen *g, unsigned l, unsigned top, LLVMValueRef
   LLVMDisposeBuilder(eb);
   LLVMBasicBlockRef bb = LLVMGetInstructionParent(t);
   LLVMBasicBlockRef pre = lt_split_before(c->llctx, t);
+  if (!lt_map_get(&g->fentry, bb)) /* its edges now enter pre */
+    lt_map_put(&g->fentry, bb, pre);
   LLVMPositionBuilderAtEnd(b, pre);
   LLVMBuildStore(b, zero, sum);
   int ok = 1;

@@ -60,3 +60,6 @@
 // (range.c before ba59f4a) seed 3 runs the apart version on overlapping
 // arrays at -O2 (wrong gradient).
 // RUN: bash %S/../../tools/fuzz/run.sh -S -n 4 -s 1 -O "0 2" -j 2 -g "--capped --alias"
+// --adaptive seed 400029 at -O1: a loop with two exits merging in a
+// triangular nest's preheader; the exit-choice phi did not verify.
+// RUN: bash %S/../../tools/fuzz/run.sh -S -n 1 -s 400029 -O "1" -g --adaptive
