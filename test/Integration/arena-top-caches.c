@@ -120,6 +120,16 @@ static void data(double *x, int n) {
     x[i * n + i] += n;
   }
 }
+/* the same, as gradients of their own (each keeps its own size hint) */
+double lu2(double *A, const double *w, int n) { return lu(A, w, n); }
+double chol2(double *A, const double *w, int n) { return chol(A, w, n); }
+static void grad2(int k, double *x, double *g, int n) {
+  memset(g, 0, (size_t)n * n * sizeof *g);
+  if (k)
+    __enzyme_autodiff((void *)chol2, enzyme_dup, x, g, enzyme_const, W, enzyme_const, n);
+  else
+    __enzyme_autodiff((void *)lu2, enzyme_dup, x, g, enzyme_const, W, enzyme_const, n);
+}
 static void grad(int k, double *x, double *g, int n) {
   memset(g, 0, (size_t)n * n * sizeof *g);
   if (k)
@@ -180,5 +190,32 @@ int main(void) {
     }
     lt_check("the caches hold megabytes", pk[2] > (1 << 20), 1, 0, 0);
   }
+#ifdef __OPTIMIZE__
+  /* caches of kilobytes (10 KB for LU, 6 KB for Cholesky): the first
+   * gradient holds them, a 32-byte header per chunk and at most a 4 KB
+   * chunk that the caches under 256 bytes share (a cache of 256 bytes or
+   * more gets a chunk of its own size until the arena knows its peak);
+   * the second holds one chunk of what the first needed. A minimum chunk
+   * of 64 KB held six to ten times what they needed, every gradient. */
+  for (int k = 0; k < 2; k++) {
+    int n = lt_vi(12);
+    long m[2];
+    long long pk[2];
+    for (int r = 0; r < 2; r++) {
+      data(x, n);
+      live = peak = 0;
+      nmalloc = 0;
+      counting = 1;
+      grad2(k, x, g, n);
+      counting = 0;
+      m[r] = nmalloc, pk[r] = peak;
+      printf("-- %s n = %d, gradient %d: %ld mallocs, peak %lld bytes\n", names[k], n, r + 1,
+             m[r], pk[r]);
+    }
+    lt_check("small caches, first gradient: a header per chunk, one 4 KB chunk of small ones",
+             pk[0] <= pk[1] + 4096 + 32 * m[0], 1, 0, 0);
+    lt_check("small caches, second gradient: one chunk of their size", pk[1] < 16384, 1, 0, 0);
+  }
+#endif
   return lt_done();
 }
