@@ -158,6 +158,7 @@ static void gen_free(LtGen *g) {
   lt_map_free(&g->undo_loads);
   lt_map_free(&g->undo_need);
   lt_map_free(&g->undo_tri);
+  lt_map_free(&g->undo_block);
   if (g->loops.loop)
     lt_loops_free(&g->loops);
   lt_map_free(&g->rprimal);

@@ -213,6 +213,8 @@ struct LtGen {
   LtMap undo_loads, undo_need; /* the same as a set; the classes logged */
   LtMap undo_tri;      /* logged stores whose entries are reserved before
                           their triangular nest (undo.c) */
+  LtMap undo_block;    /* logged stores saved as a block per run of their
+                          loop -> the loop id + 1 (undoblock.c) */
   int failed;
 };
 
@@ -255,6 +257,15 @@ LLVMValueRef lt_undo_forward_field(LtGen *g, LLVMBuilderRef b, unsigned k);
  * can make a copy of the loop without them, which vectorises like the
  * primal's, for when the run-time test turns the log off. 1 if any. */
 int lt_undo_guard(LtGen *g);
+
+/* undoblock.c: log entries of whole blocks (a dense affine store's range
+ * per run of its loop). The store's loop when it can be logged so (after
+ * R is built: no re-read load in it), else -1. */
+int lt_undo_block_loop(LtGen *g, LLVMValueRef store);
+/* A, at b in the loop's preheader: the first byte of the range the store
+ * writes over the run of loop l about to start, and (bytes) its size. */
+LLVMValueRef lt_undo_block_range(LtGen *g, LLVMValueRef store, unsigned l, LLVMBuilderRef b,
+                                 LLVMValueRef *bytes);
 
 /* arena.c: last-in first-out memory for sub-tapes (combined mode) */
 LLVMValueRef lt_arena_push(LtCtx *c, LLVMBuilderRef b, LLVMValueRef n);

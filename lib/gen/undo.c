@@ -30,6 +30,7 @@
 #include <stdlib.h>
 
 #define ENTRY 24
+#define BLOCK (1ull << 62) /* the entry's size: its value points to a block */
 
 static LLVMTypeRef state_ty(LtCtx *c) {
   LLVMTypeRef f[5] = {c->ptr, c->i64, c->i64, c->i64, c->i64};
@@ -76,16 +77,15 @@ static LLVMValueRef helper(LtCtx *c, const char *name, LLVMTypeRef *pt, unsigned
   return f;
 }
 
-/* lt.undo.save(state, addr, size): append {addr, size, *addr}. */
-static void fill_save(LtCtx *c, LLVMBuilderRef b, LLVMValueRef f) {
-  LLVMValueRef st = LLVMGetParam(f, 0), addr = LLVMGetParam(f, 1), n = LLVMGetParam(f, 2);
+/* The next entry of the log (its count raised), grown first when full
+ * (or never preallocated): doubled, 16 entries at least. The builder
+ * stands in helper f's "on" block. */
+static LLVMValueRef next_entry(LtCtx *c, LLVMBuilderRef b, LLVMValueRef f, LLVMValueRef st) {
   LLVMValueRef k = LLVMBuildLoad2(b, c->i64, field(c, b, st, 1), "k");
   LLVMValueRef cap = LLVMBuildLoad2(b, c->i64, field(c, b, st, 4), "cap");
-  LLVMBasicBlockRef on = LLVMGetInsertBlock(b);
   LLVMBasicBlockRef grow = LLVMAppendBasicBlockInContext(c->llctx, f, "grow");
   LLVMBasicBlockRef put = LLVMAppendBasicBlockInContext(c->llctx, f, "put");
   LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntUGE, k, cap, ""), grow, put);
-  /* full (or never preallocated): double it, 16 entries at least */
   LLVMPositionBuilderAtEnd(b, grow);
   LLVMValueRef two = LLVMBuildShl(b, cap, LLVMConstInt(c->i64, 1, 0), "");
   LLVMValueRef ncap = LLVMBuildSelect(
@@ -100,15 +100,38 @@ static void fill_save(LtCtx *c, LLVMBuilderRef b, LLVMValueRef f) {
   LLVMBuildStore(b, ncap, field(c, b, st, 4));
   LLVMBuildBr(b, put);
   LLVMPositionBuilderAtEnd(b, put);
-  (void)on;
   LLVMValueRef log = LLVMBuildLoad2(b, c->ptr, field(c, b, st, 0), "log");
   LLVMValueRef off = LLVMBuildMul(b, k, LLVMConstInt(c->i64, ENTRY, 0), "");
-  LLVMValueRef e = LLVMBuildGEP2(b, c->i8, log, &off, 1, "e");
+  LLVMBuildStore(b, LLVMBuildAdd(b, k, LLVMConstInt(c->i64, 1, 0), ""), field(c, b, st, 1));
+  return LLVMBuildGEP2(b, c->i8, log, &off, 1, "e");
+}
+
+/* lt.undo.save(state, addr, size): append {addr, size, *addr}. */
+static void fill_save(LtCtx *c, LLVMBuilderRef b, LLVMValueRef f) {
+  LLVMValueRef st = LLVMGetParam(f, 0), addr = LLVMGetParam(f, 1), n = LLVMGetParam(f, 2);
+  LLVMValueRef e = next_entry(c, b, f, st);
   LLVMBuildStore(b, addr, e);
   LLVMBuildStore(b, n, at(c, b, e, 8));
   copy(c, b, at(c, b, e, 16), addr, n);
-  LLVMBuildStore(b, LLVMBuildAdd(b, k, LLVMConstInt(c->i64, 1, 0), ""), field(c, b, st, 1));
   LLVMBuildRetVoid(b);
+}
+
+/* lt.undo.block(state, addr, n): append {addr, n | BLOCK, block}, the
+ * block a copy of the n bytes at addr (undoblock.c). */
+static void fill_block(LtCtx *c, LLVMBuilderRef b, LLVMValueRef f) {
+  LLVMValueRef st = LLVMGetParam(f, 0), addr = LLVMGetParam(f, 1), n = LLVMGetParam(f, 2);
+  LLVMValueRef e = next_entry(c, b, f, st);
+  LLVMValueRef blk = lt_build_malloc(b, c->mod, n);
+  copy(c, b, blk, addr, n);
+  LLVMBuildStore(b, addr, e);
+  LLVMBuildStore(b, LLVMBuildOr(b, n, LLVMConstInt(c->i64, BLOCK, 0), ""), at(c, b, e, 8));
+  LLVMBuildStore(b, blk, at(c, b, e, 16));
+  LLVMBuildRetVoid(b);
+}
+
+static LLVMValueRef block_fn(LtCtx *c) {
+  LLVMTypeRef pt[3] = {c->ptr, c->ptr, c->i64};
+  return helper(c, "lt.undo.block", pt, 3, fill_block);
 }
 
 static LLVMValueRef save_fn(LtCtx *c) {
@@ -116,7 +139,41 @@ static LLVMValueRef save_fn(LtCtx *c) {
   return helper(c, "lt.undo.save", pt, 3, fill_save);
 }
 
-/* lt.undo.restore(state): pop the last entry, swapping memory and entry. */
+/* Swap the n bytes at p and q (a block entry's restore): words of 8
+ * bytes, then the bytes left. Ends in a block of f, the builder there. */
+static void swap(LtCtx *c, LLVMBuilderRef b, LLVMValueRef f, LLVMValueRef p, LLVMValueRef q,
+                 LLVMValueRef n) {
+  LLVMValueRef zero = LLVMConstInt(c->i64, 0, 0), one = LLVMConstInt(c->i64, 1, 0);
+  LLVMValueRef words = LLVMBuildLShr(b, n, LLVMConstInt(c->i64, 3, 0), "words");
+  LLVMValueRef tail = LLVMBuildShl(b, words, LLVMConstInt(c->i64, 3, 0), "");
+  for (int pass = 0; pass < 2; pass++) {
+    LLVMTypeRef t = pass ? c->i8 : c->i64;
+    LLVMValueRef from = pass ? tail : zero, to = pass ? n : words;
+    LLVMBasicBlockRef pre = LLVMGetInsertBlock(b);
+    LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(c->llctx, f, "swap");
+    LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(c->llctx, f, "swap.body");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c->llctx, f, "swap.done");
+    LLVMBuildBr(b, head);
+    LLVMPositionBuilderAtEnd(b, head);
+    LLVMValueRef j = LLVMBuildPhi(b, c->i64, "j");
+    LLVMAddIncoming(j, &from, &pre, 1);
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, j, to, ""), body, done);
+    LLVMPositionBuilderAtEnd(b, body);
+    LLVMValueRef pp = LLVMBuildGEP2(b, t, p, &j, 1, ""), qq = LLVMBuildGEP2(b, t, q, &j, 1, "");
+    LLVMValueRef x = LLVMBuildLoad2(b, t, pp, ""), y = LLVMBuildLoad2(b, t, qq, "");
+    LLVMSetAlignment(x, 1);
+    LLVMSetAlignment(y, 1);
+    LLVMSetAlignment(LLVMBuildStore(b, y, pp), 1);
+    LLVMSetAlignment(LLVMBuildStore(b, x, qq), 1);
+    LLVMValueRef j1 = LLVMBuildAdd(b, j, one, "");
+    LLVMAddIncoming(j, &j1, &body, 1);
+    LLVMBuildBr(b, head);
+    LLVMPositionBuilderAtEnd(b, done);
+  }
+}
+
+/* lt.undo.restore(state): pop the last entry, swapping memory and entry
+ * (or the entry's block). */
 static void fill_restore(LtCtx *c, LLVMBuilderRef b, LLVMValueRef f) {
   LLVMValueRef st = LLVMGetParam(f, 0);
   LLVMBasicBlockRef body = LLVMGetInsertBlock(b);
@@ -136,9 +193,20 @@ static void fill_restore(LtCtx *c, LLVMBuilderRef b, LLVMValueRef f) {
                                  &off, 1, "e");
   LLVMValueRef addr = LLVMBuildLoad2(b, c->ptr, e, "addr");
   LLVMValueRef n = LLVMBuildLoad2(b, c->i64, at(c, b, e, 8), "n");
+  LLVMBasicBlockRef one = LLVMAppendBasicBlockInContext(c->llctx, f, "value");
+  LLVMBasicBlockRef blk = LLVMAppendBasicBlockInContext(c->llctx, f, "block");
+  LLVMValueRef isblk = LLVMBuildICmp(
+      b, LLVMIntNE, LLVMBuildAnd(b, n, LLVMConstInt(c->i64, BLOCK, 0), ""),
+      LLVMConstInt(c->i64, 0, 0), "");
+  LLVMBuildCondBr(b, isblk, blk, one);
+  LLVMPositionBuilderAtEnd(b, one);
   copy(c, b, tmp, addr, n);
   copy(c, b, addr, at(c, b, e, 16), n);
   copy(c, b, at(c, b, e, 16), tmp, n);
+  LLVMBuildRetVoid(b);
+  LLVMPositionBuilderAtEnd(b, blk);
+  swap(c, b, f, addr, LLVMBuildLoad2(b, c->ptr, at(c, b, e, 16), "blk"),
+       LLVMBuildAnd(b, n, LLVMConstInt(c->i64, ~BLOCK, 0), ""));
   LLVMBuildRetVoid(b);
 }
 
@@ -165,10 +233,27 @@ static void fill_finish(LtCtx *c, LLVMBuilderRef b, LLVMValueRef f) {
   LLVMPositionBuilderAtEnd(b, body);
   LLVMValueRef off = LLVMBuildMul(b, j, LLVMConstInt(c->i64, ENTRY, 0), "");
   LLVMValueRef e = LLVMBuildGEP2(b, c->i8, log, &off, 1, "e");
-  copy(c, b, LLVMBuildLoad2(b, c->ptr, e, ""), at(c, b, e, 16),
-       LLVMBuildLoad2(b, c->i64, at(c, b, e, 8), ""));
+  LLVMValueRef addr = LLVMBuildLoad2(b, c->ptr, e, "");
+  LLVMValueRef n = LLVMBuildLoad2(b, c->i64, at(c, b, e, 8), "");
+  LLVMBasicBlockRef one = LLVMAppendBasicBlockInContext(c->llctx, f, "value");
+  LLVMBasicBlockRef blk = LLVMAppendBasicBlockInContext(c->llctx, f, "block");
+  LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(c->llctx, f, "next");
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE,
+                                   LLVMBuildAnd(b, n, LLVMConstInt(c->i64, BLOCK, 0), ""),
+                                   LLVMConstInt(c->i64, 0, 0), ""),
+                  blk, one);
+  LLVMPositionBuilderAtEnd(b, one);
+  copy(c, b, addr, at(c, b, e, 16), n);
+  LLVMBuildBr(b, next);
+  /* a block: copied back, then freed */
+  LLVMPositionBuilderAtEnd(b, blk);
+  LLVMValueRef bp = LLVMBuildLoad2(b, c->ptr, at(c, b, e, 16), "");
+  copy(c, b, addr, bp, LLVMBuildAnd(b, n, LLVMConstInt(c->i64, ~BLOCK, 0), ""));
+  lt_build_free(b, c->mod, bp);
+  LLVMBuildBr(b, next);
+  LLVMPositionBuilderAtEnd(b, next);
   LLVMValueRef j1 = LLVMBuildAdd(b, j, LLVMConstInt(c->i64, 1, 0), "");
-  LLVMAddIncoming(j, &j1, &body, 1);
+  LLVMAddIncoming(j, &j1, &next, 1);
   LLVMBuildBr(b, loop);
   LLVMPositionBuilderAtEnd(b, end);
   lt_build_free(b, c->mod, log);
@@ -221,6 +306,7 @@ void lt_undo_reverse_finish(LtGen *g) {
     return;
   LtCtx *c = g->c;
   lt_map_init(&g->undo_need, 16);
+  lt_map_init(&g->undo_block, 16);
   needed(g, &g->undo_need);
   /* restores of stores nobody needs logged go; all of them, if none is */
   for (size_t k = 0; k < g->undo_calls.n; k += 2)
@@ -230,6 +316,23 @@ void lt_undo_reverse_finish(LtGen *g) {
     LLVMInstructionEraseFromParent(g->r_undo);
     g->r_undo = NULL;
     return;
+  }
+  /* stores logged as blocks (undoblock.c): their restores go, and one
+   * restore per block where R leaves their loop */
+  for (size_t k = 0; k < g->undo_calls.n; k += 2) {
+    LLVMValueRef st = g->undo_calls.v[k];
+    int l = lt_map_get(&g->undo_need, lt_map_get(&g->ow.store_class, st))
+                ? lt_undo_block_loop(g, st)
+                : -1;
+    if (l < 0)
+      continue;
+    LLVMInstructionEraseFromParent(g->undo_calls.v[k + 1]);
+    lt_map_put(&g->undo_block, st, (void *)(size_t)(l + 1));
+    LLVMBuilderRef rb = LLVMCreateBuilderInContext(c->llctx);
+    LLVMPositionBuilderBefore(rb, LLVMGetFirstInstruction(g->r_enter[l]));
+    LLVMValueRef rf = restore_fn(c);
+    LLVMBuildCall2(rb, LLVMGlobalGetValueType(rf), rf, &g->r_undo, 1, "");
+    LLVMDisposeBuilder(rb);
   }
   /* R's state: the log and its count from the tape; on when A logged */
   LLVMValueRef log = lt_tape_load(g, LT_SLOT_UNDOLOG, g->P, c->ptr);
@@ -340,7 +443,8 @@ static void reserve(LtGen *g) {
     LLVMValueRef i = g->undo_calls.v[k];
     int id = lt_cfg_id(&g->g, LLVMGetInstructionParent(i));
     int l = id >= 0 ? lt_loop_of(&g->loops, (unsigned)id) : -1;
-    if (l >= 0 && lt_map_get(&g->undo_need, lt_map_get(&g->ow.store_class, i)))
+    if (l >= 0 && lt_map_get(&g->undo_need, lt_map_get(&g->ow.store_class, i)) &&
+        !lt_map_get(&g->undo_block, i))
       per[l]++;
   }
   LLVMTypeRef pt[2] = {c->ptr, c->i64};
@@ -357,7 +461,8 @@ static void reserve(LtGen *g) {
     for (size_t k = 0; k < g->undo_calls.n; k += 2) {
       LLVMValueRef i = g->undo_calls.v[k];
       int id = lt_cfg_id(&g->g, LLVMGetInstructionParent(i));
-      if (id >= 0 && lt_loop_of(&g->loops, (unsigned)id) == (int)l)
+      if (id >= 0 && lt_loop_of(&g->loops, (unsigned)id) == (int)l &&
+          !lt_map_get(&g->undo_block, i))
         lt_map_put(&g->undo_tri, i, (void *)1);
     }
   }
@@ -374,7 +479,7 @@ static void preallocate(LtGen *g, LLVMBuilderRef b) {
   for (size_t k = 0; k < g->undo_calls.n && total; k += 2) {
     LLVMValueRef i = g->undo_calls.v[k];
     if (!lt_map_get(&g->undo_need, lt_map_get(&g->ow.store_class, i)) ||
-        triangle_loop(g, i) >= 0)
+        triangle_loop(g, i) >= 0 || lt_map_get(&g->undo_block, i))
       continue;
     LLVMValueRef n = lt_range_count(&g->fx, g->A, b, i);
     total = n ? LLVMBuildAdd(b, total, n, "") : NULL;
@@ -406,6 +511,16 @@ void lt_undo_forward(LtGen *g) {
     LLVMValueRef i = g->undo_calls.v[k];
     if (!lt_map_get(&g->undo_need, lt_map_get(&g->ow.store_class, i)))
       continue;
+    size_t bl = (size_t)lt_map_get(&g->undo_block, i);
+    if (bl) { /* the range, before its loop starts */
+      LLVMBasicBlockRef ph = g->g.block[g->loops.loop[bl - 1].preheader];
+      LLVMValueRef apb = lt_map_get(&g->fmap, LLVMBasicBlockAsValue(ph));
+      LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(LLVMValueAsBasicBlock(apb)));
+      LLVMValueRef bytes, lo = lt_undo_block_range(g, i, (unsigned)bl - 1, b, &bytes);
+      LLVMValueRef bf = block_fn(c), args[3] = {g->a_undo, lo, bytes};
+      LLVMBuildCall2(b, LLVMGlobalGetValueType(bf), bf, args, 3, "");
+      continue;
+    }
     LLVMValueRef ai = lt_map_get(&g->fmap, i);
     LLVMPositionBuilderBefore(b, ai);
     LLVMTypeRef t = LLVMTypeOf(LLVMGetOperand(i, 0));
