@@ -14,9 +14,12 @@
  *
  * R re-reads memory through the log only at the reverse of the loads that
  * overwrite.c pairs with logged stores; inside l, between the loop's
- * start and R's end of it, memory holds what the loop left, not what an
- * iteration saw. So l may hold no re-read load (none of undo_order in a
- * block of l). The range must be exact, not an envelope (no byte outside
+ * start and R's end of it, the range holds what the loop left, not what an
+ * iteration saw. So no load l re-reads may be paired with the store (its
+ * class in the load's candidates): a double-buffered step's v[i] = f(u)
+ * qualifies when u and v are apart. Other logged stores of l keep their
+ * entries, after the block's in the log, restored before it: the log
+ * stays a stack of swaps. The range must be exact, not an envelope (no byte outside
  * what the store writes is read): the store's block runs in every
  * iteration that reaches the latch, l has one exiting block (its header,
  * or its latch), and the count of iterations is l's trip count at its
@@ -126,10 +129,16 @@ int lt_undo_block_loop(LtGen *g, LLVMValueRef store) {
   if (!dense(g, (unsigned)l, store, &step) ||
       !first(g, (unsigned)l, LLVMGetOperand(store, 1), NULL, 0))
     return -1;
-  /* no load re-read through the log inside l */
-  for (size_t k = 0; k < g->undo_order.n; k++)
-    if (in_loop(g, (unsigned)l, g->undo_order.v[k]))
-      return -1;
+  /* no load re-read through the log inside l that the store may write */
+  void *cls = lt_map_get(&g->ow.store_class, store);
+  for (size_t k = 0; k < g->undo_order.n; k++) {
+    if (!in_loop(g, (unsigned)l, g->undo_order.v[k]))
+      continue;
+    LtVec *lists = lt_map_get(&g->ow.cand, g->undo_order.v[k]);
+    for (size_t j = 0; lists && j < lists->n; j++)
+      if (lists->v[j] == cls)
+        return -1;
+  }
   return l;
 }
 

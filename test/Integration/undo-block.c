@@ -113,6 +113,21 @@ double whole(double *u, double *tmp, int n) {
   return e;
 }
 
+/* two arrays in turn, each loop re-reading the other's: with u and v
+ * apart, each store is a block (its loop re-reads nothing it writes) */
+double pingpong(double *u, double *v, int n) {
+  for (int t = 0; t < NS; t++) {
+    for (int i = 1; i < n - 1; i++)
+      v[i] = flux(u, i);
+    for (int i = 1; i < n - 1; i++)
+      u[i] = flux(v, i) + 0.01 * v[i] * v[i];
+  }
+  double e = 0;
+  for (int i = 0; i < n; i++)
+    e += u[i] * u[i] * (1 + 0.1 * i);
+  return e;
+}
+
 /* in place: the loop re-reads what it writes (u[i - 1] is this sweep's),
  * no block */
 double seidel(double *u, double *tmp, int n) {
@@ -154,6 +169,9 @@ static void check(const char *what, kern k, int n) {
   else if (k == partial)
     __enzyme_autodiff((void *)partial, enzyme_dup, x, g, enzyme_dup, tmp, dtmp, enzyme_const,
                       n);
+  else if (k == pingpong)
+    __enzyme_autodiff((void *)pingpong, enzyme_dup, x, g, enzyme_dup, tmp, dtmp, enzyme_const,
+                      n);
   else if (k == whole)
     __enzyme_autodiff((void *)whole, enzyme_dup, x, g, enzyme_dup, tmp, dtmp, enzyme_const, n);
   else
@@ -191,6 +209,7 @@ int main(void) {
   check("dowhile", dowhile, n);
   check("partial", partial, n);
   check("whole", whole, n);
+  check("pingpong", pingpong, n);
   check("seidel", seidel, n);
   /* floats: the gradient against a difference of float arithmetic */
   int m = lt_vi(13);
@@ -220,6 +239,14 @@ int main(void) {
 // CHECK-DAG: call void @lt.undo.block(
 // CHECK: {{^}}}
 // CHECK-LABEL: define internal void @up.lt.grad.{{[0-9]+}}(ptr noalias
+// CHECK-NOT: @lt.undo.save(
+// CHECK: call void @lt.undo.block(
+// CHECK-NOT: @lt.undo.save(
+// CHECK: {{^}}}
+// Each loop of pingpong re-reads the other array: both stores blocks.
+// CHECK-LABEL: define internal void @pingpong.lt.grad.{{[0-9]+}}(ptr noalias
+// CHECK-NOT: @lt.undo.save(
+// CHECK: call void @lt.undo.block(
 // CHECK-NOT: @lt.undo.save(
 // CHECK: call void @lt.undo.block(
 // CHECK-NOT: @lt.undo.save(
