@@ -60,6 +60,10 @@
 // (range.c before ba59f4a) seed 3 runs the apart version on overlapping
 // arrays at -O2 (wrong gradient).
 // RUN: bash %S/../../tools/fuzz/run.sh -S -n 4 -s 1 -O "0 2" -j 2 -g "--capped --alias"
+// Stencil steps whose copy back is logged as blocks (--stencil: the undo
+// log's blocks, lib/gen/undoblock.c), x and y overlapping: seeds 1 and 3
+// log a block at -O0, seed 4 six at -O2.
+// RUN: bash %S/../../tools/fuzz/run.sh -S -n 4 -s 1 -O "0 2" -j 2 -g "--stencil --alias"
 // --adaptive seed 400029 at -O1: a loop with two exits merging in a
 // triangular nest's preheader; the exit-choice phi did not verify.
 // RUN: bash %S/../../tools/fuzz/run.sh -S -n 1 -s 400029 -O "1" -g --adaptive

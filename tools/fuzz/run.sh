@@ -120,6 +120,11 @@
 # at run time, for (size_t i = 0; i < min(n, cap); i++), over affine
 # accesses (tools/fuzz/ltfuzz/capped.py): umin trip counts, versioned
 # plain-pointer gradients; combine with --alias.
+# With --stencil in GEN_ARGS f gets time-stepped stencils over views of x, y
+# and the local arrays, the new state computed into a scratch array and
+# copied back (upwards, downwards) or two arrays updated from each other
+# (tools/fuzz/ltfuzz/stencil.py): the undo log's blocks
+# (lib/gen/undoblock.c); combine with --alias, --timeloop, --kernels.
 # With --timeloop in GEN_ARGS f's statements run in a time loop of 2-6 steps
 # (tools/fuzz/ltfuzz/timeloop.py), compiled with -mllvm -leantape-checkpoint
 # and run with LEANTAPE_TAPE_BUDGET=1: checkpointed, one snapshot. With

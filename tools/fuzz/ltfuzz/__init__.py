@@ -21,11 +21,12 @@ from .pointers import Pointers
 from .primal import Primal
 from .retarg import Retarg
 from .split import Split
+from .stencil import Stencil
 from .timeloop import Timeloop
 from .timewhile import TimeWhile
 
 MODES = [Pointers, Calls, Cxx, Alias, Forward, Primal, Split, Eigen, Adaptive, Omp, Entry, Kernels,
-         Retarg, Timeloop, TimeWhile, Capped]
+         Retarg, Timeloop, TimeWhile, Capped, Stencil]
 
 
 class Gen(Core, *MODES):
