@@ -26,8 +26,18 @@ static void queue(LtCtx *c, LLVMValueRef at, const char *msg) {
     LLVMDumpValue(at);
     fputc('\n', stderr);
   }
-  /* An instruction without a location (generated or inlined code, no -g
-   * at that point) is reported at the __enzyme_* call being handled. */
+  /* An instruction without a location (made by a rewrite, or by the
+   * optimiser from several lines) is reported at the nearest one before
+   * it in its block that has one, else after it; code with none (no -g
+   * there) at the __enzyme_* call being handled. */
+  for (LLVMValueRef i = at; i && LLVMIsAInstruction(at) && !has_loc(at);
+       i = LLVMGetPreviousInstruction(i))
+    if (has_loc(i))
+      at = i;
+  for (LLVMValueRef i = at; i && LLVMIsAInstruction(at) && !has_loc(at);
+       i = LLVMGetNextInstruction(i))
+    if (has_loc(i))
+      at = i;
   if (!has_loc(at) && has_loc(c->cur_call))
     at = c->cur_call;
   /* A global (a bad registration) is reported in some function of the
