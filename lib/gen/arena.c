@@ -34,7 +34,7 @@
 #include <stdio.h>
 
 #define HEADER 32
-#define FIRST 4096
+#define FIRST (64 * 1024)
 #define OWN 256
 
 static LLVMValueRef global(LtCtx *c, const char *name, LLVMTypeRef t) {
@@ -102,25 +102,34 @@ static void fill_push(LtCtx *c, const State *s, LLVMValueRef f, LLVMBasicBlockRe
   LLVMValueRef cap = LLVMBuildLoad2(b, c->i64, s->end, "cap");
   LLVMValueRef nt = LLVMBuildAdd(b, t, n, "");
   LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntUGT, nt, cap, ""), grow, take);
-  /* a new chunk of max(step', peak) bytes, step' = max(2 step, FIRST),
-   * which becomes step: small tapes fill chunks that double (a few
-   * mallocs for a deep recursion); a tape of OWN bytes or more, or larger
-   * than step', gets a chunk of its own size and leaves step alone. So
-   * the first gradient, before the arena knows its peak, holds what it
-   * needs plus a header per large tape and at most twice the small
-   * tapes' bytes (an LSTM's 7 tapes of 2-89 KB took 448 KB of doubling
-   * chunks for 205 KB when FIRST was 64 KB and every tape shared them) */
+  /* Before the arena knows a peak (a first gradient): a first chunk of
+   * FIRST bytes (or the tape's size, if larger), which holds a gradient
+   * of small tapes whole; after it, a chunk of step' = max(2 step, FIRST)
+   * bytes, which becomes step, for small tapes, which fill chunks that
+   * double (a few mallocs for a deep recursion), and a chunk of its own
+   * size for a tape of OWN bytes or more, or larger than step', which
+   * leaves step alone. The first gradient then holds what its large
+   * tapes need and a header each past its first chunk (an LSTM's 7 tapes
+   * of 2-89 KB took 448 KB of doubling chunks for 205 KB when every tape
+   * shared them). With a peak: max(n, peak) bytes, one chunk for every
+   * tape of a gradient like the last (not at least FIRST: a gradient of
+   * 6 KB of caches held 64 KB every time). */
   LLVMPositionBuilderAtEnd(b, grow);
   LLVMValueRef st0 = LLVMBuildLoad2(b, c->i64, s->step, "");
   LLVMValueRef st = LLVMBuildShl(b, st0, LLVMConstInt(c->i64, 1, 0), "");
   st = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntULT, st, LLVMConstInt(c->i64, FIRST, 0), ""),
                        LLVMConstInt(c->i64, FIRST, 0), st, "");
-  LLVMValueRef big = LLVMBuildOr(b, LLVMBuildICmp(b, LLVMIntUGT, n, st, ""),
-                                 LLVMBuildICmp(b, LLVMIntUGE, n, LLVMConstInt(c->i64, OWN, 0), ""), "");
+  LLVMValueRef some = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildLoad2(b, c->ptr, s->cur, ""),
+                                    LLVMConstNull(c->ptr), "");
+  LLVMValueRef own = LLVMBuildAnd(
+      b, some, LLVMBuildICmp(b, LLVMIntUGE, n, LLVMConstInt(c->i64, OWN, 0), ""), "");
+  LLVMValueRef big = LLVMBuildOr(b, LLVMBuildICmp(b, LLVMIntUGT, n, st, ""), own, "");
   LLVMBuildStore(b, LLVMBuildSelect(b, big, st0, st, ""), s->step);
   LLVMValueRef sz = LLVMBuildSelect(b, big, n, st, "");
   LLVMValueRef pk = LLVMBuildLoad2(b, c->i64, s->peak, "peak");
-  sz = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntULT, sz, pk, ""), pk, sz, "");
+  LLVMValueRef most = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntULT, n, pk, ""), pk, n, "");
+  sz = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, pk, LLVMConstInt(c->i64, 0, 0), ""), sz,
+                       most, "");
   LLVMBuildStore(b, LLVMBuildAdd(b, LLVMBuildLoad2(b, c->i64, s->below, ""), t, ""), s->below);
   LLVMValueRef ch = lt_build_malloc(b, c->mod, LLVMBuildAdd(b, sz, LLVMConstInt(c->i64, HEADER, 0), ""));
   LLVMBuildStore(b, LLVMBuildLoad2(b, c->ptr, s->cur, ""), ch);
