@@ -581,7 +581,9 @@ static void next_element(LLVMBuilderRef b, LLVMValueRef k, LLVMValueRef n,
 /* void <name>(ptr dst, ptr src, i64 count): for each of count elements of
  * the layout, move the pointer fields src -> dst (forward), or for the
  * float fields src += dst, dst = 0 (reverse). Null shadows take no part.
- * Walks downwards when dst < src, like memmove. */
+ * Each element's fields are read before any is written, and the elements
+ * go in the order that reads each before it is written, so src and dst
+ * may overlap (memmove). */
 LLVMValueRef lt_mem_helper(LtCtx *c, const LtMemLayout *L, int forward) {
   char name[512];
   int k = snprintf(name, sizeof name, "lt.%s.mem.%llu", forward ? "fwd" : "adj",
@@ -627,32 +629,43 @@ LLVMValueRef lt_mem_helper(LtCtx *c, const LtMemLayout *L, int forward) {
   }
   next_element(b, k0, n, LLVMIntUGE, t, z, x);
   LLVMPositionBuilderAtEnd(b, h);
-  LLVMValueRef down = LLVMBuildICmp(b, LLVMIntULT, dd, ds, "");
+  /* the order that reads each element before anything writes it: a move
+   * of dst below src (forward) goes upwards, as memmove does; the
+   * adjoint, whose writes go to src, downwards */
+  LLVMValueRef down = LLVMBuildICmp(b, forward ? LLVMIntUGT : LLVMIntULT, dd, ds, "");
   LLVMBuildBr(b, l);
   LLVMPositionBuilderAtEnd(b, l);
   LLVMValueRef k1 = LLVMBuildPhi(b, c->i64, "k");
   LLVMValueRef ix = LLVMBuildSelect(
       b, down, LLVMBuildSub(b, LLVMBuildSub(b, n, k1, ""), one, ""), k1, "");
+  /* an element's fields all read before any is written: src and dst may
+   * overlap by less than an element (memmove(x + 1, x + 2, 40) taken as
+   * one element of five doubles) */
+  LLVMValueRef pd[LT_MEM_FIELDS], ps[LT_MEM_FIELDS], v[LT_MEM_FIELDS];
   for (unsigned f = 0; f < L->n; f++) {
     LLVMTypeRef ft = L->f[f].ty;
     if (lt_is_ptr_ty(ft) != forward)
       continue;
     LLVMValueRef at = LLVMBuildAdd(b, LLVMBuildMul(b, ix, per, ""),
                                    LLVMConstInt(c->i64, L->f[f].off, 0), "");
-    LLVMValueRef pd = LLVMBuildGEP2(b, c->i8, dd, &at, 1, "");
-    LLVMValueRef ps = LLVMBuildGEP2(b, c->i8, ds, &at, 1, "");
-    if (forward) {
-      LLVMValueRef v = LLVMBuildLoad2(b, ft, ps, "");
-      LLVMSetAlignment(v, 1);
-      LLVMSetAlignment(LLVMBuildStore(b, v, pd), 1);
-    } else {
-      LLVMValueRef v = LLVMBuildLoad2(b, ft, pd, "");
-      LLVMSetAlignment(v, 1);
-      LLVMSetAlignment(LLVMBuildStore(b, LLVMConstNull(ft), pd), 1);
-      LLVMValueRef old = LLVMBuildLoad2(b, ft, ps, "");
-      LLVMSetAlignment(old, 1);
-      LLVMSetAlignment(LLVMBuildStore(b, lt_build_accum(b, old, v), ps), 1);
-    }
+    pd[f] = LLVMBuildGEP2(b, c->i8, dd, &at, 1, "");
+    ps[f] = LLVMBuildGEP2(b, c->i8, ds, &at, 1, "");
+    v[f] = LLVMBuildLoad2(b, ft, forward ? ps[f] : pd[f], "");
+    LLVMSetAlignment(v[f], 1);
+  }
+  for (unsigned f = 0; f < L->n; f++) {
+    LLVMTypeRef ft = L->f[f].ty;
+    if (lt_is_ptr_ty(ft) != forward)
+      continue;
+    LLVMSetAlignment(LLVMBuildStore(b, forward ? v[f] : LLVMConstNull(ft), pd[f]), 1);
+  }
+  for (unsigned f = 0; f < L->n && !forward; f++) {
+    LLVMTypeRef ft = L->f[f].ty;
+    if (lt_is_ptr_ty(ft))
+      continue;
+    LLVMValueRef old = LLVMBuildLoad2(b, ft, ps[f], "");
+    LLVMSetAlignment(old, 1);
+    LLVMSetAlignment(LLVMBuildStore(b, lt_build_accum(b, old, v[f]), ps[f]), 1);
   }
   next_element(b, k1, n, LLVMIntEQ, h, l, x);
   LLVMPositionBuilderAtEnd(b, x);
