@@ -64,6 +64,10 @@
 // log's blocks, lib/gen/undoblock.c), x and y overlapping: seeds 1 and 3
 // log a block at -O0, seed 4 six at -O2.
 // RUN: bash %S/../../tools/fuzz/run.sh -S -n 4 -s 1 -O "0 2" -j 2 -g "--stencil --alias"
+// Copy loops that become an overlapping memmove at -O2 (x[i] = x[i + 1]):
+// the adjoint of the move read a field after writing it (seeds 860167 and
+// 860395 of --stencil --alias --pointers; Integration/memmove-overlap.c).
+// RUN: for s in 860167 860395; do bash %S/../../tools/fuzz/run.sh -S -n 1 -s $s -O "0 2" -g "--stencil --alias --pointers" || exit 1; done
 // --adaptive seed 400029 at -O1: a loop with two exits merging in a
 // triangular nest's preheader; the exit-choice phi did not verify.
 // RUN: bash %S/../../tools/fuzz/run.sh -S -n 1 -s 400029 -O "1" -g --adaptive
