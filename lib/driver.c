@@ -230,6 +230,7 @@ int lt_run_module(LLVMModuleRef m, const LtHost *host, int opt_level) {
   lt_map_free(&c.nested_calls);
   lt_map_free(&c.purity);
   lt_map_free(&c.gshadow);
+  lt_map_free(&c.copy_of);
   lt_vec_free(&c.rev_calls);
   return 1;
 }

@@ -187,6 +187,7 @@ int lt_mem_layout(LtCtx *c, const LtActivity *a, LLVMValueRef call, LtMemLayout 
 int lt_mem_layout_has(const LtMemLayout *L, int ptrs); /* pointer / float fields */
 int lt_realloc_layout(LtCtx *c, LLVMValueRef call, LtMemLayout *L);
 void lt_mem_note_types(LtCtx *c, LLVMValueRef fn); /* before canonicalising */
+int lt_mem_ptrs_seen(LtCtx *c, LLVMValueRef call);
 /* The float (else pointer) type the function of `call` accesses through
  * pointers based on its destination or source (b1, b2), or NULL. */
 LLVMTypeRef lt_mem_elem_type(LLVMValueRef call);

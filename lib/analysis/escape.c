@@ -228,6 +228,7 @@ static LLVMValueRef ssa_form(LtCtx *c, LLVMValueRef f) {
     } else {
       s = cl;
       lt_vec_push(&c->escape_clones, cl);
+      lt_map_put(&c->copy_of, cl, f);
     }
   }
   lt_map_put(&c->escape_ssa, f, s);
@@ -299,8 +300,10 @@ int lt_param_escapes(LtCtx *c, LLVMValueRef f, unsigned p) {
 }
 
 void lt_escape_free(LtCtx *c) {
-  for (size_t i = 0; i < c->escape_clones.n; i++)
+  for (size_t i = 0; i < c->escape_clones.n; i++) {
+    lt_map_put(&c->copy_of, c->escape_clones.v[i], NULL);
     lt_erase_fn(c, c->escape_clones.v[i]);
+  }
   lt_vec_free(&c->escape_clones);
   lt_map_free(&c->escape_ssa);
   for (size_t i = 0; i < c->escape_arrays.n; i++)

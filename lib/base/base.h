@@ -189,6 +189,8 @@ struct LtCtx {
   int escape_cycle;      /* this round met a cycle */
   LtMap escape_ssa;      /* function -> the SSA copy its summary reads */
   LtVec escape_clones;
+  LtMap copy_of;         /* Leantape's copies of a function (preprocessed,
+                            escape.c's SSA copy) -> the function */
   int forward;           /* preprocessing for forward mode (custom
                             derivatives are forward mode's) */
   unsigned serial;

@@ -377,14 +377,24 @@ static void mirror_pointer_memory(LtGen *g, LLVMBuilderRef b, LLVMValueRef i) {
     return;
   if (!lt_mem_layout_has(&L, 1)) {
     /* Pointers with shadows may be among what is copied, and nothing says
-     * where: their shadows could not be moved. */
+     * where: their shadows could not be moved. The layout is a guess,
+     * and either the function also moves pointers there, or it accesses
+     * the memory not at all and its callers pass structs with pointers
+     * there, of different layouts. */
+    int mixed = 0;
     if (k == LT_CALL_MEMCPY && L.guessed &&
-        lt_points_contents_active(&g->act_of.pts, src) && lt_mem_mixed(g->c->td, i) &&
+        lt_points_contents_active(&g->act_of.pts, src) &&
+        ((mixed = lt_mem_mixed(g->c->td, i)) ||
+         (!lt_mem_elem_type(i) && lt_mem_ptrs_seen(g->c, i))) &&
         !(LLVMIsAAllocaInst(lt_base_of(dst)) && write_only(lt_base_of(dst), 0))) {
-      lt_error(g->c, i, "this copies memory that may hold both pointers to "
-                        "active data and floating-point values, and its "
-                        "layout is unknown; copy the struct by assignment, or "
-                        "its members one by one");
+      lt_error(g->c, i, "this copies memory that may hold %s",
+               mixed ? "both pointers to active data and floating-point "
+                       "values, and its layout is unknown; copy the struct by "
+                       "assignment, or its members one by one"
+                     : "pointers to active data, and nothing says where: the "
+                       "function never accesses it, and its callers pass "
+                       "different types or untyped memory, or call it through "
+                       "a pointer; copy the members one by one");
       g->failed = 1;
     }
     return;

@@ -341,6 +341,7 @@ LLVMValueRef lt_preprocess(LtCtx *c, LLVMValueRef fn, LLVMValueRef at) {
   char name[256];
   snprintf(name, sizeof name, "%s.lt.pre", LLVMGetValueName2(fn, &len));
   LLVMValueRef p = lt_clone_fn(fn, name, 1);
+  lt_map_put(&c->copy_of, p, fn);
   copy_byval(c, p);
   int rc = inline_all(c, &gr, p);
   /* The pipeline can turn an indirect call into a direct one (a pointer to
