@@ -111,6 +111,13 @@ void hostDiag(void *, LLVMValueRef at, const char *msg, int is_error) {
   Function *fn = locate(at, loc);
   if (!fn)
     return;
+  // The message names the user's function, not Leantape's copy of it
+  // (preprocessed f.lt.pre, analysis copies f.lt.esc), which opt prints.
+  StringRef name = fn->getName();
+  size_t cut = name.find(".lt.");
+  if (cut != StringRef::npos)
+    if (Function *orig = fn->getParent()->getFunction(name.take_front(cut)))
+      fn = orig;
   Twine text(msg); // DiagnosticInfoUnsupported keeps a reference to it
   DiagnosticInfoUnsupported diag(*fn, text, loc,
                                  is_error ? DS_Error : DS_Warning);

@@ -21,6 +21,9 @@
 // seed 8022: a struct copy inside a heap array whose type only a loop's
 // GEP names
 // RUN: bash %S/../../tools/fuzz/run.sh -S -n 1 -s 8022 -O "0 2" -g "--calls --pointers"
+// seed 15: a struct copied through two pointers at the bottom of a
+// recursion (kept as a call): the shadow pointer was not copied at -O0
+// RUN: bash %S/../../tools/fuzz/run.sh -S -n 1 -s 15 -O "0 2" -g "--calls --pointers"
 // RUN: bash %S/../../tools/fuzz/run.sh -S -n 4 -s 1 -O "0 2" -j 2 -g "--cxx --calls"
 // seed 9116 --calls: sin and cos fused into llvm.sincos, which LLVM 22's
 // loop vectorizer widened into an invalid type (VectorCombine crashed)

@@ -6,10 +6,15 @@ a recursion that writes an output array and reads it back, helpers
 returning a pointer into an array argument (read and written through; one
 of them recursive), a struct-reading recursion (with --pointers), tables
 of helpers called through a pointer chosen by data (directly or handed to
-a noinline helper as a callback), and
+a noinline helper as a callback), a struct copied through two pointers
+at the bottom of a recursion and read back (with --pointers: the copy's
+layout known only from the callers), and
 sometimes a helper with a registered custom gradient (Enzyme's ABI, the
-true derivative). Helpers are randomly static and/or noinline, called in
+true derivative). Struct copies are drawn from a stream of their own, so
+the programs of earlier seeds that have none stay as they were. Helpers are randomly static and/or noinline, called in
 loops, with counters in the depth and offsets; depth <= 4."""
+import random
+
 from .helpers import Helpers, kind
 from .mode import Mode
 from .shapes import N, Var
@@ -43,6 +48,7 @@ class Calls(Helpers, Mode):
         r = self.r
         self.budget += r.randint(2, 5)
         self.custom_ok = r.random() < 0.35
+        self.copy_r = random.Random(self.seed * 7919 + 17)
 
     @kind("hs")
     def mk_small(self, name):
@@ -231,6 +237,29 @@ class Calls(Helpers, Mode):
         return {"name": name, "W": W, "lines": L}
 
 
+    @kind("hsc")
+    def mk_scopy(self, name):
+        """name_copy(d, s, d): *d = *s (or memcpy) at the bottom of a
+        recursion, which stays a call; name(s, d) copies s into a local
+        through it and reads the copy (--pointers)."""
+        r = self.r
+        W = r.randint(2, max(v["w"] for v in self.structs))
+        how = "*dst = *src;" if r.random() < 0.5 else "memcpy(dst, src, sizeof *dst);"
+        L = ["static void %s_copy(struct S *dst, const struct S *src, int d) {" % name,
+             "  if (d <= 0) {",
+             "    %s" % how,
+             "    return;",
+             "  }",
+             "  %s_copy(dst, src, d - 1);" % name,
+             "}",
+             "%sdouble %s(const struct S *s, int d) {" % (self.hattr(), name),
+             "  struct S t;",
+             "  %s_copy(&t, s, d);" % name,
+             "  double e = t.p[(t.k + d) %% %d];" % W,
+             "  return %s;" % self.squash(self.hexpr(["e", "t.w"], need=["e"])),
+             "}"]
+        return {"name": name, "W": W, "lines": L}
+
     def cdepth(self, scope, maxd=4):
         """(expr, max value) of a recursion depth in [0, maxd]."""
         r = self.r
@@ -331,7 +360,7 @@ class Calls(Helpers, Mode):
         elif k == "custom":
             s = "%s(%s)" % (self.helper("custom")["name"], self.carg(scope))
         else:
-            h = self.helper("sread")
+            h = self.helper("scopy" if self.copy_r.random() < 0.5 else "sread")
             v = r.choice([v for v in self.structs if v["w"] >= h["W"]])
             ref = "sp" if v["name"] == "sp" else "&" + v["elem"](scope)
             s = "%s(%s, %s)" % (h["name"], ref, self.cdepth(scope)[0])
