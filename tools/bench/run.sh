@@ -217,8 +217,9 @@ ckpt_table() {
   for budget in "$@"; do
     row=$(LEANTAPE_TAPE_BUDGET=$budget LEANTAPE_REPORT=1 "$OUT/ckptbench" "${mode[@]}" \
       2>"$OUT/ckpt.err") || status=1
-    again=$(sed -n 's/.*reversed, \([0-9]*\) steps run again.*/\1/p' "$OUT/ckpt.err")
-    held=$(sed -n 's/.*tape memory \([0-9]*\) bytes.*/\1/p' "$OUT/ckpt.err")
+    # one report per gradient (ckpt.c runs CKPT_REPS): the first one's
+    again=$(sed -n 's/.*reversed, \([0-9]*\) steps run again.*/\1/p' "$OUT/ckpt.err" | head -n 1)
+    held=$(sed -n 's/.*tape memory \([0-9]*\) bytes.*/\1/p' "$OUT/ckpt.err" | head -n 1)
     [ -z "$held" ] || held=$(awk -v b="$held" 'BEGIN { printf "%.2f", b / 1048576 }')
     row=${row/@AGAIN@/${again:-0 (taped)}}
     echo "${row/@HELD@/${held:--}}"
