@@ -298,8 +298,17 @@ typedef struct {
   int element;
 } Place;
 
+/* What the callers passed, over one question: whether any passes memory
+ * holding a pointer there, and how many more call sites may be visited (a
+ * callee of many callers, each passing its own parameters on, would
+ * otherwise be asked about exponentially often). */
+typedef struct {
+  int ptrs;
+  int budget;
+} Seen;
+
 static int param_place(LtCtx *c, LLVMValueRef fn, unsigned k, int depth, Place *out,
-                       int *ptrs);
+                       Seen *seen);
 
 /* The place holds a pointer from its offset to its end. */
 static int holds_ptr(LLVMTargetDataRef td, const Place *p) {
@@ -369,7 +378,7 @@ static LLVMValueRef param_at(LLVMTargetDataRef td, LLVMValueRef p, long long *of
 
 /* The declared place at p, seen through GEPs of constant offset, stack
  * slots and, for a parameter, its function's callers. */
-static int place_of(LtCtx *c, LLVMValueRef p, int depth, Place *out, int *ptrs) {
+static int place_of(LtCtx *c, LLVMValueRef p, int depth, Place *out, Seen *seen) {
   unsigned long long total = 0;
   int whole = 1; /* no offset on the way */
   for (int hops = 0; hops < 16; hops++) {
@@ -394,7 +403,7 @@ static int place_of(LtCtx *c, LLVMValueRef p, int depth, Place *out, int *ptrs) 
       unsigned k = 0;
       while (LLVMGetParam(fn, k) != base)
         k++;
-      if (!param_place(c, fn, k, depth + 1, out, ptrs))
+      if (!param_place(c, fn, k, depth + 1, out, seen))
         return 0;
       out->off += total;
       out->element &= whole;
@@ -415,7 +424,7 @@ static int place_of(LtCtx *c, LLVMValueRef p, int depth, Place *out, int *ptrs) 
  * pointers). Preprocessed clones answer for the function they copy; a
  * recursive call that passes the parameter on says nothing new. */
 static int param_place(LtCtx *c, LLVMValueRef fn, unsigned k, int depth, Place *out,
-                       int *ptrs) {
+                       Seen *seen) {
   static const char *const typed[] = {"sret", "byval", "byref"};
   for (unsigned a = 0; a < 3; a++) {
     LLVMAttributeRef at = LLVMGetEnumAttributeAtIndex(
@@ -435,6 +444,8 @@ static int param_place(LtCtx *c, LLVMValueRef fn, unsigned k, int depth, Place *
   int n = 0, agree = 1;
   for (LLVMUseRef u = LLVMGetFirstUse(fn); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef call = LLVMGetUser(u);
+    if (--seen->budget < 0)
+      return 0;
     if ((!LLVMIsACallInst(call) && !LLVMIsAInvokeInst(call)) ||
         LLVMGetCalledValue(call) != fn || k >= LLVMGetNumArgOperands(call)) {
       agree = 0; /* its address is taken: callers unknown */
@@ -447,11 +458,11 @@ static int param_place(LtCtx *c, LLVMValueRef fn, unsigned k, int depth, Place *
         param_at(c->td, arg, &at) == LLVMGetParam(caller, k) && at == 0)
       continue;
     Place p;
-    if (!place_of(c, arg, depth, &p, ptrs)) {
+    if (!place_of(c, arg, depth, &p, seen)) {
       agree = 0;
       continue;
     }
-    *ptrs |= holds_ptr(c->td, &p);
+    seen->ptrs |= holds_ptr(c->td, &p);
     if (n++ && !same_place(c->td, &p, out))
       agree = 0;
     if (n == 1)
@@ -496,14 +507,14 @@ void lt_mem_note_types(LtCtx *c, LLVMValueRef fn) {
         if ((p.t = declared(c->td, end, &p.off, &p.element)))
           set_note(c, i, &p);
       }
-      int ptrs = 0;
+      Seen seen = {0, 1024};
       for (unsigned e = 0; e < 2 && !LLVMGetMetadata(i, kind); e++) {
         long long at;
         if (param_at(c->td, LLVMGetOperand(i, e), &at) &&
-            place_of(c, LLVMGetOperand(i, e), 0, &p, &ptrs))
+            place_of(c, LLVMGetOperand(i, e), 0, &p, &seen))
           set_note(c, i, &p);
       }
-      if (ptrs && !LLVMGetMetadata(i, kind))
+      if (seen.ptrs && !LLVMGetMetadata(i, kind))
         LLVMSetMetadata(i, ptrs_kind(c->llctx),
                         LLVMMetadataAsValue(c->llctx, LLVMMDNodeInContext2(c->llctx, NULL, 0)));
     }
