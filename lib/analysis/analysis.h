@@ -186,8 +186,20 @@ typedef struct LtGen LtGen;
 int lt_mem_layout(LtCtx *c, const LtActivity *a, LLVMValueRef call, LtMemLayout *L);
 int lt_mem_layout_has(const LtMemLayout *L, int ptrs); /* pointer / float fields */
 int lt_realloc_layout(LtCtx *c, LLVMValueRef call, LtMemLayout *L);
+/* memnote.c: the declared types of copies, noted before canonicalising */
 void lt_mem_note_types(LtCtx *c, LLVMValueRef fn); /* before canonicalising */
 int lt_mem_ptrs_seen(LtCtx *c, LLVMValueRef call);
+unsigned lt_mem_note_kind(LLVMContextRef ctx); /* !leantape.layout */
+/* memlayout.c, for memnote.c: the scalar leaves of t in [lo, hi) (t
+ * placed at base) added to L; a char buffer's type (SROA's [40 x i8]
+ * slices, aligned storage), which says nothing of what it holds; the
+ * declared type at p (alloca, global, typed GEP), p's byte offset into it
+ * and whether p may step over an array of it. */
+void lt_mem_leaves(LLVMTargetDataRef td, LLVMTypeRef t, long long base, long long lo,
+                   long long hi, LtMemLayout *L, int depth);
+int lt_mem_bytes_only(LLVMTypeRef t);
+LLVMTypeRef lt_mem_declared(LLVMTargetDataRef td, LLVMValueRef p, unsigned long long *off,
+                            int *element);
 /* The float (else pointer) type the function of `call` accesses through
  * pointers based on its destination or source (b1, b2), or NULL. */
 LLVMTypeRef lt_mem_elem_type(LLVMValueRef call);
@@ -513,6 +525,19 @@ void lt_induction_free(LtInduction *ind);
 int lt_affine_of(const LtInduction *ind, LLVMTargetDataRef td, LLVMValueRef v,
                  int scope, LtAffine *out);
 void lt_affine_free(LtAffine *a);
+/* Does v keep one value through a run of loop l: arithmetic and address
+ * computations on values defined outside l (at -O0 a loop-invariant
+ * address is computed inside the loop)? */
+int lt_invariant_value(const LtInduction *ind, unsigned l, LLVMValueRef v);
+/* Is v linear in l's counters through a run of l (sums, products with
+ * an invariant, constant shifts, extensions and GEPs of invariant values
+ * and counters with a constant step), so that its extremes over a run are
+ * its values at the first and the last iteration? Wrapping is not
+ * considered, as C's signed indices do not wrap. */
+int lt_linear_in(const LtInduction *ind, unsigned l, LLVMValueRef v);
+/* The operations those two look through (address arithmetic: GEPs,
+ * sums, products, shifts, casts of integers). */
+int lt_run_op(LLVMOpcode op);
 /* Emit the i64 number of header executions of a known trip at b (start and
  * bound must dominate b, e.g. at the end of the preheader). */
 LLVMValueRef lt_trip_emit(LLVMBuilderRef b, const LtTrip *t);

@@ -489,6 +489,76 @@ int lt_affine_of(const LtInduction *ind, LLVMTargetDataRef td, LLVMValueRef v,
   return -1;
 }
 
+/* Values a run of a loop sees: invariant ones, and linear ones. */
+
+int lt_run_op(LLVMOpcode op) {
+  switch (op) {
+  case LLVMGetElementPtr: case LLVMAdd: case LLVMSub: case LLVMMul: case LLVMShl:
+  case LLVMOr: case LLVMSExt: case LLVMZExt: case LLVMTrunc: case LLVMBitCast:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+static int invariant_value(const LtInduction *ind, unsigned l, LLVMValueRef v, unsigned depth) {
+  if (invariant(ind->ls, l, v))
+    return 1;
+  if (depth > 32 || !LLVMIsAInstruction(v) || LLVMIsAPHINode(v) ||
+      !lt_run_op(LLVMGetInstructionOpcode(v)))
+    return 0;
+  for (int k = 0, n = LLVMGetNumOperands(v); k < n; k++)
+    if (!invariant_value(ind, l, LLVMGetOperand(v, k), depth + 1))
+      return 0;
+  return 1;
+}
+
+int lt_invariant_value(const LtInduction *ind, unsigned l, LLVMValueRef v) {
+  return invariant_value(ind, l, v, 0);
+}
+
+static int linear(const LtInduction *ind, unsigned l, LLVMValueRef v, unsigned depth) {
+  if (invariant_value(ind, l, v, depth))
+    return 1;
+  if (depth > 32 || !LLVMIsAInstruction(v))
+    return 0;
+  if (LLVMIsAPHINode(v)) {
+    for (unsigned k = 0; k < ind->nctr[l]; k++)
+      if (ind->ctr[l][k].phi == v && ind->ctr[l][k].step)
+        return 1;
+    return 0;
+  }
+  LLVMValueRef x = LLVMGetNumOperands(v) > 0 ? LLVMGetOperand(v, 0) : NULL;
+  LLVMValueRef y = LLVMGetNumOperands(v) > 1 ? LLVMGetOperand(v, 1) : NULL;
+  long long c;
+  switch (LLVMGetInstructionOpcode(v)) {
+  case LLVMOr:
+    if (!LLVMGetIsDisjoint(v))
+      return 0;
+    /* fall through */
+  case LLVMAdd: case LLVMSub:
+    return linear(ind, l, x, depth + 1) && linear(ind, l, y, depth + 1);
+  case LLVMMul:
+    return (invariant_value(ind, l, x, depth + 1) && linear(ind, l, y, depth + 1)) ||
+           (invariant_value(ind, l, y, depth + 1) && linear(ind, l, x, depth + 1));
+  case LLVMShl:
+    return const_int(y, &c) && linear(ind, l, x, depth + 1);
+  case LLVMSExt: case LLVMZExt: case LLVMTrunc:
+    return linear(ind, l, x, depth + 1);
+  case LLVMGetElementPtr:
+    for (int k = 0, n = LLVMGetNumOperands(v); k < n; k++)
+      if (!linear(ind, l, LLVMGetOperand(v, k), depth + 1))
+        return 0;
+    return LLVMGetTypeKind(LLVMTypeOf(v)) != LLVMVectorTypeKind;
+  default:
+    return 0;
+  }
+}
+
+int lt_linear_in(const LtInduction *ind, unsigned l, LLVMValueRef v) {
+  return linear(ind, l, v, 0);
+}
+
 /* Printer */
 
 static void pv(LLVMValueRef v) {

@@ -7,7 +7,7 @@
  * pointer fields in it, taken from, in order: clang's !tbaa.struct on the
  * copy (one entry per struct member), the declared type of either address
  * (alloca, global, typed GEP; recorded before the canonicalising pipeline
- * folds it, lt_mem_note_types), and the type of other accesses to the same
+ * folds it, lt_mem_note_types in memnote.c), and the type of other accesses to the same
  * object (uniform). Ranges nothing describes are floats of the accesses'
  * type, as before. The helpers generated per layout walk the elements.
  *
@@ -124,9 +124,8 @@ static void add(LtMemLayout *L, unsigned long long off, LLVMTypeRef t) {
   }
 }
 
-/* Scalar leaves of t in [lo, hi) (t placed at base). */
-static void leaves(LLVMTargetDataRef td, LLVMTypeRef t, long long base,
-                   long long lo, long long hi, LtMemLayout *L, int depth) {
+void lt_mem_leaves(LLVMTargetDataRef td, LLVMTypeRef t, long long base, long long lo,
+                   long long hi, LtMemLayout *L, int depth) {
   long long ts = (long long)LLVMABISizeOfType(td, t);
   if (base >= hi || base + ts <= lo)
     return;
@@ -137,7 +136,7 @@ static void leaves(LLVMTargetDataRef td, LLVMTypeRef t, long long base,
   LLVMTypeKind k = LLVMGetTypeKind(t);
   if (k == LLVMStructTypeKind) {
     for (unsigned e = 0, n = LLVMCountStructElementTypes(t); e < n; e++)
-      leaves(td, LLVMStructGetTypeAtIndex(t, e),
+      lt_mem_leaves(td, LLVMStructGetTypeAtIndex(t, e),
              base + (long long)LLVMOffsetOfElement(td, t, e), lo, hi, L, depth + 1);
     return;
   }
@@ -147,25 +146,23 @@ static void leaves(LLVMTargetDataRef td, LLVMTypeRef t, long long base,
     long long n = k == LLVMArrayTypeKind ? (long long)LLVMGetArrayLength2(t)
                                          : (long long)LLVMGetVectorSize(t);
     for (long long e = 0; e < n && es > 0 && !L->overflow; e++)
-      leaves(td, et, base + e * es, lo, hi, L, depth + 1);
+      lt_mem_leaves(td, et, base + e * es, lo, hi, L, depth + 1);
     return;
   }
   if ((lt_is_float_ty(t) || lt_is_ptr_ty(t)) && base >= lo && base + ts <= hi)
     add(L, (unsigned long long)(base - lo), t);
 }
 
-/* A char buffer (SROA's [40 x i8] slices, aligned storage) is untyped:
- * its declared type says nothing about what it holds. */
-static int bytes_only(LLVMTypeRef t) {
+int lt_mem_bytes_only(LLVMTypeRef t) {
   switch (LLVMGetTypeKind(t)) {
   case LLVMIntegerTypeKind:
     return LLVMGetIntTypeWidth(t) == 8;
   case LLVMArrayTypeKind:
   case LLVMVectorTypeKind:
-    return bytes_only(LLVMGetElementType(t));
+    return lt_mem_bytes_only(LLVMGetElementType(t));
   case LLVMStructTypeKind:
     for (unsigned k = 0, n = LLVMCountStructElementTypes(t); k < n; k++)
-      if (!bytes_only(LLVMStructGetTypeAtIndex(t, k)))
+      if (!lt_mem_bytes_only(LLVMStructGetTypeAtIndex(t, k)))
         return 0;
     return 1;
   default:
@@ -173,21 +170,20 @@ static int bytes_only(LLVMTypeRef t) {
   }
 }
 
-/* The declared type at p and p's byte offset into it, if p says. */
-static LLVMTypeRef declared(LLVMTargetDataRef td, LLVMValueRef p,
-                            unsigned long long *off, int *element) {
+LLVMTypeRef lt_mem_declared(LLVMTargetDataRef td, LLVMValueRef p, unsigned long long *off,
+                            int *element) {
   *off = 0;
   *element = 0;
   LLVMTypeRef whole = LLVMIsAAllocaInst(p)        ? LLVMGetAllocatedType(p)
                       : LLVMIsAGlobalVariable(p) ? LLVMGlobalGetValueType(p)
                                                  : NULL;
   if (whole)
-    return bytes_only(whole) ? NULL : whole;
+    return lt_mem_bytes_only(whole) ? NULL : whole;
   if (!LLVMIsAGetElementPtrInst(p) &&
       !(LLVMIsAConstantExpr(p) && LLVMGetConstOpcode(p) == LLVMGetElementPtr))
     return NULL;
   LLVMTypeRef t = LLVMGetGEPSourceElementType(p), cur = t;
-  if (bytes_only(t))
+  if (lt_mem_bytes_only(t))
     return NULL;
   /* An index into an array that is not a constant selects some element:
    * from there on, the layout is the element's (st[i] = st[j] copies an
@@ -261,17 +257,17 @@ static int from_declared(LLVMTargetDataRef td, LLVMTypeRef t,
   }
   unsigned long long ts = LLVMABISizeOfType(td, t);
   if (constant && off + n <= ts) {
-    leaves(td, t, 0, (long long)off, (long long)(off + n), L, 0);
+    lt_mem_leaves(td, t, 0, (long long)off, (long long)(off + n), L, 0);
   } else if ((element || !constant) && off == 0 && ts && (!constant || n % ts == 0)) {
     /* an array of t; a copy of a run-time length from the start of a t
      * copies whole ones (rec(d, s, sizeof *s) kept as a call) */
     L->period = ts;
-    leaves(td, t, 0, 0, (long long)ts, L, 0);
+    lt_mem_leaves(td, t, 0, 0, (long long)ts, L, 0);
   } else if (element && constant && ts && (off + n) / ts < LT_MEM_FIELDS) {
     /* from inside one element of an array of t over the next ones (SROA
      * copies su[0].w .. su[1].k when it splits off su[0].p) */
     for (unsigned long long k = 0; k * ts < off + n && !L->overflow; k++)
-      leaves(td, t, (long long)(k * ts), (long long)off, (long long)(off + n), L, 0);
+      lt_mem_leaves(td, t, (long long)(k * ts), (long long)off, (long long)(off + n), L, 0);
   } else {
     return 0;
   }
@@ -282,253 +278,9 @@ static int from_declared(LLVMTargetDataRef td, LLVMTypeRef t,
   return 0;
 }
 
-static unsigned note_kind(LLVMContextRef ctx) {
-  return LLVMGetMDKindIDInContext(ctx, "leantape.layout", 15);
-}
-
-static unsigned ptrs_kind(LLVMContextRef ctx) {
-  return LLVMGetMDKindIDInContext(ctx, "leantape.ptrs", 13);
-}
-
-/* A declared place: a type, the byte offset into it, and whether the
- * address may step over an array of it (declared()). */
-typedef struct {
-  LLVMTypeRef t;
-  unsigned long long off;
-  int element;
-} Place;
-
-/* What the callers passed, over one question: whether any passes memory
- * holding a pointer there, and how many more call sites may be visited (a
- * callee of many callers, each passing its own parameters on, would
- * otherwise be asked about exponentially often). */
-typedef struct {
-  int ptrs;
-  int budget;
-} Seen;
-
-static int param_place(LtCtx *c, LLVMValueRef fn, unsigned k, int depth, Place *out,
-                       Seen *seen);
-
-/* The place holds a pointer from its offset to its end. */
-static int holds_ptr(LLVMTargetDataRef td, const Place *p) {
-  LtMemLayout L;
-  memset(&L, 0, sizeof L);
-  unsigned long long ts = LLVMABISizeOfType(td, p->t);
-  if (p->off < ts)
-    leaves(td, p->t, 0, (long long)p->off, (long long)ts, &L, 0);
-  return lt_mem_layout_has(&L, 1);
-}
-
-/* Two places hold the same fields from their offsets to their ends (an S
- * local, and the S member of a struct, passed to the same parameter).
- * Whether either may step over an array is the caller's to combine. */
-static int same_place(LLVMTargetDataRef td, const Place *a, const Place *b) {
-  if (a->t == b->t && a->off == b->off)
-    return 1;
-  unsigned long long ea = LLVMABISizeOfType(td, a->t), eb = LLVMABISizeOfType(td, b->t);
-  if (a->off >= ea || b->off >= eb || ea - a->off != eb - b->off)
-    return 0;
-  LtMemLayout la, lb;
-  memset(&la, 0, sizeof la);
-  memset(&lb, 0, sizeof lb);
-  leaves(td, a->t, 0, (long long)a->off, (long long)ea, &la, 0);
-  leaves(td, b->t, 0, (long long)b->off, (long long)eb, &lb, 0);
-  if (la.overflow || lb.overflow || la.n != lb.n)
-    return 0;
-  for (unsigned k = 0; k < la.n; k++)
-    if (la.f[k].off != lb.f[k].off || la.f[k].ty != lb.f[k].ty)
-      return 0;
-  return 1;
-}
-
-/* At -O0 (before mem2reg) the value p loads from a stack slot that holds
- * one value: an alloca whose one store stores it and whose other uses
- * load it (a parameter's spill, an inlined callee's). NULL otherwise. */
-static LLVMValueRef spilled(LLVMValueRef p) {
-  LLVMValueRef slot = LLVMIsALoadInst(p) ? LLVMGetOperand(p, 0) : NULL;
-  if (!slot || !LLVMIsAAllocaInst(slot))
-    return NULL;
-  LLVMValueRef v = NULL;
-  for (LLVMUseRef u = LLVMGetFirstUse(slot); u; u = LLVMGetNextUse(u)) {
-    LLVMValueRef w = LLVMGetUser(u);
-    if (LLVMIsALoadInst(w))
-      continue;
-    if (!LLVMIsAStoreInst(w) || LLVMGetOperand(w, 1) != slot || v)
-      return NULL; /* #dbg_declare records are not uses */
-    v = LLVMGetOperand(w, 0);
-  }
-  return v;
-}
-
-/* The parameter p is, seen through constant offsets (their sum in *off)
- * and stack slots. */
-static LLVMValueRef param_at(LLVMTargetDataRef td, LLVMValueRef p, long long *off) {
-  long long at;
-  *off = 0;
-  for (int depth = 0; p && depth < 16; depth++) {
-    p = lt_const_offset(td, p, &at);
-    *off += at;
-    if (p && LLVMIsAArgument(p))
-      return p;
-    p = p ? spilled(p) : NULL;
-  }
-  return NULL;
-}
-
-/* The declared place at p, seen through GEPs of constant offset, stack
- * slots and, for a parameter, its function's callers. */
-static int place_of(LtCtx *c, LLVMValueRef p, int depth, Place *out, Seen *seen) {
-  unsigned long long total = 0;
-  int whole = 1; /* no offset on the way */
-  for (int hops = 0; hops < 16; hops++) {
-    if ((out->t = declared(c->td, p, &out->off, &out->element))) {
-      out->off += total;
-      out->element &= whole;
-      return 1;
-    }
-    long long at;
-    LLVMValueRef base = lt_const_offset(c->td, p, &at);
-    if (!base || at < 0)
-      return 0;
-    total += (unsigned long long)at;
-    whole &= at == 0;
-    if (base != p && (out->t = declared(c->td, base, &out->off, &out->element))) {
-      out->off += total;
-      out->element = 0;
-      return 1;
-    }
-    if (LLVMIsAArgument(base)) {
-      LLVMValueRef fn = LLVMGetParamParent(base);
-      unsigned k = 0;
-      while (LLVMGetParam(fn, k) != base)
-        k++;
-      if (!param_place(c, fn, k, depth + 1, out, seen))
-        return 0;
-      out->off += total;
-      out->element &= whole;
-      return 1;
-    }
-    if (!(p = spilled(base)))
-      return 0;
-  }
-  return 0;
-}
-
-/* The place parameter k of fn points to: its sret, byval or byref type,
- * else the place every call of fn passes there, when all calls agree
- * (the same fields, same_place). A copy of a struct in a function kept as a call
- * (recursive, or past the inlining budget) sees only its parameters; at
- * -O0 clang gives such a copy no !tbaa.struct (Eigen's Map copy
- * constructor inside transpose(), a C struct assigned through two
- * pointers). Preprocessed clones answer for the function they copy; a
- * recursive call that passes the parameter on says nothing new. */
-static int param_place(LtCtx *c, LLVMValueRef fn, unsigned k, int depth, Place *out,
-                       Seen *seen) {
-  static const char *const typed[] = {"sret", "byval", "byref"};
-  for (unsigned a = 0; a < 3; a++) {
-    LLVMAttributeRef at = LLVMGetEnumAttributeAtIndex(
-        fn, k + 1, LLVMGetEnumAttributeKindForName(typed[a], strlen(typed[a])));
-    if (at) {
-      out->t = LLVMGetTypeAttributeValue(at);
-      out->off = 0;
-      out->element = 0;
-      return !bytes_only(out->t);
-    }
-  }
-  LLVMValueRef orig = lt_map_get(&c->copy_of, fn);
-  if (orig)
-    fn = orig;
-  if (depth > 4)
-    return 0;
-  int n = 0, agree = 1;
-  for (LLVMUseRef u = LLVMGetFirstUse(fn); u; u = LLVMGetNextUse(u)) {
-    LLVMValueRef call = LLVMGetUser(u);
-    if (--seen->budget < 0)
-      return 0;
-    if ((!LLVMIsACallInst(call) && !LLVMIsAInvokeInst(call)) ||
-        LLVMGetCalledValue(call) != fn || k >= LLVMGetNumArgOperands(call)) {
-      agree = 0; /* its address is taken: callers unknown */
-      continue;
-    }
-    LLVMValueRef arg = LLVMGetOperand(call, k);
-    LLVMValueRef caller = LLVMGetBasicBlockParent(LLVMGetInstructionParent(call));
-    long long at;
-    if ((caller == fn || lt_map_get(&c->copy_of, caller) == fn) &&
-        param_at(c->td, arg, &at) == LLVMGetParam(caller, k) && at == 0)
-      continue;
-    Place p;
-    if (!place_of(c, arg, depth, &p, seen)) {
-      agree = 0;
-      continue;
-    }
-    seen->ptrs |= holds_ptr(c->td, &p);
-    if (n++ && !same_place(c->td, &p, out))
-      agree = 0;
-    if (n == 1)
-      *out = p;
-    out->element &= p.element;
-  }
-  return agree && n > 0;
-}
-
-static void set_note(LtCtx *c, LLVMValueRef call, const Place *p) {
-  LLVMMetadataRef ops[3] = {
-      LLVMValueAsMetadata(LLVMGetPoison(p->t)),
-      LLVMValueAsMetadata(LLVMConstInt(c->i64, p->off, 0)),
-      LLVMValueAsMetadata(LLVMConstInt(c->i1, (unsigned long long)p->element, 0))};
-  LLVMSetMetadata(call, note_kind(c->llctx),
-                  LLVMMetadataAsValue(c->llctx, LLVMMDNodeInContext2(c->llctx, ops, 3)));
-}
-
-/* The canonicalising pipeline folds the typed GEPs that say what a copy
- * holds (st[0] = *sp at -O0 is a memcpy to `gep %struct.S, ptr %st, 0`,
- * which early-cse turns into %st). Before it runs, each copy without
- * !tbaa.struct records the declared type of its addresses as
- * !leantape.layout !{T poison, i64 offset, i1 element}: a typed GEP's,
- * else, for an address in a parameter's memory, what the callers pass
- * (param_place). */
-void lt_mem_note_types(LtCtx *c, LLVMValueRef fn) {
-  unsigned kind = note_kind(c->llctx);
-  unsigned tbaa = LLVMGetMDKindIDInContext(c->llctx, "tbaa.struct", 11);
-  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
-       bb = LLVMGetNextBasicBlock(bb))
-    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
-         i = LLVMGetNextInstruction(i)) {
-      const LtRule *r;
-      if (!LLVMIsACallInst(i) || lt_call_kind(i, &r) != LT_CALL_MEMCPY ||
-          LLVMGetMetadata(i, tbaa) || LLVMGetMetadata(i, kind))
-        continue;
-      Place p;
-      for (unsigned e = 0; e < 2 && !LLVMGetMetadata(i, kind); e++) {
-        LLVMValueRef end = LLVMGetOperand(i, e);
-        if (LLVMIsAAllocaInst(end) || LLVMIsAGlobalVariable(end))
-          continue; /* allocas and globals keep their types */
-        if ((p.t = declared(c->td, end, &p.off, &p.element)))
-          set_note(c, i, &p);
-      }
-      Seen seen = {0, 1024};
-      for (unsigned e = 0; e < 2 && !LLVMGetMetadata(i, kind); e++) {
-        long long at;
-        if (param_at(c->td, LLVMGetOperand(i, e), &at) &&
-            place_of(c, LLVMGetOperand(i, e), 0, &p, &seen))
-          set_note(c, i, &p);
-      }
-      if (seen.ptrs && !LLVMGetMetadata(i, kind))
-        LLVMSetMetadata(i, ptrs_kind(c->llctx),
-                        LLVMMetadataAsValue(c->llctx, LLVMMDNodeInContext2(c->llctx, NULL, 0)));
-    }
-}
-
-/* Callers pass memory that holds pointers to where the copy reads or
- * writes, but not all the same layout (lt_mem_note_types). */
-int lt_mem_ptrs_seen(LtCtx *c, LLVMValueRef call) {
-  return LLVMGetMetadata(call, ptrs_kind(c->llctx)) != NULL;
-}
-
 static int from_note(LtCtx *c, LLVMValueRef call, int constant,
                      unsigned long long n, LtMemLayout *L) {
-  LLVMValueRef md = LLVMGetMetadata(call, note_kind(c->llctx));
+  LLVMValueRef md = LLVMGetMetadata(call, lt_mem_note_kind(c->llctx));
   if (!md || LLVMGetMDNodeNumOperands(md) != 3)
     return 0;
   LLVMValueRef ops[3];
@@ -684,7 +436,7 @@ static LLVMTypeRef element_type_of(LLVMValueRef base) {
       continue;
     LLVMTypeRef t = LLVMGetGEPSourceElementType(w);
     LLVMTypeKind k = LLVMGetTypeKind(t);
-    if ((k == LLVMStructTypeKind || k == LLVMArrayTypeKind) && !bytes_only(t))
+    if ((k == LLVMStructTypeKind || k == LLVMArrayTypeKind) && !lt_mem_bytes_only(t))
       return t;
   }
   return NULL;
@@ -715,14 +467,14 @@ int lt_mem_layout(LtCtx *c, const LtActivity *a, LLVMValueRef call, LtMemLayout 
   for (int e = 0; e < 2; e++) {
     unsigned long long off;
     int element;
-    LLVMTypeRef t = ends[e] ? declared(td, ends[e], &off, &element) : NULL;
+    LLVMTypeRef t = ends[e] ? lt_mem_declared(td, ends[e], &off, &element) : NULL;
     if (t && from_declared(td, t, off, element, constant, n, L))
       return 0;
     /* `gep i8, ptr %a, 48` into a typed alloca or global (-O2's GEPs) */
     long long at;
     LLVMValueRef base = ends[e] ? lt_const_offset(td, ends[e], &at) : NULL;
     if (base && base != ends[e] && at >= 0 &&
-        (t = declared(td, base, &off, &element)) &&
+        (t = lt_mem_declared(td, base, &off, &element)) &&
         from_declared(td, t, (unsigned long long)at, 0, constant, n, L))
       return 0;
   }

@@ -410,14 +410,53 @@ static LtVec *kept_members(LtOverwrite *o, Ctx *x, unsigned wc) {
   return cl->kept;
 }
 
+/* Would the log cost about one entry per run of a loop (undoblock.c's run
+ * entries), not one per store? The load's address is linear in its loop,
+ * and every write of its classes in a loop as deep as it stores at an
+ * address that stays put in its own loop, the same one for all of them
+ * there: a triangular solve's accumulator x[i] under its loads x[j], a
+ * factorisation's A[i][j] under A[i][k] and A[j][k]. A guess: the
+ * generator checks it again, and A checks at run time that the loads stay
+ * clear of that address (else it logs each store). */
+static int runs_cheap(Ctx *x, const Cand *cd) {
+  const LtFacts *g = x->g;
+  int lb = lt_cfg_id(g->g, LLVMGetInstructionParent(cd->load));
+  int l = lb >= 0 ? lt_loop_of(g->loops, (unsigned)lb) : -1;
+  if (l < 0 || !lt_linear_in(g->ind, (unsigned)l, LLVMGetOperand(cd->load, 0)))
+    return 0;
+  LtMap at; /* loop id + 1 -> the address its stores write */
+  lt_map_init(&at, 8);
+  int ok = 1;
+  for (unsigned wc = 0; ok && wc < x->w.n; wc++) {
+    if (!bit_has(cd->wcs, wc))
+      continue;
+    const Class *cl = &x->w.c[wc];
+    const LtVec *m = cl->kept ? cl->kept : &cl->members; /* kept: moved */
+    for (size_t k = 0; ok && k < m->n; k += 2) {
+      int sb = lt_cfg_id(g->g, LLVMGetInstructionParent(m->v[k]));
+      int sl = sb >= 0 ? lt_loop_of(g->loops, (unsigned)sb) : -1;
+      if (sb < 0 || depth_of(g, (unsigned)sb) < cd->ld)
+        continue;
+      LLVMValueRef was = sl >= 0 ? lt_map_get(&at, (void *)(size_t)(sl + 1)) : NULL;
+      ok = sl >= 0 && lt_invariant_value(g->ind, (unsigned)sl, m->v[k + 1]) &&
+           (!was || was == m->v[k + 1]);
+      if (ok)
+        lt_map_put(&at, (void *)(size_t)(sl + 1), m->v[k + 1]);
+    }
+  }
+  lt_map_free(&at);
+  return ok;
+}
+
 /* Which candidates the undo log may re-read. One whose writes run in a
  * shallower nest than it (normalize's out[j] under its n^2 loads of x)
  * always: the log is smaller than the tape it saves. One at the same
  * depth (x[i] *= y[i] with plain pointers) only when a run-time test can
  * show that the writes cannot touch what the loads read, which then logs
  * nothing; it needs every candidate's ranges computable at entry (else
- * the log is always on). Whether a candidate is re-read at all is known
- * once the reverse pass is built (undo.c logs only what it needs). */
+ * the log is always on), or when the log would hold about one entry per
+ * run of a loop (runs_cheap). Whether a candidate is re-read at all is
+ * known once the reverse pass is built (undo.c logs only what it needs). */
 static void decide(LtOverwrite *o, Ctx *x) {
   int runtime = 1;
   for (size_t k = 0; k < x->cands.n; k++) {
@@ -430,7 +469,8 @@ static void decide(LtOverwrite *o, Ctx *x) {
   }
   for (size_t k = 0; k < x->cands.n; k++) {
     Cand *cd = x->cands.v[k];
-    int take = !cd->hopeless && (cd->ld > cd->sd || (runtime && cand_range(x, cd)));
+    int take = !cd->hopeless &&
+               (cd->ld > cd->sd || (runtime && cand_range(x, cd)) || runs_cheap(x, cd));
     if (take) {
       lt_map_put(&o->ok, cd->load, (void *)3);
       for (size_t u = 0; u < cd->closure.n; u++)

@@ -159,6 +159,9 @@ static void gen_free(LtGen *g) {
   lt_map_free(&g->undo_need);
   lt_map_free(&g->undo_tri);
   lt_map_free(&g->undo_block);
+  lt_map_free(&g->undo_run);
+  lt_map_free(&g->undo_apart);
+  lt_vec_free(&g->undo_skip);
   if (g->loops.loop)
     lt_loops_free(&g->loops);
   lt_map_free(&g->rprimal);
@@ -267,6 +270,7 @@ static int generate(LtGen *g, LtDeriv *d, const char *base) {
   lt_undo_forward(g);
   lt_tape_store_all(g);
   lt_forward_loop_headers(g);
+  lt_undo_skip_runs(g);
   const char *clean = g->c->opt_level >= 2 && lt_undo_guard(g) ? cleanup_unswitch : cleanup;
   if (!g->want_primal && !g->ret_shadow)
     drop_return_values(g->A, g->c->llctx);

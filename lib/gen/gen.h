@@ -215,6 +215,10 @@ struct LtGen {
                           their triangular nest (undo.c) */
   LtMap undo_block;    /* logged stores saved as a block per run of their
                           loop -> the loop id + 1 (undoblock.c) */
+  LtMap undo_run;      /* logged stores saved once per run of their loop
+                          when apart -> the loop id + 1 (undoblock.c) */
+  LtMap undo_apart;    /* loop id + 1 -> A's i1 "apart" of its run */
+  LtVec undo_skip;     /* (A's save call, apart): skipped when apart */
   int failed;
 };
 
@@ -250,13 +254,17 @@ void lt_undo_reverse_finish(LtGen *g);
 /* A, after R is built: the run-time test, and the old values saved
  * before the stores whose restores R kept (each store a restore). */
 void lt_undo_forward(LtGen *g);
-/* A's log (k 0) or count (k 1), loaded at b (for the tape header). */
+/* A's log (k 0), count (k 1) or arena block (k 5), loaded at b (for the tape
+ * header). */
 LLVMValueRef lt_undo_forward_field(LtGen *g, LLVMBuilderRef b, unsigned k);
 /* Once A and R are complete: each call of the log's helpers behind a
  * branch on the log's `on` (an i1 at the entry), so that loop unswitching
  * can make a copy of the loop without them, which vectorises like the
  * primal's, for when the run-time test turns the log off. 1 if any. */
 int lt_undo_guard(LtGen *g);
+/* Once A is complete: the saves of stores logged by runs behind a branch
+ * on their run's "apart" (skipped then). */
+void lt_undo_skip_runs(LtGen *g);
 
 /* undoblock.c: log entries of whole blocks (a dense affine store's range
  * per run of its loop). The store's loop when it can be logged so (after
@@ -266,6 +274,16 @@ int lt_undo_block_loop(LtGen *g, LLVMValueRef store);
  * writes over the run of loop l about to start, and (bytes) its size. */
 LLVMValueRef lt_undo_block_range(LtGen *g, LLVMValueRef store, unsigned l, LLVMBuilderRef b,
                                  LLVMValueRef *bytes);
+/* Run entries: the loop of a store logged once per run of it, at an
+ * address that stays put in the loop, when every store logged in the loop
+ * writes there and the loads R re-reads in it are affine (after R is
+ * built), else -1. */
+int lt_undo_run_loop(LtGen *g, LLVMValueRef store);
+/* A, at b in l's preheader: i1, the store runs in the run about to start
+ * and the loads R re-reads in l lie apart from its address over the run;
+ * *at: the address. */
+LLVMValueRef lt_undo_run_apart(LtGen *g, LLVMValueRef store, unsigned l, LLVMBuilderRef b,
+                               LLVMValueRef *at);
 
 /* arena.c: last-in first-out memory for sub-tapes (combined mode) */
 LLVMValueRef lt_arena_push(LtCtx *c, LLVMBuilderRef b, LLVMValueRef n);

@@ -47,8 +47,10 @@ static void store_at_returns(LtGen *g, LLVMBuilderRef b, unsigned i) {
       v = LLVMConstInt(g->c->i32, k++, 0);
     else if (kind == LT_SLOT_LOOPBUF)
       v = LLVMBuildLoad2(b, g->c->ptr, g->a_buf[l], "");
-    else if (kind == LT_SLOT_UNDOLOG || kind == LT_SLOT_UNDOCOUNT)
-      v = lt_undo_forward_field(g, b, kind == LT_SLOT_UNDOLOG ? 0 : 1);
+    else if (kind == LT_SLOT_UNDOLOG || kind == LT_SLOT_UNDOCOUNT || kind == LT_SLOT_UNDOBASE)
+      v = lt_undo_forward_field(g, b, kind == LT_SLOT_UNDOLOG    ? 0
+                                      : kind == LT_SLOT_UNDOBASE ? 5
+                                                                 : 1);
     else
       v = LLVMBuildLoad2(b, g->c->i64, g->a_n[l], "");
     LLVMValueRef off = LLVMConstInt(g->c->i64, g->plan.slot_off[i], 0);
@@ -64,7 +66,7 @@ void lt_tape_store_all(LtGen *g) {
     void *src = g->plan.slot_src.v[i];
     if (kind == LT_SLOT_EXIT || kind == LT_SLOT_LOOPBUF ||
         kind == LT_SLOT_LOOPCOUNT || kind == LT_SLOT_UNDOLOG ||
-        kind == LT_SLOT_UNDOCOUNT) {
+        kind == LT_SLOT_UNDOCOUNT || kind == LT_SLOT_UNDOBASE) {
       store_at_returns(g, b, i);
       continue;
     }

@@ -16,8 +16,12 @@
  * O(logged stores), the alternative to taping O(loads).
  *
  * State, an alloca in A and in R: {ptr log, i64 count, i64 on, i64 total,
- * i64 capacity}.
- * A passes log and count to R in the tape header. In A, `on` is the run
+ * i64 capacity, ptr base}. Under __enzyme_autodiff a log allocated at
+ * entry comes from the last-in first-out arena (arena.c) with the loops'
+ * caches, one chunk for all of them from the second gradient on: base is
+ * that block (null: the log is malloc's, or none); a log that outgrows it
+ * moves to malloc, and R pops the arena back to base when done.
+ * A passes log, count and base to R in the tape header. In A, `on` is the run
  * time test of overwrite.c's pairs (range.c: may a logged store touch what
  * a re-read load reads?), 1 when a range is not computable; nothing is
  * logged when it is 0, the usual case of arrays that do not overlap. R is
@@ -31,10 +35,12 @@
 
 #define ENTRY 24
 #define BLOCK (1ull << 62) /* the entry's size: its value points to a block */
+#define RUN (1ull << 61)   /* the entry's size: a run entry (undoblock.c),
+                              its value saved before its loop */
 
 static LLVMTypeRef state_ty(LtCtx *c) {
-  LLVMTypeRef f[5] = {c->ptr, c->i64, c->i64, c->i64, c->i64};
-  return LLVMStructTypeInContext(c->llctx, f, 5, 0);
+  LLVMTypeRef f[6] = {c->ptr, c->i64, c->i64, c->i64, c->i64, c->ptr};
+  return LLVMStructTypeInContext(c->llctx, f, 6, 0);
 }
 
 static LLVMValueRef field(LtCtx *c, LLVMBuilderRef b, LLVMValueRef st, unsigned k) {
@@ -77,6 +83,24 @@ static LLVMValueRef helper(LtCtx *c, const char *name, LLVMTypeRef *pt, unsigned
   return f;
 }
 
+/* The log's memory grown to `bytes` (old: `used` bytes in it): realloc,
+ * or, while it is the arena's block (base), a malloc and a copy. */
+static LLVMValueRef regrow(LtCtx *c, LLVMBuilderRef b, LLVMValueRef st, LLVMValueRef bytes,
+                           LLVMValueRef used) {
+  LLVMValueRef log = LLVMBuildLoad2(b, c->ptr, field(c, b, st, 0), "");
+  LLVMValueRef base = LLVMBuildLoad2(b, c->ptr, field(c, b, st, 5), "");
+  LLVMTypeRef rt[2] = {c->ptr, c->i64};
+  LLVMTypeRef rfty = LLVMFunctionType(c->ptr, rt, 2, 0);
+  LLVMValueRef inarena = LLVMBuildICmp(b, LLVMIntEQ, log, base, "");
+  /* realloc(NULL or the malloc'd log) unless in the arena: then realloc
+   * of NULL, a fresh block, and the entries copied over */
+  LLVMValueRef ra[2] = {LLVMBuildSelect(b, inarena, LLVMConstNull(c->ptr), log, ""), bytes};
+  LLVMValueRef nl = LLVMBuildCall2(b, rfty, lt_decl_fn(c->mod, "realloc", rfty), ra, 2, "");
+  LLVMValueRef n = LLVMBuildSelect(b, inarena, used, LLVMConstInt(c->i64, 0, 0), "");
+  LLVMBuildMemCpy(b, nl, 1, log, 1, n);
+  return nl;
+}
+
 /* The next entry of the log (its count raised), grown first when full
  * (or never preallocated): doubled, 16 entries at least. The builder
  * stands in helper f's "on" block. */
@@ -91,12 +115,9 @@ static LLVMValueRef next_entry(LtCtx *c, LLVMBuilderRef b, LLVMValueRef f, LLVMV
   LLVMValueRef ncap = LLVMBuildSelect(
       b, LLVMBuildICmp(b, LLVMIntULT, two, LLVMConstInt(c->i64, 16, 0), ""),
       LLVMConstInt(c->i64, 16, 0), two, "");
-  LLVMTypeRef rt[2] = {c->ptr, c->i64};
-  LLVMTypeRef rfty = LLVMFunctionType(c->ptr, rt, 2, 0);
-  LLVMValueRef ra[2] = {LLVMBuildLoad2(b, c->ptr, field(c, b, st, 0), ""),
-                        LLVMBuildMul(b, ncap, LLVMConstInt(c->i64, ENTRY, 0), "")};
-  LLVMBuildStore(b, LLVMBuildCall2(b, rfty, lt_decl_fn(c->mod, "realloc", rfty), ra, 2, ""),
-                 field(c, b, st, 0));
+  LLVMValueRef nl = regrow(c, b, st, LLVMBuildMul(b, ncap, LLVMConstInt(c->i64, ENTRY, 0), ""),
+                           LLVMBuildMul(b, k, LLVMConstInt(c->i64, ENTRY, 0), ""));
+  LLVMBuildStore(b, nl, field(c, b, st, 0));
   LLVMBuildStore(b, ncap, field(c, b, st, 4));
   LLVMBuildBr(b, put);
   LLVMPositionBuilderAtEnd(b, put);
@@ -106,15 +127,22 @@ static LLVMValueRef next_entry(LtCtx *c, LLVMBuilderRef b, LLVMValueRef f, LLVMV
   return LLVMBuildGEP2(b, c->i8, log, &off, 1, "e");
 }
 
-/* lt.undo.save(state, addr, size): append {addr, size, *addr}. */
-static void fill_save(LtCtx *c, LLVMBuilderRef b, LLVMValueRef f) {
+/* {addr, size | flag, *addr}, appended. */
+static void save_entry(LtCtx *c, LLVMBuilderRef b, LLVMValueRef f, unsigned long long flag) {
   LLVMValueRef st = LLVMGetParam(f, 0), addr = LLVMGetParam(f, 1), n = LLVMGetParam(f, 2);
   LLVMValueRef e = next_entry(c, b, f, st);
   LLVMBuildStore(b, addr, e);
-  LLVMBuildStore(b, n, at(c, b, e, 8));
+  LLVMBuildStore(b, flag ? LLVMBuildOr(b, n, LLVMConstInt(c->i64, flag, 0), "") : n,
+                 at(c, b, e, 8));
   copy(c, b, at(c, b, e, 16), addr, n);
   LLVMBuildRetVoid(b);
 }
+
+/* lt.undo.save(state, addr, size): append {addr, size, *addr}. */
+static void fill_save(LtCtx *c, LLVMBuilderRef b, LLVMValueRef f) { save_entry(c, b, f, 0); }
+
+/* lt.undo.run(state, addr, size): a run entry (size 0: an empty one). */
+static void fill_run(LtCtx *c, LLVMBuilderRef b, LLVMValueRef f) { save_entry(c, b, f, RUN); }
 
 /* lt.undo.block(state, addr, n): append {addr, n | BLOCK, block}, the
  * block a copy of the n bytes at addr (undoblock.c). */
@@ -137,6 +165,11 @@ static LLVMValueRef block_fn(LtCtx *c) {
 static LLVMValueRef save_fn(LtCtx *c) {
   LLVMTypeRef pt[3] = {c->ptr, c->ptr, c->i64};
   return helper(c, "lt.undo.save", pt, 3, fill_save);
+}
+
+static LLVMValueRef run_fn(LtCtx *c) {
+  LLVMTypeRef pt[3] = {c->ptr, c->ptr, c->i64};
+  return helper(c, "lt.undo.run", pt, 3, fill_run);
 }
 
 /* Swap the n bytes at p and q (a block entry's restore): words of 8
@@ -200,9 +233,10 @@ static void fill_restore(LtCtx *c, LLVMBuilderRef b, LLVMValueRef f) {
       LLVMConstInt(c->i64, 0, 0), "");
   LLVMBuildCondBr(b, isblk, blk, one);
   LLVMPositionBuilderAtEnd(b, one);
-  copy(c, b, tmp, addr, n);
-  copy(c, b, addr, at(c, b, e, 16), n);
-  copy(c, b, at(c, b, e, 16), tmp, n);
+  LLVMValueRef nv = LLVMBuildAnd(b, n, LLVMConstInt(c->i64, ~RUN, 0), "");
+  copy(c, b, tmp, addr, nv);
+  copy(c, b, addr, at(c, b, e, 16), nv);
+  copy(c, b, at(c, b, e, 16), tmp, nv);
   LLVMBuildRetVoid(b);
   LLVMPositionBuilderAtEnd(b, blk);
   swap(c, b, f, addr, LLVMBuildLoad2(b, c->ptr, at(c, b, e, 16), "blk"),
@@ -213,6 +247,34 @@ static void fill_restore(LtCtx *c, LLVMBuilderRef b, LLVMValueRef f) {
 static LLVMValueRef restore_fn(LtCtx *c) {
   LLVMTypeRef pt[1] = {c->ptr};
   return helper(c, "lt.undo.restore", pt, 1, fill_restore);
+}
+
+/* lt.undo.restore.run(state): a restore in a loop of run entries, which
+ * leaves a run entry on top alone (A skipped the loop's saves). */
+static void fill_restore_run(LtCtx *c, LLVMBuilderRef b, LLVMValueRef f) {
+  LLVMValueRef st = LLVMGetParam(f, 0);
+  LLVMValueRef k = LLVMBuildSub(b, LLVMBuildLoad2(b, c->i64, field(c, b, st, 1), ""),
+                                LLVMConstInt(c->i64, 1, 0), "k");
+  LLVMValueRef off = LLVMBuildMul(b, k, LLVMConstInt(c->i64, ENTRY, 0), "");
+  LLVMValueRef e = LLVMBuildGEP2(b, c->i8, LLVMBuildLoad2(b, c->ptr, field(c, b, st, 0), ""),
+                                 &off, 1, "e");
+  LLVMValueRef n = LLVMBuildLoad2(b, c->i64, at(c, b, e, 8), "n");
+  LLVMBasicBlockRef pop = LLVMAppendBasicBlockInContext(c->llctx, f, "pop");
+  LLVMBasicBlockRef keep = LLVMAppendBasicBlockInContext(c->llctx, f, "keep");
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, n, LLVMConstInt(c->i64, RUN, 0), ""),
+                                   LLVMConstInt(c->i64, 0, 0), ""),
+                  keep, pop);
+  LLVMPositionBuilderAtEnd(b, keep);
+  LLVMBuildRetVoid(b);
+  LLVMPositionBuilderAtEnd(b, pop);
+  LLVMValueRef r = restore_fn(c);
+  LLVMBuildCall2(b, LLVMGlobalGetValueType(r), r, &st, 1, "");
+  LLVMBuildRetVoid(b);
+}
+
+static LLVMValueRef restore_run_fn(LtCtx *c) {
+  LLVMTypeRef pt[1] = {c->ptr};
+  return helper(c, "lt.undo.restore.run", pt, 1, fill_restore_run);
 }
 
 /* lt.undo.finish(state): replay every entry forwards, free the log. */
@@ -243,7 +305,7 @@ static void fill_finish(LtCtx *c, LLVMBuilderRef b, LLVMValueRef f) {
                                    LLVMConstInt(c->i64, 0, 0), ""),
                   blk, one);
   LLVMPositionBuilderAtEnd(b, one);
-  copy(c, b, addr, at(c, b, e, 16), n);
+  copy(c, b, addr, at(c, b, e, 16), LLVMBuildAnd(b, n, LLVMConstInt(c->i64, ~RUN, 0), ""));
   LLVMBuildBr(b, next);
   /* a block: copied back, then freed */
   LLVMPositionBuilderAtEnd(b, blk);
@@ -256,7 +318,22 @@ static void fill_finish(LtCtx *c, LLVMBuilderRef b, LLVMValueRef f) {
   LLVMAddIncoming(j, &j1, &next, 1);
   LLVMBuildBr(b, loop);
   LLVMPositionBuilderAtEnd(b, end);
+  /* the log: malloc's, or the arena's block (popped, and what follows) */
+  LLVMValueRef base = LLVMBuildLoad2(b, c->ptr, field(c, b, st, 5), "base");
+  LLVMBasicBlockRef heap = LLVMAppendBasicBlockInContext(c->llctx, f, "heap");
+  LLVMBasicBlockRef arena = LLVMAppendBasicBlockInContext(c->llctx, f, "arena");
+  LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c->llctx, f, "freed");
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, log, base, ""), heap, arena);
+  LLVMPositionBuilderAtEnd(b, heap);
   lt_build_free(b, c->mod, log);
+  LLVMBuildBr(b, arena);
+  LLVMPositionBuilderAtEnd(b, arena);
+  LLVMBasicBlockRef pop = LLVMAppendBasicBlockInContext(c->llctx, f, "pop");
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, base, LLVMConstNull(c->ptr), ""), pop, done);
+  LLVMPositionBuilderAtEnd(b, pop);
+  lt_arena_pop(c, b, base);
+  LLVMBuildBr(b, done);
+  LLVMPositionBuilderAtEnd(b, done);
   LLVMBuildRetVoid(b);
 }
 
@@ -318,25 +395,44 @@ void lt_undo_reverse_finish(LtGen *g) {
     return;
   }
   /* stores logged as blocks (undoblock.c): their restores go, and one
-   * restore per block where R leaves their loop */
+   * restore per block where R leaves their loop; stores logged by runs:
+   * their restores leave a run entry alone, and one restore per run */
+  lt_map_init(&g->undo_run, 16);
+  lt_map_init(&g->undo_apart, 16);
   for (size_t k = 0; k < g->undo_calls.n; k += 2) {
     LLVMValueRef st = g->undo_calls.v[k];
-    int l = lt_map_get(&g->undo_need, lt_map_get(&g->ow.store_class, st))
-                ? lt_undo_block_loop(g, st)
-                : -1;
+    int need = lt_map_get(&g->undo_need, lt_map_get(&g->ow.store_class, st)) != NULL;
+    int l = need ? lt_undo_block_loop(g, st) : -1, run = 0;
+    if (l < 0 && need && (l = lt_undo_run_loop(g, st)) >= 0)
+      run = 1;
     if (l < 0)
       continue;
-    LLVMInstructionEraseFromParent(g->undo_calls.v[k + 1]);
-    lt_map_put(&g->undo_block, st, (void *)(size_t)(l + 1));
     LLVMBuilderRef rb = LLVMCreateBuilderInContext(c->llctx);
-    LLVMPositionBuilderBefore(rb, LLVMGetFirstInstruction(g->r_enter[l]));
     LLVMValueRef rf = restore_fn(c);
-    LLVMBuildCall2(rb, LLVMGlobalGetValueType(rf), rf, &g->r_undo, 1, "");
+    if (run) {
+      LLVMValueRef rr = restore_run_fn(c);
+      LLVMPositionBuilderBefore(rb, g->undo_calls.v[k + 1]);
+      LLVMValueRef call = LLVMBuildCall2(rb, LLVMGlobalGetValueType(rr), rr, &g->r_undo, 1, "");
+      LLVMInstructionEraseFromParent(g->undo_calls.v[k + 1]);
+      g->undo_calls.v[k + 1] = call;
+      lt_map_put(&g->undo_run, st, (void *)(size_t)(l + 1));
+    } else {
+      LLVMInstructionEraseFromParent(g->undo_calls.v[k + 1]);
+      lt_map_put(&g->undo_block, st, (void *)(size_t)(l + 1));
+    }
+    if (!run || !lt_map_get(&g->undo_apart, (void *)(size_t)(l + 1))) {
+      if (run) /* marks the loop's restore as placed; A's apart replaces it */
+        lt_map_put(&g->undo_apart, (void *)(size_t)(l + 1), (void *)1);
+      LLVMPositionBuilderBefore(rb, LLVMGetFirstInstruction(g->r_enter[l]));
+      LLVMBuildCall2(rb, LLVMGlobalGetValueType(rf), rf, &g->r_undo, 1, "");
+    }
     LLVMDisposeBuilder(rb);
   }
   /* R's state: the log and its count from the tape; on when A logged */
   LLVMValueRef log = lt_tape_load(g, LT_SLOT_UNDOLOG, g->P, c->ptr);
   LLVMValueRef n = lt_tape_load(g, LT_SLOT_UNDOCOUNT, g->P, c->i64);
+  LLVMValueRef base = lt_tape_load(g, LT_SLOT_UNDOBASE, g->P, c->ptr);
+  LLVMBuildStore(g->eb, base, field(c, g->eb, g->r_undo, 5));
   LLVMBuildStore(g->eb, log, field(c, g->eb, g->r_undo, 0));
   LLVMBuildStore(g->eb, n, field(c, g->eb, g->r_undo, 1));
   LLVMValueRef on = LLVMBuildICmp(g->eb, LLVMIntNE, log, LLVMConstNull(c->ptr), "");
@@ -382,18 +478,28 @@ static LLVMValueRef undo_on(LtGen *g, LLVMBuilderRef b) {
   return on ? LLVMBuildZExt(b, on, c->i64, "lt.undo.on") : LLVMConstInt(c->i64, 1, 0);
 }
 
-/* lt.undo.begin(state, n): the whole log of n entries, when on. */
-static void fill_begin(LtCtx *c, LLVMBuilderRef b, LLVMValueRef f) {
+/* lt.undo.begin(state, n): the whole log of n entries, when on; from
+ * the arena in lt.undo.begin.arena. */
+static void begin_log(LtCtx *c, LLVMBuilderRef b, LLVMValueRef f, int arena) {
   LLVMValueRef st = LLVMGetParam(f, 0), n = LLVMGetParam(f, 1);
   LLVMValueRef sz = LLVMBuildMul(b, n, LLVMConstInt(c->i64, ENTRY, 0), "");
-  LLVMBuildStore(b, lt_build_malloc(b, c->mod, sz), field(c, b, st, 0));
+  LLVMValueRef log = arena ? lt_arena_push(c, b, sz) : lt_build_malloc(b, c->mod, sz);
+  LLVMBuildStore(b, log, field(c, b, st, 0));
+  if (arena)
+    LLVMBuildStore(b, log, field(c, b, st, 5));
   LLVMBuildStore(b, n, field(c, b, st, 4));
   LLVMBuildRetVoid(b);
 }
 
-static LLVMValueRef begin_fn(LtCtx *c) {
+static void fill_begin(LtCtx *c, LLVMBuilderRef b, LLVMValueRef f) { begin_log(c, b, f, 0); }
+static void fill_begin_arena(LtCtx *c, LLVMBuilderRef b, LLVMValueRef f) {
+  begin_log(c, b, f, 1);
+}
+
+static LLVMValueRef begin_fn(LtCtx *c, int arena) {
   LLVMTypeRef pt[2] = {c->ptr, c->i64};
-  return helper(c, "lt.undo.begin", pt, 2, fill_begin);
+  return arena ? helper(c, "lt.undo.begin.arena", pt, 2, fill_begin_arena)
+               : helper(c, "lt.undo.begin", pt, 2, fill_begin);
 }
 
 /* lt.undo.reserve(state, n): room for n entries more than the log has
@@ -407,12 +513,11 @@ static void fill_reserve(LtCtx *c, LLVMBuilderRef b, LLVMValueRef f) {
   LLVMBasicBlockRef keep = LLVMAppendBasicBlockInContext(c->llctx, f, "keep");
   LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntUGT, need, cap, ""), grow, keep);
   LLVMPositionBuilderAtEnd(b, grow);
-  LLVMTypeRef rt[2] = {c->ptr, c->i64};
-  LLVMTypeRef rfty = LLVMFunctionType(c->ptr, rt, 2, 0);
-  LLVMValueRef ra[2] = {LLVMBuildLoad2(b, c->ptr, field(c, b, st, 0), ""),
-                        LLVMBuildMul(b, need, LLVMConstInt(c->i64, ENTRY, 0), "")};
-  LLVMBuildStore(b, LLVMBuildCall2(b, rfty, lt_decl_fn(c->mod, "realloc", rfty), ra, 2, ""),
-                 field(c, b, st, 0));
+  LLVMValueRef used = LLVMBuildMul(b, LLVMBuildLoad2(b, c->i64, field(c, b, st, 1), ""),
+                                   LLVMConstInt(c->i64, ENTRY, 0), "");
+  LLVMValueRef nl =
+      regrow(c, b, st, LLVMBuildMul(b, need, LLVMConstInt(c->i64, ENTRY, 0), ""), used);
+  LLVMBuildStore(b, nl, field(c, b, st, 0));
   LLVMBuildStore(b, need, field(c, b, st, 4));
   LLVMBuildRetVoid(b);
   LLVMPositionBuilderAtEnd(b, keep);
@@ -432,20 +537,32 @@ static int triangle_loop(LtGen *g, LLVMValueRef store) {
  * each run of the nest, from its exact count of iterations (loopfwd.c),
  * rather than at entry from the largest trip counts, which overshoot by
  * about the factorial of the nest's depth. Marks them in undo_tri. A count
- * not computable leaves them to the log's growth. */
+ * not computable leaves them to the log's growth. A loop of run entries
+ * counts one entry per iteration of the loop around it (its preheader
+ * runs at most that often); undo_tri then holds its preheader's
+ * terminator. */
 static void reserve(LtGen *g) {
   LtCtx *c = g->c;
   LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
   unsigned nl = g->loops.nloops;
   lt_map_init(&g->undo_tri, 16);
   unsigned *per = lt_xcalloc(nl + 1, sizeof *per);
+  LtMap runs;
+  lt_map_init(&runs, 8);
   for (size_t k = 0; k < g->undo_calls.n; k += 2) {
     LLVMValueRef i = g->undo_calls.v[k];
     int id = lt_cfg_id(&g->g, LLVMGetInstructionParent(i));
     int l = id >= 0 ? lt_loop_of(&g->loops, (unsigned)id) : -1;
-    if (l >= 0 && lt_map_get(&g->undo_need, lt_map_get(&g->ow.store_class, i)) &&
-        !lt_map_get(&g->undo_block, i))
+    size_t rl = (size_t)lt_map_get(&g->undo_run, i);
+    if (l < 0 || !lt_map_get(&g->undo_need, lt_map_get(&g->ow.store_class, i)) ||
+        lt_map_get(&g->undo_block, i))
+      continue;
+    if (!rl)
       per[l]++;
+    else if (!lt_map_get(&runs, (void *)rl) && g->loops.loop[rl - 1].parent >= 0) {
+      lt_map_put(&runs, (void *)rl, (void *)1);
+      per[g->loops.loop[rl - 1].parent]++;
+    }
   }
   LLVMTypeRef pt[2] = {c->ptr, c->i64};
   for (unsigned l = 0; l < nl; l++) {
@@ -461,11 +578,17 @@ static void reserve(LtGen *g) {
     for (size_t k = 0; k < g->undo_calls.n; k += 2) {
       LLVMValueRef i = g->undo_calls.v[k];
       int id = lt_cfg_id(&g->g, LLVMGetInstructionParent(i));
-      if (id >= 0 && lt_loop_of(&g->loops, (unsigned)id) == (int)l &&
-          !lt_map_get(&g->undo_block, i))
+      size_t rl = (size_t)lt_map_get(&g->undo_run, i);
+      if (rl && g->loops.loop[rl - 1].parent == (int)l) {
+        LLVMBasicBlockRef ph = g->g.block[g->loops.loop[rl - 1].preheader];
+        lt_map_put(&g->undo_tri, LLVMGetBasicBlockTerminator(ph), (void *)1);
+      } else if (!rl && id >= 0 && lt_loop_of(&g->loops, (unsigned)id) == (int)l &&
+                 !lt_map_get(&g->undo_block, i)) {
         lt_map_put(&g->undo_tri, i, (void *)1);
+      }
     }
   }
+  lt_map_free(&runs);
   free(per);
   LLVMDisposeBuilder(b);
 }
@@ -476,17 +599,28 @@ static void reserve(LtGen *g) {
 static void preallocate(LtGen *g, LLVMBuilderRef b) {
   LtCtx *c = g->c;
   LLVMValueRef total = LLVMConstInt(c->i64, 0, 0);
+  LtMap runs; /* loops of run entries counted */
+  lt_map_init(&runs, 8);
   for (size_t k = 0; k < g->undo_calls.n && total; k += 2) {
     LLVMValueRef i = g->undo_calls.v[k];
+    size_t rl = (size_t)lt_map_get(&g->undo_run, i);
     if (!lt_map_get(&g->undo_need, lt_map_get(&g->ow.store_class, i)) ||
-        triangle_loop(g, i) >= 0 || lt_map_get(&g->undo_block, i))
+        (!rl && triangle_loop(g, i) >= 0) || lt_map_get(&g->undo_block, i) ||
+        (rl && lt_map_get(&runs, (void *)rl)))
       continue;
+    if (rl) { /* a run entry per run (the fallback's entries grow the log) */
+      lt_map_put(&runs, (void *)rl, (void *)1);
+      i = LLVMGetBasicBlockTerminator(g->g.block[g->loops.loop[rl - 1].preheader]);
+      if (lt_map_get(&g->undo_tri, i))
+        continue; /* reserved before its nest */
+    }
     LLVMValueRef n = lt_range_count(&g->fx, g->A, b, i);
     total = n ? LLVMBuildAdd(b, total, n, "") : NULL;
   }
+  lt_map_free(&runs);
   if (!total)
     return;
-  LLVMValueRef f = begin_fn(c), args[2] = {g->a_undo, total};
+  LLVMValueRef f = begin_fn(c, g->lifo), args[2] = {g->a_undo, total};
   LLVMBuildCall2(b, LLVMGlobalGetValueType(f), f, args, 2, "");
 }
 
@@ -504,6 +638,7 @@ void lt_undo_forward(LtGen *g) {
   LLVMBuildStore(b, on, field(c, b, g->a_undo, 2));
   LLVMBuildStore(b, LLVMConstInt(c->i64, 0, 0), field(c, b, g->a_undo, 3));
   LLVMBuildStore(b, LLVMConstInt(c->i64, 0, 0), field(c, b, g->a_undo, 4));
+  LLVMBuildStore(b, LLVMConstNull(c->ptr), field(c, b, g->a_undo, 5));
   reserve(g);
   preallocate(g, b);
   LLVMValueRef f = save_fn(c);
@@ -521,18 +656,37 @@ void lt_undo_forward(LtGen *g) {
       LLVMBuildCall2(b, LLVMGlobalGetValueType(bf), bf, args, 3, "");
       continue;
     }
+    LLVMTypeRef t = LLVMTypeOf(LLVMGetOperand(i, 0));
+    LLVMValueRef size = LLVMConstInt(c->i64, LLVMStoreSizeOfType(c->td, t), 0);
+    size_t rl = (size_t)lt_map_get(&g->undo_run, i);
+    LLVMValueRef apart = rl ? lt_map_get(&g->undo_apart, (void *)rl) : NULL;
+    if (rl && apart == (void *)1) { /* the run entry, before the loop starts */
+      LLVMBasicBlockRef ph = g->g.block[g->loops.loop[rl - 1].preheader];
+      LLVMValueRef apb = lt_map_get(&g->fmap, LLVMBasicBlockAsValue(ph));
+      LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(LLVMValueAsBasicBlock(apb)));
+      LLVMValueRef s;
+      apart = lt_undo_run_apart(g, i, (unsigned)rl - 1, b, &s);
+      lt_map_put(&g->undo_apart, (void *)rl, apart);
+      LLVMValueRef rf = run_fn(c);
+      LLVMValueRef args[3] = {g->a_undo, s,
+                              LLVMBuildSelect(b, apart, size, LLVMConstInt(c->i64, 0, 0), "")};
+      LLVMBuildCall2(b, LLVMGlobalGetValueType(rf), rf, args, 3, "");
+    }
     LLVMValueRef ai = lt_map_get(&g->fmap, i);
     LLVMPositionBuilderBefore(b, ai);
-    LLVMTypeRef t = LLVMTypeOf(LLVMGetOperand(i, 0));
-    LLVMValueRef args[3] = {g->a_undo, LLVMGetOperand(ai, 1),
-                            LLVMConstInt(c->i64, LLVMStoreSizeOfType(c->td, t), 0)};
-    LLVMBuildCall2(b, LLVMGlobalGetValueType(f), f, args, 3, "");
+    LLVMValueRef args[3] = {g->a_undo, LLVMGetOperand(ai, 1), size};
+    LLVMValueRef call = LLVMBuildCall2(b, LLVMGlobalGetValueType(f), f, args, 3, "");
+    if (rl) { /* skipped when the run entry holds S */
+      lt_vec_push(&g->undo_skip, call);
+      lt_vec_push(&g->undo_skip, apart);
+    }
   }
   LLVMDisposeBuilder(b);
 }
 
 LLVMValueRef lt_undo_forward_field(LtGen *g, LLVMBuilderRef b, unsigned k) {
-  return LLVMBuildLoad2(b, k == 0 ? g->c->ptr : g->c->i64, field(g->c, b, g->a_undo, k), "");
+  return LLVMBuildLoad2(b, k == 0 || k == 5 ? g->c->ptr : g->c->i64,
+                        field(g->c, b, g->a_undo, k), "");
 }
 
 /* The log's calls in fn, each only where on says the log is on. */
@@ -562,9 +716,30 @@ static int guard_calls(LtCtx *c, LLVMValueRef fn, LLVMValueRef helper, LLVMValue
 
 int lt_undo_guard(LtGen *g) {
   int any = 0;
-  if (g->a_undo && g->a_undo_on)
+  if (g->a_undo && g->a_undo_on) {
     any |= guard_calls(g->c, g->A, save_fn(g->c), g->a_undo_on);
-  if (g->r_undo && g->r_undo_on)
+    any |= guard_calls(g->c, g->A, run_fn(g->c), g->a_undo_on);
+  }
+  if (g->r_undo && g->r_undo_on) {
     any |= guard_calls(g->c, g->R, restore_fn(g->c), g->r_undo_on);
+    any |= guard_calls(g->c, g->R, restore_run_fn(g->c), g->r_undo_on);
+  }
   return any;
+}
+
+void lt_undo_skip_runs(LtGen *g) {
+  LtCtx *c = g->c;
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
+  for (size_t k = 0; k < g->undo_skip.n; k += 2) {
+    LLVMValueRef call = g->undo_skip.v[k];
+    LLVMBasicBlockRef pre = lt_split_before(c->llctx, call);
+    LLVMValueRef next = LLVMGetNextInstruction(call);
+    LLVMBasicBlockRef log = lt_split_before(c->llctx, next);
+    LLVMBasicBlockRef rest = LLVMGetInstructionParent(next);
+    LLVMPositionBuilderAtEnd(b, pre);
+    LLVMBuildCondBr(b, g->undo_skip.v[k + 1], rest, log);
+    LLVMPositionBuilderAtEnd(b, log);
+    LLVMBuildBr(b, rest);
+  }
+  LLVMDisposeBuilder(b);
 }

@@ -43,20 +43,10 @@ static LLVMValueRef counter_start(LtGen *g, unsigned l, LLVMValueRef v) {
   return NULL;
 }
 
-static int clonable_op(LLVMOpcode op) {
-  switch (op) {
-  case LLVMGetElementPtr: case LLVMAdd: case LLVMSub: case LLVMMul: case LLVMShl:
-  case LLVMOr: case LLVMSExt: case LLVMZExt: case LLVMTrunc: case LLVMBitCast:
-    return 1;
-  default:
-    return 0;
-  }
-}
-
-/* v at l's first iteration, emitted at b (A's values); with b NULL, only
- * whether it can be: NULL when not. */
-static LLVMValueRef first(LtGen *g, unsigned l, LLVMValueRef v, LLVMBuilderRef b,
-                          unsigned depth) {
+/* v at iteration k of l (k NULL: the first), emitted at b (A's values);
+ * with b NULL, only whether it can be: NULL when not. */
+static LLVMValueRef at_iter(LtGen *g, unsigned l, LLVMValueRef v, LLVMBuilderRef b,
+                            LLVMValueRef k, unsigned depth) {
   if (depth > 32)
     return NULL;
   if (!in_loop(g, l, v)) {
@@ -66,18 +56,28 @@ static LLVMValueRef first(LtGen *g, unsigned l, LLVMValueRef v, LLVMBuilderRef b
     return m ? m : v;
   }
   if (LLVMIsAPHINode(v)) {
+    long long step = 0;
+    for (unsigned j = 0; j < g->ind.nctr[l]; j++)
+      if (g->ind.ctr[l][j].phi == v && g->ind.ctr[l][j].step)
+        step = g->ind.ctr[l][j].step;
     LLVMValueRef s = counter_start(g, l, v);
-    return s ? first(g, l, s, b, depth + 1) : NULL;
+    s = s ? at_iter(g, l, s, b, NULL, depth + 1) : NULL;
+    if (!s || !b || !k)
+      return s;
+    LLVMTypeRef t = LLVMTypeOf(v);
+    LLVMValueRef kk = LLVMBuildIntCast2(b, k, t, 1, "");
+    return LLVMBuildAdd(b, s, LLVMBuildMul(b, kk, LLVMConstInt(t, (unsigned long long)step, 1), ""),
+                        "");
   }
   LLVMOpcode op = LLVMGetInstructionOpcode(v);
-  if (!clonable_op(op))
+  if (!lt_run_op(op))
     return NULL;
   unsigned n = (unsigned)LLVMGetNumOperands(v);
   LLVMValueRef ops[16];
   if (n > 16)
     return NULL;
-  for (unsigned k = 0; k < n; k++)
-    if (!(ops[k] = first(g, l, LLVMGetOperand(v, k), b, depth + 1)))
+  for (unsigned j = 0; j < n; j++)
+    if (!(ops[j] = at_iter(g, l, LLVMGetOperand(v, j), b, k, depth + 1)))
       return NULL;
   if (!b)
     return v;
@@ -89,6 +89,11 @@ static LLVMValueRef first(LtGen *g, unsigned l, LLVMValueRef v, LLVMBuilderRef b
   default:
     return LLVMBuildBinOp(b, op, ops[0], ops[1], "");
   }
+}
+
+static LLVMValueRef first(LtGen *g, unsigned l, LLVMValueRef v, LLVMBuilderRef b,
+                          unsigned depth) {
+  return at_iter(g, l, v, b, NULL, depth);
 }
 
 /* The bytes the store writes per iteration of l and its byte step, when
@@ -108,7 +113,11 @@ static int dense(LtGen *g, unsigned l, LLVMValueRef store, long long *step) {
   return size > 0 && (c == size || c == -size);
 }
 
-int lt_undo_block_loop(LtGen *g, LLVMValueRef store) {
+/* The innermost loop of a store when R leaves it through r_enter and A
+ * can count its header executions at its preheader: one exiting block
+ * (its header or its latch), a known trip with a constant step, start and
+ * bound outside it; else -1. */
+static int counted_loop(LtGen *g, LLVMValueRef store) {
   if (!g->r_enter || LLVMGetVolatile(store))
     return -1;
   int id = lt_cfg_id(&g->g, LLVMGetInstructionParent(store));
@@ -123,8 +132,20 @@ int lt_undo_block_loop(LtGen *g, LLVMValueRef store) {
   unsigned x = L->exiting[0];
   if (x != L->header && x != (unsigned)L->latch)
     return -1;
-  if (!lt_cfg_dominates(&g->g, (unsigned)id, (unsigned)L->latch))
-    return -1; /* not in every iteration */
+  return l;
+}
+
+/* Does the store run in every iteration of l that reaches the latch? */
+static int every_iteration(LtGen *g, unsigned l, LLVMValueRef store) {
+  int id = lt_cfg_id(&g->g, LLVMGetInstructionParent(store));
+  return id >= 0 && lt_loop_of(&g->loops, (unsigned)id) == (int)l &&
+         lt_cfg_dominates(&g->g, (unsigned)id, (unsigned)g->loops.loop[l].latch);
+}
+
+int lt_undo_block_loop(LtGen *g, LLVMValueRef store) {
+  int l = counted_loop(g, store);
+  if (l < 0 || !every_iteration(g, (unsigned)l, store))
+    return -1;
   long long step;
   if (!dense(g, (unsigned)l, store, &step) ||
       !first(g, (unsigned)l, LLVMGetOperand(store, 1), NULL, 0))
@@ -142,22 +163,35 @@ int lt_undo_block_loop(LtGen *g, LLVMValueRef store) {
   return l;
 }
 
-LLVMValueRef lt_undo_block_range(LtGen *g, LLVMValueRef store, unsigned l, LLVMBuilderRef b,
-                                 LLVMValueRef *bytes) {
-  LtCtx *c = g->c;
-  const LtLoop *L = &g->loops.loop[l];
+/* Loop l's header executions T in the run about to start, at b in A's
+ * preheader (i64). */
+static LLVMValueRef header_runs(LtGen *g, unsigned l, LLVMBuilderRef b) {
   LtTrip m = g->ind.trip[l];
   LLVMValueRef ms = lt_map_get(&g->fmap, m.start), mb = lt_map_get(&g->fmap, m.bound);
   m.start = ms ? ms : m.start;
   m.bound = mb ? mb : m.bound;
-  LLVMValueRef n = LLVMBuildSExtOrBitCast(b, lt_trip_emit(b, &m), c->i64, "");
-  /* header executions T: a store after the header's exit test runs T - 1
-   * times, one before it (or in a loop leaving from its latch) T times */
+  return LLVMBuildSExtOrBitCast(b, lt_trip_emit(b, &m), g->c->i64, "");
+}
+
+/* The store's executions in that run, from T: one after the header's
+ * exit test runs T - 1 times, one before it (or in a loop leaving from its
+ * latch) T times; at least 0. */
+static LLVMValueRef store_runs(LtGen *g, unsigned l, LLVMValueRef store, LLVMValueRef t,
+                               LLVMBuilderRef b) {
+  LtCtx *c = g->c;
+  const LtLoop *L = &g->loops.loop[l];
   int id = lt_cfg_id(&g->g, LLVMGetInstructionParent(store));
+  LLVMValueRef n = t;
   if (L->exiting[0] == L->header && (unsigned)id != L->header)
     n = LLVMBuildSub(b, n, LLVMConstInt(c->i64, 1, 0), "");
-  n = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, n, LLVMConstInt(c->i64, 0, 0), ""), n,
-                      LLVMConstInt(c->i64, 0, 0), "lt.undo.iters");
+  return LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, n, LLVMConstInt(c->i64, 0, 0), ""), n,
+                         LLVMConstInt(c->i64, 0, 0), "lt.undo.iters");
+}
+
+LLVMValueRef lt_undo_block_range(LtGen *g, LLVMValueRef store, unsigned l, LLVMBuilderRef b,
+                                 LLVMValueRef *bytes) {
+  LtCtx *c = g->c;
+  LLVMValueRef n = store_runs(g, l, store, header_runs(g, l, b), b);
   long long step;
   dense(g, l, store, &step);
   long long size = step < 0 ? -step : step;
@@ -168,4 +202,111 @@ LLVMValueRef lt_undo_block_range(LtGen *g, LLVMValueRef store, unsigned l, LLVMB
     p = LLVMBuildGEP2(b, c->i8, p, &back, 1, "");
   }
   return p;
+}
+
+/* Run entries. A store at one address S in every iteration of its loop
+ * l (a triangular solve's x[i] -= L[i][j] * x[j], an accumulator kept in
+ * memory that l's other accesses may alias) logs S's old value in every
+ * iteration, though the reverse pass needs inside l only the loads that
+ * do not read S. So A decides per run, in l's preheader: when the loads R
+ * re-reads in l (those paired with the stores of S) lie apart from S over
+ * the whole run (their addresses are affine in l: first and last
+ * iteration bound them) and the store runs at all, it saves S once, as
+ * a run entry, and skips the saves in the loop; else it pushes an empty
+ * run entry and logs every store as before. R's restores in l leave a run
+ * entry on top of the log alone (undo.c, lt.undo.restore.run), and R pops
+ * it where it leaves l (r_enter): S gets its value from before the loop,
+ * and in the fallback the stores' own entries, above the empty one, were
+ * popped by then. Every logged store in l must write S (the only entries
+ * of a run lie above its run entry, so a restore finds the run entry on
+ * top exactly when A skipped the stores), at least one of them in every
+ * iteration (S is then memory the loop writes, safe to read first). */
+
+/* Does a class in the load's candidate lists have a member in l? */
+static int paired_in(LtGen *g, unsigned l, LLVMValueRef load) {
+  LtVec *lists = lt_map_get(&g->ow.cand, load);
+  for (size_t j = 0; lists && j < lists->n; j++) {
+    LtVec *w = lists->v[j];
+    for (size_t m = 0; m < w->n; m += 2)
+      if (in_loop(g, l, w->v[m]))
+        return 1;
+  }
+  return 0;
+}
+
+static unsigned long long size_of(LtGen *g, LLVMValueRef v) {
+  return LLVMStoreSizeOfType(g->c->td, LLVMTypeOf(v));
+}
+
+int lt_undo_run_loop(LtGen *g, LLVMValueRef store) {
+  int l = counted_loop(g, store);
+  if (l < 0)
+    return -1;
+  unsigned ul = (unsigned)l;
+  LLVMValueRef addr = LLVMGetOperand(store, 1);
+  unsigned long long size = size_of(g, LLVMGetOperand(store, 0));
+  if (!lt_invariant_value(&g->ind, ul, addr) || !first(g, ul, addr, NULL, 0) || size > 8)
+    return -1;
+  /* every store logged in l writes S, one of them in every iteration */
+  int every = 0;
+  for (size_t k = 0; k < g->undo_calls.n; k += 2) {
+    LLVMValueRef s = g->undo_calls.v[k];
+    if (!in_loop(g, ul, s) || !lt_map_get(&g->undo_need, lt_map_get(&g->ow.store_class, s)))
+      continue;
+    if (LLVMGetOperand(s, 1) != addr || size_of(g, LLVMGetOperand(s, 0)) != size ||
+        LLVMGetVolatile(s))
+      return -1;
+    every |= every_iteration(g, ul, s);
+  }
+  if (!every)
+    return -1;
+  /* the loads R re-reads in l under them: in l itself, linear in l */
+  for (size_t k = 0; k < g->undo_order.n; k++) {
+    LLVMValueRef ld = g->undo_order.v[k];
+    if (!in_loop(g, ul, ld) || !paired_in(g, ul, ld))
+      continue;
+    int id = lt_cfg_id(&g->g, LLVMGetInstructionParent(ld));
+    if (id < 0 || lt_loop_of(&g->loops, (unsigned)id) != l ||
+        !lt_linear_in(&g->ind, ul, LLVMGetOperand(ld, 0)) ||
+        !first(g, ul, LLVMGetOperand(ld, 0), NULL, 0))
+      return -1;
+  }
+  return l;
+}
+
+static LLVMValueRef addr_int(LtGen *g, LLVMBuilderRef b, LLVMValueRef p) {
+  return LLVMBuildPtrToInt(b, p, g->c->i64, "");
+}
+
+LLVMValueRef lt_undo_run_apart(LtGen *g, LLVMValueRef store, unsigned l, LLVMBuilderRef b,
+                               LLVMValueRef *at) {
+  LtCtx *c = g->c;
+  LLVMValueRef t = header_runs(g, l, b);
+  LLVMValueRef apart = LLVMBuildICmp(b, LLVMIntSGT, store_runs(g, l, store, t, b),
+                                     LLVMConstInt(c->i64, 0, 0), "");
+  *at = first(g, l, LLVMGetOperand(store, 1), b, 0);
+  LLVMValueRef s = addr_int(g, b, *at);
+  LLVMValueRef s_end =
+      LLVMBuildAdd(b, s, LLVMConstInt(c->i64, size_of(g, LLVMGetOperand(store, 0)), 0), "");
+  const LtLoop *L = &g->loops.loop[l];
+  for (size_t k = 0; k < g->undo_order.n; k++) {
+    LLVMValueRef ld = g->undo_order.v[k];
+    if (!in_loop(g, l, ld) || !paired_in(g, l, ld))
+      continue;
+    /* its last iteration: T - 1, or T - 2 after a header's exit test */
+    int id = lt_cfg_id(&g->g, LLVMGetInstructionParent(ld));
+    unsigned long long back = L->exiting[0] == L->header && (unsigned)id != L->header ? 2 : 1;
+    LLVMValueRef last = LLVMBuildSub(b, t, LLVMConstInt(c->i64, back, 0), "");
+    LLVMValueRef p = addr_int(g, b, first(g, l, LLVMGetOperand(ld, 0), b, 0));
+    LLVMValueRef q = addr_int(g, b, at_iter(g, l, LLVMGetOperand(ld, 0), b, last, 0));
+    LLVMValueRef up = LLVMBuildICmp(b, LLVMIntULE, p, q, "");
+    LLVMValueRef lo = LLVMBuildSelect(b, up, p, q, "");
+    LLVMValueRef hi = LLVMBuildSelect(b, up, q, p, "");
+    hi = LLVMBuildAdd(b, hi, LLVMConstInt(c->i64, size_of(g, ld), 0), "");
+    LLVMValueRef below = LLVMBuildICmp(b, LLVMIntULE, hi, s, "");
+    LLVMValueRef above = LLVMBuildICmp(b, LLVMIntULE, s_end, lo, "");
+    apart = LLVMBuildAnd(b, apart, LLVMBuildOr(b, below, above, ""), "");
+  }
+  LLVMSetValueName2(apart, "lt.undo.apart", 13);
+  return apart;
 }

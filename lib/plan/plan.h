@@ -22,6 +22,7 @@ typedef enum {
   LT_SLOT_CUSTOMTAPE,/* a custom derivative's tape (key: the P call) */
   LT_SLOT_UNDOLOG,   /* the undo log (key: P) */
   LT_SLOT_UNDOCOUNT, /* its entries (key: P) */
+  LT_SLOT_UNDOBASE,  /* its arena block, or null (key: P) */
   LT_SLOT_CKPT,      /* a checkpointed step's context (key: the P call) */
   LT_SLOT_CKPTTAPE,  /* ... and its tape, or null (gen/ckpt.c) */
   LT_NSLOTKINDS

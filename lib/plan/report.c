@@ -51,6 +51,13 @@ static void describe(Buf *b, const LtPlan *g, unsigned i) {
   case LT_SLOT_LOOPCOUNT:
     put(b, "%s of a loop", kind == LT_SLOT_LOOPBUF ? "cache" : "count");
     break;
+  case LT_SLOT_UNDOLOG:
+  case LT_SLOT_UNDOCOUNT:
+  case LT_SLOT_UNDOBASE:
+    put(b, "%s", kind == LT_SLOT_UNDOLOG     ? "the undo log"
+                 : kind == LT_SLOT_UNDOCOUNT ? "its entries"
+                                             : "its arena block");
+    break;
   case LT_SLOT_CUSTOMTAPE: {
     const LtRule *rule;
     const char *cn = lt_callee_name(src, &len);

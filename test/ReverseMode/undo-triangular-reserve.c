@@ -1,12 +1,18 @@
 // At -O0 the stores of an in-place Cholesky factorisation stay in its
 // loops, and the loads of the factor are re-read through the undo log
-// (gen/undo.c) instead of taped. The log's entries for the stores of the
-// triangular nests (k < j < i, k < i) are reserved before the nest, from
-// the nest's exact count of iterations (summed over the enclosing
-// counters, gen/loopfwd.c), one lt.undo.reserve per loop with logged
-// stores; only the store of the outer loop (the square root, n entries)
-// is counted in the log allocated at entry. Before, the entry allocated
-// the product of the largest trip counts, n^3 entries for n^3 / 6 stores.
+// (gen/undo.c) instead of taped. The accumulators of the k loops (A[i][j]
+// and A[i][i], which stay put in them) are logged once per run of their
+// loop (run entries, gen/undoblock.c) when the loads there stay clear of
+// them, as they do here. The log's entries for the triangular nest k < j
+// < i, the division stores of the j loop and one run entry per iteration
+// of it, are reserved before the nest, from the nest's exact count of
+// iterations (summed over the enclosing counters, gen/loopfwd.c): one
+// lt.undo.reserve. The diagonal's run entries and the square root's n
+// entries (the outer loop's) are counted in the log allocated at entry,
+// from the arena (gen/arena.c) under __enzyme_autodiff.
+// Before the nest's reservation, the entry allocated the product of the
+// largest trip counts, n^3 entries for n^3 / 6 stores; before run entries
+// there were three reservations, one per loop of logged stores.
 // The sizes are checked at run time in
 // Integration/inplace-factorizations.c.
 // RUN: %ltclang -O0 -S -emit-llvm %s -o %t.ll
@@ -38,10 +44,12 @@ void grad_chol(double *A, double *dA, int n) {
 // CHECK:         call ptr @realloc(
 
 // CHECK-LABEL: define internal {{.*}}@chol.lt.grad(
-// CHECK:         call void @lt.undo.begin(
+// CHECK:         call void @lt.undo.begin.arena(
 // CHECK:         call void @lt.undo.reserve(
-// CHECK:         call void @lt.undo.reserve(
-// CHECK:         call void @lt.undo.reserve(
+// CHECK-NOT:     call void @lt.undo.reserve(
+// CHECK:         call void @lt.undo.run(
+// CHECK-NOT:     call void @lt.undo.reserve(
+// CHECK:         call void @lt.undo.run(
 // CHECK-NOT:     call void @lt.undo.reserve(
 // CHECK:         call void @lt.undo.save(
 // CHECK-NOT:     call void @lt.undo.reserve(

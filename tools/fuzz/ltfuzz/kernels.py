@@ -11,9 +11,19 @@ the kernels' pointers may too), in blocks at the top level of f:
               the reverse pass needs are overwritten, so they come from
               the tape or the undo log (lib/gen/undo.c);
   in-place    one loop that reads P[i] and P[i + 1] nonlinearly and then
-              overwrites P[i] (guarded or not), as a smoother does.
+              overwrites P[i] (guarded or not), as a smoother does;
+  solve       (beside a third of the kernels above) a triangular solve in
+              place: X[i] -= s * L[i + j] * X[j] over j < i (or j > i,
+              running down; or every j, which reads X[i] itself), then a
+              division by a diagonal term: the accumulator X[i] stays put
+              in the inner loop, which the undo log saves once per run
+              when the loads there stay clear of it (run entries,
+              lib/gen/undoblock.c); X and L may alias. Drawn from a stream
+              of its own: the other kernels' programs are unchanged.
 Every program of the flag has at least one kernel. Its draws come after
 the other modes' (f differs from the program without it)."""
+import random
+
 from .mode import Mode
 from .shapes import N
 
@@ -28,6 +38,7 @@ class Kernels(Mode):
 
     def on_init(self):
         self.k_count = 0
+        self.solve_r = random.Random(self.seed * 7907 + 29)
 
     def on_stmt(self, scope, depth, iters):
         if depth == 0 and not scope and self.r.random() < 0.25:
@@ -67,7 +78,40 @@ class Kernels(Mode):
             body = self.k_overwrite()
         else:
             body = self.k_inplace()
+        if self.solve_r.random() < 0.35:
+            body += self.k_solve()
         return ["{"] + ["  " + l for l in body] + ["}"]
+
+    def k_solve(self):
+        """A triangular solve in place, from solve_r alone."""
+        r, k = self.solve_r, self.k_count
+        M = r.randint(2, 4)
+        x = r.choice(self.k_arrays())
+        lx = "double *sx%d = %s + %d;" % (k, x, r.randint(0, N - M))
+        lw = 2 * M - 1
+        lv = "const double *sl%d = %s + %d;" % (k, r.choice(self.k_arrays()), r.randint(0, N - lw))
+        i, j = "si%d" % k, "sj%d" % k
+        X, L = "sx%d" % k, "sl%d" % k
+        shape = r.choice(["below", "above", "every"])
+        loop = {"below": "for (int %s = 0; %s < %s; %s++)" % (j, j, i, j),
+                "above": "for (int %s = %d; %s > %s; %s--)" % (j, M - 1, j, i, j),
+                "every": "for (int %s = 0; %s < %d; %s++)" % (j, j, M, j)}[shape]
+        s_ = "%.3g" % r.uniform(0.1, 0.3)
+        upd = "%s[%s] -= %s * %s[%s + %s] * %s;" % (
+            X, i, s_, L, i, j, r.choice(["%s[%s]" % (X, j), "sin(%s[%s])" % (X, j)]))
+        d = "%.3g" % r.uniform(1.2, 2.0)
+        acc = "acc%d" % r.randrange(self.naccs)
+        order = "for (int %s = 0; %s < %d; %s++) {" % (i, i, M, i) if r.random() < 0.5 else \
+                "for (int %s = %d; %s >= 0; %s--) {" % (i, M - 1, i, i)
+        return ["/* --kernels: a triangular solve in place (%s; sx may alias sl) */" % shape,
+                lx, lv, order,
+                "  %s[%s] = %.3g * %s[%s] + %.3g;" % (X, i, r.uniform(0.5, 1.0), X, i, r.uniform(-0.3, 0.3)),
+                "  " + loop,
+                "    " + upd,
+                "  %s[%s] = %s[%s] / (%s + %s[2 * %s] * %s[2 * %s]);" % (X, i, X, i, d, L, i, L, i),
+                "}",
+                "%s += %.3g * %s[%d] * %s[%d];" % (acc, r.uniform(0.2, 0.6), X, r.randrange(M), X,
+                                                    r.randrange(M))]
 
     def k_accumulate(self):
         r = self.r
