@@ -162,6 +162,7 @@ static void gen_free(LtGen *g) {
   lt_map_free(&g->undo_run);
   lt_map_free(&g->undo_apart);
   lt_vec_free(&g->undo_skip);
+  lt_vec_free(&g->undo_enter);
   if (g->loops.loop)
     lt_loops_free(&g->loops);
   lt_map_free(&g->rprimal);

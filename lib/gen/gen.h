@@ -219,6 +219,8 @@ struct LtGen {
                           when apart -> the loop id + 1 (undoblock.c) */
   LtMap undo_apart;    /* loop id + 1 -> A's i1 "apart" of its run */
   LtVec undo_skip;     /* (A's save call, apart): skipped when apart */
+  LtVec undo_enter;    /* (loop id + 1, R's store of its reverse counter
+                          where R enters its reverse): run entries' flag */
   int failed;
 };
 

@@ -88,8 +88,11 @@ static void enter_loops(LtGen *g, LLVMBasicBlockRef bb) {
   for (unsigned l = 0; l < g->loops.nloops; l++)
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && LLVMIsAPHINode(i);
          i = LLVMGetNextInstruction(i))
-      if ((size_t)lt_map_get(&g->ivx_loop, i) == l + 1)
-        LLVMBuildStore(g->b, lt_rv(g, i), g->r_iv[l]);
+      if ((size_t)lt_map_get(&g->ivx_loop, i) == l + 1) {
+        LLVMValueRef st = LLVMBuildStore(g->b, lt_rv(g, i), g->r_iv[l]);
+        lt_vec_push(&g->undo_enter, (void *)(size_t)(l + 1)); /* undo.c */
+        lt_vec_push(&g->undo_enter, st);
+      }
 }
 
 static int header_of(LtGen *g, unsigned id) {

@@ -277,6 +277,87 @@ static LLVMValueRef restore_run_fn(LtCtx *c) {
   return helper(c, "lt.undo.restore.run", pt, 1, fill_restore_run);
 }
 
+/* i1 lt.undo.top.run(state): the log is on and its last entry is a run
+ * entry (R entering the reverse of a loop of run entries: then its
+ * restores there do nothing, and R skips them). */
+static LLVMValueRef top_run_fn(LtCtx *c) {
+  LLVMBasicBlockRef e;
+  LLVMTypeRef pt[1] = {c->ptr};
+  LLVMValueRef f = lt_helper_fn(c, "lt.undo.top.run", LLVMFunctionType(c->i1, pt, 1, 0), &e);
+  if (!e)
+    return f;
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
+  LLVMBasicBlockRef peek = LLVMAppendBasicBlockInContext(c->llctx, f, "peek");
+  LLVMBasicBlockRef no = LLVMAppendBasicBlockInContext(c->llctx, f, "no");
+  LLVMPositionBuilderAtEnd(b, e);
+  LLVMValueRef st = LLVMGetParam(f, 0);
+  LLVMValueRef on = LLVMBuildLoad2(b, c->i64, field(c, b, st, 2), "on");
+  LLVMValueRef k = LLVMBuildLoad2(b, c->i64, field(c, b, st, 1), "count");
+  LLVMValueRef zero = LLVMConstInt(c->i64, 0, 0);
+  LLVMBuildCondBr(b, LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntNE, on, zero, ""),
+                                  LLVMBuildICmp(b, LLVMIntNE, k, zero, ""), ""),
+                  peek, no);
+  LLVMPositionBuilderAtEnd(b, no);
+  LLVMBuildRet(b, LLVMConstInt(c->i1, 0, 0));
+  LLVMPositionBuilderAtEnd(b, peek);
+  LLVMValueRef off = LLVMBuildMul(b, LLVMBuildSub(b, k, LLVMConstInt(c->i64, 1, 0), ""),
+                                  LLVMConstInt(c->i64, ENTRY, 0), "");
+  LLVMValueRef en = LLVMBuildGEP2(b, c->i8, LLVMBuildLoad2(b, c->ptr, field(c, b, st, 0), ""),
+                                  &off, 1, "e");
+  LLVMValueRef n = LLVMBuildLoad2(b, c->i64, at(c, b, en, 8), "n");
+  LLVMBuildRet(b, LLVMBuildICmp(b, LLVMIntNE,
+                                LLVMBuildAnd(b, n, LLVMConstInt(c->i64, RUN, 0), ""), zero, ""));
+  LLVMDisposeBuilder(b);
+  return f;
+}
+
+/* Where R enters the reverse of run loop l, once per run (its one exit's
+ * block, undo_enter), a flag: the run entry is on top; R's restores in l
+ * are the plain ones behind it (a branch on an invariant, not a call per
+ * iteration). Without that one place, the restores stay
+ * lt.undo.restore.run. */
+static void run_flag(LtGen *g, unsigned l) {
+  LtCtx *c = g->c;
+  const LtLoop *L = &g->loops.loop[l];
+  LLVMValueRef enter = NULL;
+  int n = 0;
+  for (size_t k = 0; k < g->undo_enter.n; k += 2)
+    if ((size_t)g->undo_enter.v[k] == l + 1) {
+      enter = g->undo_enter.v[k + 1];
+      n++;
+    }
+  if (n != 1 || L->nexits != 1)
+    return;
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
+  LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(g->R)));
+  LLVMValueRef slot = LLVMBuildAlloca(b, c->i1, "lt.undo.runtop");
+  LLVMBuildStore(b, LLVMConstInt(c->i1, 0, 0), slot);
+  LLVMPositionBuilderBefore(b, enter);
+  LLVMValueRef tf = top_run_fn(c);
+  LLVMBuildStore(b, LLVMBuildCall2(b, LLVMGlobalGetValueType(tf), tf, &g->r_undo, 1, ""), slot);
+  LLVMValueRef rr = restore_run_fn(c), rf = restore_fn(c);
+  for (size_t k = 0; k < g->undo_calls.n; k += 2) {
+    LLVMValueRef call = g->undo_calls.v[k + 1];
+    if ((size_t)lt_map_get(&g->undo_run, g->undo_calls.v[k]) != l + 1 ||
+        LLVMGetCalledValue(call) != rr)
+      continue;
+    LLVMPositionBuilderBefore(b, call);
+    LLVMValueRef top = LLVMBuildLoad2(b, c->i1, slot, "");
+    LLVMValueRef nc = LLVMBuildCall2(b, LLVMGlobalGetValueType(rf), rf, &g->r_undo, 1, "");
+    LLVMInstructionEraseFromParent(call);
+    g->undo_calls.v[k + 1] = nc;
+    LLVMBasicBlockRef pre = lt_split_before(c->llctx, nc);
+    LLVMValueRef next = LLVMGetNextInstruction(nc);
+    LLVMBasicBlockRef dorestore = lt_split_before(c->llctx, next);
+    LLVMBasicBlockRef rest = LLVMGetInstructionParent(next);
+    LLVMPositionBuilderAtEnd(b, pre);
+    LLVMBuildCondBr(b, top, rest, dorestore);
+    LLVMPositionBuilderAtEnd(b, dorestore);
+    LLVMBuildBr(b, rest);
+  }
+  LLVMDisposeBuilder(b);
+}
+
 /* lt.undo.finish(state): replay every entry forwards, free the log. */
 static void fill_finish(LtCtx *c, LLVMBuilderRef b, LLVMValueRef f) {
   LLVMValueRef st = LLVMGetParam(f, 0);
@@ -427,6 +508,13 @@ void lt_undo_reverse_finish(LtGen *g) {
       LLVMBuildCall2(rb, LLVMGlobalGetValueType(rf), rf, &g->r_undo, 1, "");
     }
     LLVMDisposeBuilder(rb);
+  }
+  for (size_t k = 0; k < g->undo_calls.n; k += 2) {
+    size_t rl = (size_t)lt_map_get(&g->undo_run, g->undo_calls.v[k]);
+    if (rl && lt_map_get(&g->undo_apart, (void *)rl) == (void *)1) {
+      lt_map_put(&g->undo_apart, (void *)rl, (void *)2); /* flagged */
+      run_flag(g, (unsigned)rl - 1);
+    }
   }
   /* R's state: the log and its count from the tape; on when A logged */
   LLVMValueRef log = lt_tape_load(g, LT_SLOT_UNDOLOG, g->P, c->ptr);
@@ -660,7 +748,7 @@ void lt_undo_forward(LtGen *g) {
     LLVMValueRef size = LLVMConstInt(c->i64, LLVMStoreSizeOfType(c->td, t), 0);
     size_t rl = (size_t)lt_map_get(&g->undo_run, i);
     LLVMValueRef apart = rl ? lt_map_get(&g->undo_apart, (void *)rl) : NULL;
-    if (rl && apart == (void *)1) { /* the run entry, before the loop starts */
+    if (rl && (apart == (void *)1 || apart == (void *)2)) { /* the run entry, before the loop */
       LLVMBasicBlockRef ph = g->g.block[g->loops.loop[rl - 1].preheader];
       LLVMValueRef apb = lt_map_get(&g->fmap, LLVMBasicBlockAsValue(ph));
       LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(LLVMValueAsBasicBlock(apb)));

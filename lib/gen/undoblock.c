@@ -217,10 +217,11 @@ LLVMValueRef lt_undo_block_range(LtGen *g, LLVMValueRef store, unsigned l, LLVMB
  * entry on top of the log alone (undo.c, lt.undo.restore.run), and R pops
  * it where it leaves l (r_enter): S gets its value from before the loop,
  * and in the fallback the stores' own entries, above the empty one, were
- * popped by then. Every logged store in l must write S (the only entries
- * of a run lie above its run entry, so a restore finds the run entry on
- * top exactly when A skipped the stores), at least one of them in every
- * iteration (S is then memory the loop writes, safe to read first). */
+ * popped by then. Every logged store in l must write S, in l itself, not
+ * in a loop inside it (the only entries of a run lie above its run entry,
+ * so a restore finds the run entry on top exactly when A skipped the
+ * stores), at least one of them in every iteration (S is then memory the
+ * loop writes, safe to read first). */
 
 /* Does a class in the load's candidate lists have a member in l? */
 static int paired_in(LtGen *g, unsigned l, LLVMValueRef load) {
@@ -247,14 +248,17 @@ int lt_undo_run_loop(LtGen *g, LLVMValueRef store) {
   unsigned long long size = size_of(g, LLVMGetOperand(store, 0));
   if (!lt_invariant_value(&g->ind, ul, addr) || !first(g, ul, addr, NULL, 0) || size > 8)
     return -1;
-  /* every store logged in l writes S, one of them in every iteration */
+  /* every store logged in l writes S, in l itself (a loop inside it
+   * logs entries of its own above the run entry), one of them in every
+   * iteration */
   int every = 0;
   for (size_t k = 0; k < g->undo_calls.n; k += 2) {
     LLVMValueRef s = g->undo_calls.v[k];
     if (!in_loop(g, ul, s) || !lt_map_get(&g->undo_need, lt_map_get(&g->ow.store_class, s)))
       continue;
+    int sid = lt_cfg_id(&g->g, LLVMGetInstructionParent(s));
     if (LLVMGetOperand(s, 1) != addr || size_of(g, LLVMGetOperand(s, 0)) != size ||
-        LLVMGetVolatile(s))
+        LLVMGetVolatile(s) || sid < 0 || lt_loop_of(&g->loops, (unsigned)sid) != l)
       return -1;
     every |= every_iteration(g, ul, s);
   }

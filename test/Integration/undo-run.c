@@ -18,14 +18,20 @@
 #include "loopcheck.h"
 #include <stdio.h>
 
-// The run entry before the inner loop, the saves in it behind its test,
-// and the reverse's restores in the loop that leave a run entry alone.
+// The run entry before the inner loop, the saves in it behind its test;
+// where the reverse enters the loop, whether a run entry is on top of the
+// log, and the restores in the loop behind that (a branch, not a call per
+// iteration: lt.undo.restore.run is left for loops where that place is
+// not one).
 // CHECK-LABEL: define internal {{.*}}@fsub.lt.grad(
 // CHECK: call void @lt.undo.run(
-// CHECK: call void @lt.undo.restore.run(
+// CHECK: call i1 @lt.undo.top.run(
+// CHECK-NOT: call void @lt.undo.restore.run(
 // CHECK-LABEL: define internal {{.*}}@bsub.lt.grad(
 // CHECK: call void @lt.undo.run(
-// CHECK: call void @lt.undo.restore.run(
+// CHECK: call i1 @lt.undo.top.run(
+// CHECK-NOT: call void @lt.undo.restore.run(
+// CHECK-LABEL: define internal {{.*}}@sweep.lt.grad(
 
 static double energy(const double *x, int n) {
   double e = 0;
