@@ -311,6 +311,19 @@ static LLVMValueRef top_run_fn(LtCtx *c) {
   return f;
 }
 
+/* The call runs only when cond is `when`: its own block, behind a branch
+ * on cond. */
+static void behind(LtCtx *c, LLVMBuilderRef b, LLVMValueRef call, LLVMValueRef cond, int when) {
+  LLVMBasicBlockRef pre = lt_split_before(c->llctx, call);
+  LLVMValueRef next = LLVMGetNextInstruction(call);
+  LLVMBasicBlockRef in = lt_split_before(c->llctx, next);
+  LLVMBasicBlockRef rest = LLVMGetInstructionParent(next);
+  LLVMPositionBuilderAtEnd(b, pre);
+  LLVMBuildCondBr(b, cond, when ? in : rest, when ? rest : in);
+  LLVMPositionBuilderAtEnd(b, in);
+  LLVMBuildBr(b, rest);
+}
+
 /* Where R enters the reverse of run loop l, once per run (its one exit's
  * block, undo_enter), a flag: the run entry is on top; R's restores in l
  * are the plain ones behind it (a branch on an invariant, not a call per
@@ -346,14 +359,7 @@ static void run_flag(LtGen *g, unsigned l) {
     LLVMValueRef nc = LLVMBuildCall2(b, LLVMGlobalGetValueType(rf), rf, &g->r_undo, 1, "");
     LLVMInstructionEraseFromParent(call);
     g->undo_calls.v[k + 1] = nc;
-    LLVMBasicBlockRef pre = lt_split_before(c->llctx, nc);
-    LLVMValueRef next = LLVMGetNextInstruction(nc);
-    LLVMBasicBlockRef dorestore = lt_split_before(c->llctx, next);
-    LLVMBasicBlockRef rest = LLVMGetInstructionParent(next);
-    LLVMPositionBuilderAtEnd(b, pre);
-    LLVMBuildCondBr(b, top, rest, dorestore);
-    LLVMPositionBuilderAtEnd(b, dorestore);
-    LLVMBuildBr(b, rest);
+    behind(c, b, nc, top, 0);
   }
   LLVMDisposeBuilder(b);
 }
@@ -785,17 +791,8 @@ static int guard_calls(LtCtx *c, LLVMValueRef fn, LLVMValueRef helper, LLVMValue
       if (LLVMIsACallInst(i) && LLVMGetCalledValue(i) == helper)
         lt_vec_push(&calls, i);
   LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
-  for (size_t k = 0; k < calls.n; k++) {
-    LLVMValueRef call = calls.v[k];
-    LLVMBasicBlockRef pre = lt_split_before(c->llctx, call);
-    LLVMValueRef next = LLVMGetNextInstruction(call);
-    LLVMBasicBlockRef log = lt_split_before(c->llctx, next);
-    LLVMBasicBlockRef rest = LLVMGetInstructionParent(next);
-    LLVMPositionBuilderAtEnd(b, pre);
-    LLVMBuildCondBr(b, on, log, rest);
-    LLVMPositionBuilderAtEnd(b, log);
-    LLVMBuildBr(b, rest);
-  }
+  for (size_t k = 0; k < calls.n; k++)
+    behind(c, b, calls.v[k], on, 1);
   LLVMDisposeBuilder(b);
   size_t n = calls.n;
   lt_vec_free(&calls);
@@ -818,16 +815,7 @@ int lt_undo_guard(LtGen *g) {
 void lt_undo_skip_runs(LtGen *g) {
   LtCtx *c = g->c;
   LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
-  for (size_t k = 0; k < g->undo_skip.n; k += 2) {
-    LLVMValueRef call = g->undo_skip.v[k];
-    LLVMBasicBlockRef pre = lt_split_before(c->llctx, call);
-    LLVMValueRef next = LLVMGetNextInstruction(call);
-    LLVMBasicBlockRef log = lt_split_before(c->llctx, next);
-    LLVMBasicBlockRef rest = LLVMGetInstructionParent(next);
-    LLVMPositionBuilderAtEnd(b, pre);
-    LLVMBuildCondBr(b, g->undo_skip.v[k + 1], rest, log);
-    LLVMPositionBuilderAtEnd(b, log);
-    LLVMBuildBr(b, rest);
-  }
+  for (size_t k = 0; k < g->undo_skip.n; k += 2)
+    behind(c, b, g->undo_skip.v[k], g->undo_skip.v[k + 1], 0);
   LLVMDisposeBuilder(b);
 }
