@@ -220,6 +220,8 @@ LLVMTypeRef lt_bits_type(const LtActivity *a, LLVMValueRef v);
  * address; the one pointer-word operand of arithmetic v, or NULL. */
 void lt_ptr_words_run(LtActivity *a, const LtCfg *g);
 int lt_is_ptr_word(const LtActivity *a, LLVMValueRef v);
+/* The 64-bit scalar whose bytes lane extract v takes, or NULL (bits.c). */
+LLVMValueRef lt_word_source(LLVMValueRef v);
 LLVMValueRef lt_ptr_word_base(const LtActivity *a, LLVMValueRef v);
 /* The type of v's adjoint: v's own, or the float its bits hold. */
 LLVMTypeRef lt_adj_type(const LtActivity *a, LLVMValueRef v);

@@ -528,7 +528,7 @@ LLVMTypeRef lt_adj_type(const LtActivity *a, LLVMValueRef v) {
  * mirrors the primal's byte for byte, so an offset carries over, whatever
  * the arithmetic: rounding up to an alignment included). */
 static int word_operand(const LtActivity *a, LLVMValueRef v) {
-  return LLVMIsAInstruction(v) && lt_map_get(&a->ptr_words, v);
+  return v && LLVMIsAInstruction(v) && lt_map_get(&a->ptr_words, v);
 }
 
 /* The operand of arithmetic v that carries the pointer, or NULL: exactly
@@ -551,6 +551,105 @@ LLVMValueRef lt_ptr_word_base(const LtActivity *a, LLVMValueRef v) {
   }
 }
 
+/* Bits per element of a vector of integers or floats, 0 otherwise. */
+static unsigned lane_bits(LLVMTypeRef t) {
+  if (LLVMGetTypeKind(t) != LLVMVectorTypeKind)
+    return 0;
+  LLVMTypeRef e = LLVMGetElementType(t);
+  switch (LLVMGetTypeKind(e)) {
+  case LLVMIntegerTypeKind:
+    return LLVMGetIntTypeWidth(e);
+  case LLVMHalfTypeKind:
+  case LLVMBFloatTypeKind:
+    return 16;
+  case LLVMFloatTypeKind:
+    return 32;
+  case LLVMDoubleTypeKind:
+    return 64;
+  default:
+    return 0;
+  }
+}
+
+/* The scalar whose 8 bytes are bytes [off, off + 8) of v, through
+ * bitcasts, lane extracts and inserts and shuffles with constant lanes,
+ * or NULL. The SLP vectoriser packs pointers this way: ptrtoint, bitcast
+ * to <4 x i16>, shuffled into a <16 x i16> beside other data, bitcast to
+ * <4 x i64>, a lane extracted and inttoptr'd (Eigen at -O2). Bitcasts
+ * between vector types keep memory order, which for a little-endian
+ * target is lane order. */
+static LLVMValueRef word_at(LLVMValueRef v, unsigned off, int depth) {
+  LLVMTypeRef t = LLVMTypeOf(v);
+  if (depth > 16)
+    return NULL;
+  if (LLVMGetTypeKind(t) == LLVMIntegerTypeKind) {
+    if (off != 0 || LLVMGetIntTypeWidth(t) != 64)
+      return NULL;
+    if (LLVMIsAInstruction(v) && LLVMGetInstructionOpcode(v) == LLVMBitCast &&
+        lane_bits(LLVMTypeOf(LLVMGetOperand(v, 0))))
+      return word_at(LLVMGetOperand(v, 0), 0, depth + 1);
+    return v;
+  }
+  unsigned eb = lane_bits(t) / 8;
+  if (!eb || !LLVMIsAInstruction(v))
+    return NULL;
+  unsigned n = LLVMGetVectorSize(t);
+  if (off + 8 > n * eb)
+    return NULL;
+  switch (LLVMGetInstructionOpcode(v)) {
+  case LLVMBitCast: {
+    LLVMTypeRef st = LLVMTypeOf(LLVMGetOperand(v, 0));
+    if (LLVMGetTypeKind(st) == LLVMIntegerTypeKind && off == 0 && n * eb == 8)
+      return word_at(LLVMGetOperand(v, 0), 0, depth + 1);
+    return lane_bits(st) ? word_at(LLVMGetOperand(v, 0), off, depth + 1) : NULL;
+  }
+  case LLVMInsertElement: {
+    LLVMValueRef k = LLVMGetOperand(v, 2);
+    if (!LLVMIsAConstantInt(k))
+      return NULL;
+    unsigned lo = (unsigned)LLVMConstIntGetZExtValue(k) * eb;
+    if (off >= lo + eb || off + 8 <= lo)
+      return word_at(LLVMGetOperand(v, 0), off, depth + 1);
+    return off == lo && eb == 8 ? word_at(LLVMGetOperand(v, 1), 0, depth + 1) : NULL;
+  }
+  case LLVMShuffleVector: {
+    /* every lane the bytes cover comes from the same operand, in order */
+    unsigned na = LLVMGetVectorSize(LLVMTypeOf(LLVMGetOperand(v, 0)));
+    unsigned j0 = off / eb, j1 = (off + 7) / eb;
+    int m0 = LLVMGetMaskValue(v, j0);
+    if (m0 < 0 || m0 == LLVMGetUndefMaskElem())
+      return NULL;
+    for (unsigned j = j0 + 1; j <= j1; j++) {
+      int m = LLVMGetMaskValue(v, j);
+      if (m != m0 + (int)(j - j0) || ((unsigned)m < na) != ((unsigned)m0 < na))
+        return NULL;
+    }
+    unsigned src = (unsigned)m0 < na ? 0 : 1, lane = (unsigned)m0 - src * na;
+    return word_at(LLVMGetOperand(v, src), lane * eb + off % eb, depth + 1);
+  }
+  default:
+    return NULL;
+  }
+}
+
+static int little_endian(LLVMValueRef i) {
+  LLVMModuleRef m = LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInstructionParent(i)));
+  const char *dl = LLVMGetDataLayoutStr(m);
+  return !dl || dl[0] != 'E';
+}
+
+LLVMValueRef lt_word_source(LLVMValueRef v) {
+  if (!LLVMIsAExtractElementInst(v) || !little_endian(v))
+    return NULL;
+  LLVMTypeRef t = LLVMTypeOf(v);
+  LLVMValueRef k = LLVMGetOperand(v, 1);
+  if (LLVMGetTypeKind(t) != LLVMIntegerTypeKind || LLVMGetIntTypeWidth(t) != 64 ||
+      !LLVMIsAConstantInt(k))
+    return NULL;
+  LLVMValueRef s = word_at(LLVMGetOperand(v, 0), (unsigned)LLVMConstIntGetZExtValue(k) * 8, 0);
+  return s && LLVMIsAInstruction(s) ? s : NULL;
+}
+
 static int is_ptr_word(LtActivity *a, LLVMValueRef i) {
   LLVMTypeRef t = LLVMTypeOf(i);
   if (LLVMGetTypeKind(t) != LLVMIntegerTypeKind || LLVMGetIntTypeWidth(t) != 64)
@@ -569,6 +668,8 @@ static int is_ptr_word(LtActivity *a, LLVMValueRef i) {
     return word_operand(a, LLVMGetOperand(i, 1)) || word_operand(a, LLVMGetOperand(i, 2));
   case LLVMFreeze:
     return word_operand(a, LLVMGetOperand(i, 0));
+  case LLVMExtractElement:
+    return word_operand(a, lt_word_source(i));
   default:
     return lt_ptr_word_base(a, i) != NULL;
   }

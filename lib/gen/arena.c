@@ -37,7 +37,7 @@
 #define FIRST (64 * 1024)
 #define OWN 256
 
-static LLVMValueRef global(LtCtx *c, const char *name, LLVMTypeRef t) {
+LLVMValueRef lt_thread_global(LtCtx *c, const char *name, LLVMTypeRef t) {
   LLVMValueRef g = LLVMGetNamedGlobal(c->mod, name);
   if (g)
     return g;
@@ -68,10 +68,10 @@ typedef struct {
 } State;
 
 static State state(LtCtx *c) {
-  State s = {global(c, "lt.arena.cur", c->ptr),   global(c, "lt.arena.top", c->i64),
-             global(c, "lt.arena.end", c->i64),   global(c, "lt.arena.below", c->i64),
-             global(c, "lt.arena.emax", c->i64),  global(c, "lt.arena.peak", c->i64),
-             global(c, "lt.arena.step", c->i64)};
+  State s = {lt_thread_global(c, "lt.arena.cur", c->ptr),   lt_thread_global(c, "lt.arena.top", c->i64),
+             lt_thread_global(c, "lt.arena.end", c->i64),   lt_thread_global(c, "lt.arena.below", c->i64),
+             lt_thread_global(c, "lt.arena.emax", c->i64),  lt_thread_global(c, "lt.arena.peak", c->i64),
+             lt_thread_global(c, "lt.arena.step", c->i64)};
   return s;
 }
 
@@ -241,7 +241,7 @@ void lt_arena_hint(LtCtx *c, LLVMValueRef grad, LLVMBuilderRef entry, LLVMBuilde
     return; /* nothing here uses the arena */
   char name[300];
   snprintf(name, sizeof name, "lt.arena.hint.%s", LLVMGetValueName2(grad, &(size_t){0}));
-  LLVMValueRef hint = global(c, name, c->i64);
+  LLVMValueRef hint = lt_thread_global(c, name, c->i64);
   /* globals may live in another address space (the data layout's) */
   LLVMTypeRef pt = LLVMTypeOf(hint);
   LLVMValueRef fe = helper(c, "lt.arena.enter", c->vd, pt, fill_enter);

@@ -227,6 +227,8 @@ static LLVMValueRef shadow_of_word(LtGen *g, LLVMBuilderRef b, LLVMValueRef i) {
                            need_shadow(g, LLVMGetOperand(i, 2), i), "");
   case LLVMFreeze:
     return need_shadow(g, LLVMGetOperand(i, 0), i);
+  case LLVMExtractElement: /* a word packed into a vector and taken out */
+    return need_shadow(g, lt_word_source(i), i);
   default: {
     LLVMValueRef base = lt_ptr_word_base(&g->act_of, i);
     if (!base)

@@ -76,7 +76,7 @@ int lt_fwd_word(LtTg *t, LLVMValueRef i) {
   LLVMTypeRef ty = LLVMTypeOf(ti);
   LLVMValueRef lanes[64], base = NULL;
   LLVMOpcode op = LLVMGetInstructionOpcode(i);
-  if (op != LLVMPtrToInt && op != LLVMSelect && op != LLVMFreeze &&
+  if (op != LLVMPtrToInt && op != LLVMSelect && op != LLVMFreeze && op != LLVMExtractElement &&
       !(base = lt_ptr_word_base(&t->g->act_of, i))) {
     lt_internal_error(t->c, t->g->P, "a pointer word has no shadow rule");
     return -1;
@@ -90,6 +90,8 @@ int lt_fwd_word(LtTg *t, LLVMValueRef i) {
                                  shadow_lane(t, LLVMGetOperand(i, 2), k), "");
     else if (op == LLVMFreeze)
       lanes[k] = shadow_lane(t, LLVMGetOperand(i, 0), k);
+    else if (op == LLVMExtractElement) /* a word packed into a vector */
+      lanes[k] = shadow_lane(t, lt_word_source(i), k);
     else /* shadow(b) + (v - b): the same offset from the shadow */
       lanes[k] = LLVMBuildAdd(t->b, shadow_lane(t, base, k),
                               LLVMBuildSub(t->b, ti, lt_tg_val(t, base), ""), "");

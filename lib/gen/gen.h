@@ -268,6 +268,23 @@ int lt_undo_guard(LtGen *g);
  * on their run's "apart" (skipped then). */
 void lt_undo_skip_runs(LtGen *g);
 
+/* undort.c: the undo log's run-time helpers (internal IR functions) */
+#define LT_UNDO_ENTRY 24          /* bytes of one entry */
+#define LT_UNDO_BLOCK (1ull << 62) /* the entry's size: its value points to a block */
+#define LT_UNDO_RUN (1ull << 61)   /* the entry's size: a run entry (undoblock.c),
+                                      its value saved before its loop */
+LLVMTypeRef lt_undo_state_ty(LtCtx *c);
+LLVMValueRef lt_undo_field(LtCtx *c, LLVMBuilderRef b, LLVMValueRef st, unsigned k);
+LLVMValueRef lt_undo_save_fn(LtCtx *c);
+LLVMValueRef lt_undo_run_fn(LtCtx *c);
+LLVMValueRef lt_undo_block_fn(LtCtx *c);
+LLVMValueRef lt_undo_restore_fn(LtCtx *c);
+LLVMValueRef lt_undo_restore_run_fn(LtCtx *c);
+LLVMValueRef lt_undo_top_run_fn(LtCtx *c);
+LLVMValueRef lt_undo_finish_fn(LtCtx *c);
+LLVMValueRef lt_undo_begin_fn(LtCtx *c, int arena);
+LLVMValueRef lt_undo_reserve_fn(LtCtx *c);
+
 /* undoblock.c: log entries of whole blocks (a dense affine store's range
  * per run of its loop). The store's loop when it can be logged so (after
  * R is built: no re-read load in it), else -1. */
@@ -291,6 +308,8 @@ LLVMValueRef lt_undo_run_apart(LtGen *g, LLVMValueRef store, unsigned l, LLVMBui
 LLVMValueRef lt_arena_push(LtCtx *c, LLVMBuilderRef b, LLVMValueRef n);
 void lt_arena_pop(LtCtx *c, LLVMBuilderRef b, LLVMValueRef p); /* p and after */
 void lt_arena_hint(LtCtx *c, LLVMValueRef grad, LLVMBuilderRef entry, LLVMBuilderRef exit);
+/* The internal thread-local global `name` of type t (zero), made once. */
+LLVMValueRef lt_thread_global(LtCtx *c, const char *name, LLVMTypeRef t);
 
 /* tape.c */
 /* Load of a value from the tape at R's entry; allocates the slot. */
