@@ -192,8 +192,10 @@ if mpicc and mpirun:
         config.available_features.add("mpi")
         config.substitutions.append(("%mpiflags", mpi_compile))
         config.substitutions.append(("%mpilibs", mpi_link))
+        # Inputs/mpirun.sh: mpirun --allow-run-as-root --oversubscribe -np,
+        # which tells Open MPI's exit race from a failure
         config.substitutions.append(
-            ("%mpirun", "%s --allow-run-as-root --oversubscribe -np" % mpirun)
+            ("%mpirun", "bash %s %s" % (os.path.join(repo, "test", "Inputs", "mpirun.sh"), mpirun))
         )
 
 # BLAS and LAPACK (tools/setup.sh installs OpenBLAS and LAPACKE): the
