@@ -13,8 +13,15 @@
 // Before the nest's reservation, the entry allocated the product of the
 // largest trip counts, n^3 entries for n^3 / 6 stores; before run entries
 // there were three reservations, one per loop of logged stores.
-// The sizes are checked at run time in
-// Integration/inplace-factorizations.c.
+// The log allocated at entry is also at least what the last call needed
+// (a thread-local hint that A stores where it returns: its count of
+// entries or the entries it promised, whichever is more), so a log that
+// the reservation grew is one arena block from the second gradient on;
+// the reservation keeps its promise in the state's fourth field and grows
+// the log to twice its capacity at least (it grew by n per call, a
+// realloc each time). The sizes are checked at run time in
+// Integration/inplace-factorizations.c, the allocations in
+// Integration/arena-top-caches.c.
 // RUN: %ltclang -O0 -S -emit-llvm %s -o %t.ll
 // RUN: FileCheck %s < %t.ll
 #include <leantape.h>
@@ -38,13 +45,18 @@ void grad_chol(double *A, double *dA, int n) {
   __enzyme_autodiff((void *)chol, enzyme_dup, A, dA, enzyme_const, n);
 }
 
+// CHECK:       @[[HINT:lt\.undo\.hint\.[a-z.]+]] = internal thread_local global i64 0
 // CHECK-LABEL: define internal void @lt.undo.reserve(
 // CHECK:         [[NEED:%.+]] = add i64
-// CHECK:         icmp ugt i64 [[NEED]],
+// CHECK:         store i64 [[NEED]], ptr
+// CHECK:         icmp ugt i64 [[NEED]], [[CAP:%.+]]
+// CHECK:         [[TWO:%.+]] = shl i64 [[CAP]], 1
+// CHECK:         select i1 {{%.+}}, i64 [[NEED]], i64 [[TWO]]
 // CHECK:         call ptr @realloc(
 
 // CHECK-LABEL: define internal {{.*}}@chol.lt.grad(
-// CHECK:         call void @lt.undo.begin.arena(
+// CHECK:         load i64, ptr @[[HINT]]
+// CHECK:         call void @lt.undo.begin.arena(ptr {{.*}}, i64 {{%.+}}, i64 {{%.+}})
 // CHECK:         call void @lt.undo.reserve(
 // CHECK-NOT:     call void @lt.undo.reserve(
 // CHECK:         call void @lt.undo.run(
@@ -53,4 +65,5 @@ void grad_chol(double *A, double *dA, int n) {
 // CHECK-NOT:     call void @lt.undo.reserve(
 // CHECK:         call void @lt.undo.save(
 // CHECK-NOT:     call void @lt.undo.reserve(
+// CHECK:         store i64 {{%.+}}, ptr @[[HINT]]
 // CHECK:       }
