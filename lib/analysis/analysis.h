@@ -537,6 +537,11 @@ int lt_invariant_value(const LtInduction *ind, unsigned l, LLVMValueRef v);
  * its values at the first and the last iteration? Wrapping is not
  * considered, as C's signed indices do not wrap. */
 int lt_linear_in(const LtInduction *ind, unsigned l, LLVMValueRef v);
+/* The constant amount v moves by per iteration of loop l (its affine
+ * form's coefficient of l, invariants of l as leaves); 0 when v is not
+ * affine there. */
+int lt_affine_step(const LtInduction *ind, LLVMTargetDataRef td, LLVMValueRef v, unsigned l,
+                   long long *step);
 /* The operations those two look through (address arithmetic: GEPs,
  * sums, products, shifts, casts of integers). */
 int lt_run_op(LLVMOpcode op);

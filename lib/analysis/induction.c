@@ -558,3 +558,17 @@ static int linear(const LtInduction *ind, unsigned l, LLVMValueRef v, unsigned d
 int lt_linear_in(const LtInduction *ind, unsigned l, LLVMValueRef v) {
   return linear(ind, l, v, 0);
 }
+
+int lt_affine_step(const LtInduction *ind, LLVMTargetDataRef td, LLVMValueRef v, unsigned l,
+                   long long *step) {
+  LtAffine a;
+  if (lt_affine_of(ind, td, v, (int)l, &a))
+    return 0;
+  long long c = 0;
+  for (unsigned k = 0; k < a.nterm; k++)
+    if (a.loop[k] == l)
+      c += a.coef[k];
+  lt_affine_free(&a);
+  *step = c;
+  return 1;
+}

@@ -417,16 +417,9 @@ static LtVec *kept_members(LtOverwrite *o, Ctx *x, unsigned wc) {
  * A[k][j] under A[i][j]: 6.0 times the primal re-read, 4.1 taped, n =
  * 128). A stride that is not a constant counts as a column. */
 static int unit_stride(const LtFacts *g, unsigned l, LLVMValueRef load) {
-  LtAffine a;
-  if (lt_affine_of(g->ind, g->c->td, LLVMGetOperand(load, 0), (int)l, &a))
-    return 0;
-  long long c = 0;
-  for (unsigned k = 0; k < a.nterm; k++)
-    if (a.loop[k] == l)
-      c += a.coef[k];
-  lt_affine_free(&a);
-  long long size = (long long)LLVMStoreSizeOfType(g->c->td, LLVMTypeOf(load));
-  return c >= -size && c <= size;
+  long long c, size = (long long)LLVMStoreSizeOfType(g->c->td, LLVMTypeOf(load));
+  return lt_affine_step(g->ind, g->c->td, LLVMGetOperand(load, 0), l, &c) && c >= -size &&
+         c <= size;
 }
 
 /* Would the log cost about one entry per run of a loop (undoblock.c's run

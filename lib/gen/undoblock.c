@@ -99,18 +99,10 @@ static LLVMValueRef first(LtGen *g, unsigned l, LLVMValueRef v, LLVMBuilderRef b
 /* The bytes the store writes per iteration of l and its byte step, when
  * its address is affine in l with a step of exactly that size. */
 static int dense(LtGen *g, unsigned l, LLVMValueRef store, long long *step) {
-  LLVMValueRef addr = LLVMGetOperand(store, 1);
   long long size = (long long)LLVMStoreSizeOfType(g->c->td, LLVMTypeOf(LLVMGetOperand(store, 0)));
-  LtAffine a;
-  if (lt_affine_of(&g->ind, g->c->td, addr, (int)l, &a))
-    return 0;
-  long long c = 0;
-  for (unsigned k = 0; k < a.nterm; k++)
-    if (a.loop[k] == l)
-      c += a.coef[k];
-  lt_affine_free(&a);
-  *step = c;
-  return size > 0 && (c == size || c == -size);
+  *step = 0;
+  return lt_affine_step(&g->ind, g->c->td, LLVMGetOperand(store, 1), l, step) && size > 0 &&
+         (*step == size || *step == -size);
 }
 
 /* The innermost loop of a store when R leaves it through r_enter and A
