@@ -174,15 +174,18 @@ static void drop_unused_decls(LLVMModuleRef m) {
   }
 }
 
-/* Last, over the generated functions: sincos (sincos.c). Not earlier: a
+/* Last, over the generated functions: sincos (sincos.c), and the
+ * accumulations of a stencil's reverse loop (gather.c). Not earlier: a
  * derivative may itself be differentiated (nested calls, innermost first),
  * and the rule table knows sin and cos, not sincos. */
 static void fuse_generated(LtCtx *c) {
   for (LLVMValueRef f = LLVMGetFirstFunction(c->mod); f; f = LLVMGetNextFunction(f)) {
     size_t len;
     const char *n = LLVMGetValueName2(f, &len);
-    if (!LLVMIsDeclaration(f) && strstr(n, ".lt."))
+    if (!LLVMIsDeclaration(f) && strstr(n, ".lt.")) {
       lt_fuse_sincos(c, f);
+      lt_gather_accums(c, f);
+    }
   }
 }
 

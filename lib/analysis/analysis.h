@@ -527,6 +527,11 @@ void lt_induction_free(LtInduction *ind);
 int lt_affine_of(const LtInduction *ind, LLVMTargetDataRef td, LLVMValueRef v,
                  int scope, LtAffine *out);
 void lt_affine_free(LtAffine *a);
+/* The same in a loop whose invariant arithmetic is still computed inside
+ * it (generated code before LICM): such values are leaves too, so the
+ * form holds through a run of the loop, not where the function starts. */
+int lt_affine_of_run(const LtInduction *ind, LLVMTargetDataRef td, LLVMValueRef v,
+                     unsigned scope, LtAffine *out);
 /* Does v keep one value through a run of loop l: arithmetic and address
  * computations on values defined outside l (at -O0 a loop-invariant
  * address is computed inside the loop)? */

@@ -360,7 +360,10 @@ typedef struct Walk {
   const LtInduction *ind;
   LLVMTargetDataRef td;
   int scope;
+  int run; /* leaves may be computed inside scope, from values outside it */
 } Walk;
+
+static int invariant_value(const LtInduction *ind, unsigned l, LLVMValueRef v, unsigned depth);
 
 static int affine(const Walk *w, LLVMValueRef v, long long k, LtAffine *a,
                   unsigned depth);
@@ -426,7 +429,8 @@ static int gep(const Walk *w, LLVMValueRef v, long long k, LtAffine *a,
 /* A value left whole: only if it does not vary inside the scope. */
 static int leaf(const Walk *w, LLVMValueRef v, long long k, LtAffine *a) {
   const LtLoops *ls = w->ind->ls;
-  if (w->scope >= 0 && !invariant(ls, (unsigned)w->scope, v))
+  if (w->scope >= 0 && !invariant(ls, (unsigned)w->scope, v) &&
+      !(w->run && invariant_value(w->ind, (unsigned)w->scope, v, 0)))
     return 0;
   if (LLVMIsAInstruction(v) && def_block(ls->g, v) < 0)
     return 0;
@@ -481,7 +485,17 @@ static int affine(const Walk *w, LLVMValueRef v, long long k, LtAffine *a,
 
 int lt_affine_of(const LtInduction *ind, LLVMTargetDataRef td, LLVMValueRef v,
                  int scope, LtAffine *out) {
-  Walk w = {ind, td, scope};
+  Walk w = {ind, td, scope, 0};
+  *out = (LtAffine){0};
+  if (affine(&w, v, 1, out, 0))
+    return 0;
+  lt_affine_free(out);
+  return -1;
+}
+
+int lt_affine_of_run(const LtInduction *ind, LLVMTargetDataRef td, LLVMValueRef v,
+                     unsigned scope, LtAffine *out) {
+  Walk w = {ind, td, (int)scope, 1};
   *out = (LtAffine){0};
   if (affine(&w, v, 1, out, 0))
     return 0;

@@ -352,6 +352,17 @@ LtDeriv *lt_derive(LtCtx *c, const LtRequest *r) {
   int nerr = c->nerrors;
   double t0 = lt_now();
   g.P = lt_preprocess(c, r->fn, r->call);
+  if (g.P && r->pflags && !r->parallel) {
+    /* a version that runs when its pointers are apart (version.c) */
+    unsigned char *ap = lt_xcalloc(r->nparams + 1, 1);
+    for (unsigned p = 0; p < r->nparams; p++)
+      ap[p] = (r->pflags[p] & (LT_PF_CHECK | LT_PF_DISTINCT)) != 0;
+    if (lt_prep_apart(c, g.P, ap) < 0) {
+      lt_bury(c, g.P);
+      g.P = NULL;
+    }
+    free(ap);
+  }
   /* -leantape-checkpoint[=N] for every call, enzyme_tape_budget N for this one */
   g.checkpoint = c->host->checkpoint || r->budget > 0;
   g.budget = r->budget > 0 ? r->budget : c->host->tape_budget;

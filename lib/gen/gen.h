@@ -59,6 +59,20 @@ LLVMValueRef lt_guard_gep(LtCtx *c, LLVMBuilderRef b, LLVMValueRef base,
 /* sincos.c: a sin and a cos of one value in a block become one sincos */
 void lt_fuse_sincos(LtCtx *c, LLVMValueRef fn);
 
+/* loopver.c: loop l of (g, ls, ind) copied; its preheader branches to the
+ * loop when the hull of accesses a[0 .. na) ((instruction, address) pairs)
+ * is apart at run time from each of o[0 .. no), to the copy (*copy: its
+ * header) otherwise. 0 when done; -1 (nothing changed that matters) when
+ * the addresses are not affine or the trip count not known. */
+int lt_loop_version(LtCtx *c, const LtCfg *g, const LtLoops *ls, const LtInduction *ind,
+                    unsigned l, LLVMValueRef *a, unsigned na, LLVMValueRef *o, unsigned no,
+                    LLVMBasicBlockRef *copy);
+
+/* gather.c: a reverse loop's accumulations into neighbouring elements
+ * (a stencil's adjoint) become one addition per element, the rest carried
+ * in registers, so that the loop vectorises */
+void lt_gather_accums(LtCtx *c, LLVMValueRef fn);
+
 /* derive.c: one derivative (augmented forward + reverse + tape) */
 
 typedef struct LtDeriv {
@@ -203,7 +217,7 @@ struct LtGen {
   /* forward loop state: allocas in A */
   LLVMValueRef *a_n, *a_cur, *a_buf;
   LLVMValueRef a_sink, r_sink; /* scratch for null-shadow writes (guard.c) */
-  LLVMMetadataRef sc_primal, sc_shadow; /* R's alias scopes (scopes.c) */
+  LLVMMetadataRef sc_primal, sc_shadow, sc_tape; /* R's alias scopes (scopes.c) */
   LLVMMetadataRef *sc_excl; /* parameter -> the scope of the locations P
                                modifies through it (restrict), or NULL */
   LLVMValueRef a_undo, r_undo; /* undo-log state allocas (undo.c) */
@@ -234,6 +248,8 @@ struct LtGen {
 void lt_scope_shadow(LtGen *g, LLVMValueRef inst, LLVMValueRef from);
 /* Tag R's load of primal memory. */
 void lt_scope_primal(LtGen *g, LLVMValueRef inst);
+/* Tag R's load from the tape (its slots and loop caches). */
+void lt_scope_tape(LtGen *g, LLVMValueRef inst);
 
 /* loopfwd.c */
 /* A's loop state: counters and growing caches (after R fixed the layout). */

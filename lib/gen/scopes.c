@@ -22,10 +22,17 @@
  *    restrict and more: no other parameter reaches its bytes, read or
  *    written, so the shadow of any location P reaches only through it
  *    gets its scope.
+ *  - the tape (its slots and loop caches: Leantape's own allocations, or
+ *    storage the caller gave for it alone) is neither primal nor shadow
+ *    memory: R's tape loads get a scope of their own, and its shadow
+ *    accesses and re-loads are !noalias it. Without it a reverse loop
+ *    that reads its cache keeps the order of every shadow access
+ *    (gather.c could not move a stencil's additions past the cache's
+ *    loads, nor could the vectoriser).
  * An llvm.experimental.noalias.scope.decl at R's entry declares the
  * scopes, so the inliner and the loop unroller give every copy of R scopes
- * of its own. Tape, undo-log and adjoint accesses, atomics and the undo
- * log's restores stay untagged, which LLVM takes to alias everything.
+ * of its own. Undo-log and adjoint accesses, atomics and the undo log's
+ * restores stay untagged, which LLVM takes to alias everything.
  */
 #include "lt.h"
 #include <stdio.h>
@@ -74,8 +81,10 @@ static void make_scopes(LtGen *g) {
   LLVMMetadataRef dom = self_node(x, NULL, "lt.reverse");
   g->sc_primal = self_node(x, dom, "lt.primal");
   g->sc_shadow = self_node(x, dom, "lt.shadow");
+  g->sc_tape = self_node(x, dom, "lt.tape");
   declare(g, &g->sc_primal, 1);
   declare(g, &g->sc_shadow, 1);
+  declare(g, &g->sc_tape, 1);
   g->sc_excl = lt_xcalloc(g->nparams ? g->nparams : 1, sizeof *g->sc_excl);
   LLVMMetadataRef rdom = NULL;
   for (unsigned p = 0; p < g->nparams; p++)
@@ -125,9 +134,10 @@ void lt_scope_shadow(LtGen *g, LLVMValueRef inst, LLVMValueRef from) {
   if (!taggable(inst))
     return;
   make_scopes(g);
-  LLVMMetadataRef sc[2] = {g->sc_shadow}, *no = lt_xcalloc(g->nparams + 1, sizeof *no);
+  LLVMMetadataRef sc[2] = {g->sc_shadow}, *no = lt_xcalloc(g->nparams + 2, sizeof *no);
   unsigned ns = 1, nn = 0;
   no[nn++] = g->sc_primal;
+  no[nn++] = g->sc_tape;
   LLVMValueRef p = NULL;
   if (from && (LLVMIsALoadInst(from) || LLVMIsAStoreInst(from)))
     p = LLVMGetOperand(from, LLVMIsAStoreInst(from) ? 1 : 0);
@@ -149,5 +159,14 @@ void lt_scope_primal(LtGen *g, LLVMValueRef inst) {
   if (!taggable(inst))
     return;
   make_scopes(g);
-  tag(g, inst, &g->sc_primal, 1, &g->sc_shadow, 1);
+  LLVMMetadataRef no[2] = {g->sc_shadow, g->sc_tape};
+  tag(g, inst, &g->sc_primal, 1, no, 2);
+}
+
+void lt_scope_tape(LtGen *g, LLVMValueRef inst) {
+  if (!taggable(inst))
+    return;
+  make_scopes(g);
+  LLVMMetadataRef no[2] = {g->sc_primal, g->sc_shadow};
+  tag(g, inst, &g->sc_tape, 1, no, 2);
 }

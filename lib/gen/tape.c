@@ -24,12 +24,15 @@ static unsigned slot_align(LtGen *g, unsigned idx, LLVMTypeRef ty) {
 
 /* R's slot loads get their alignment once every slot is known (the record
  * size, and so the alignment of a slot in a loop record, grows while R is
- * built). */
+ * built), and the tape's scope where R's other accesses have scopes
+ * (scopes.c; a scope alone would tell LLVM nothing). */
 void lt_tape_seal(LtGen *g) {
   for (size_t k = 0; k + 1 < g->slot_access.n; k += 2) {
     LLVMValueRef ld = g->slot_access.v[k];
     unsigned idx = (unsigned)(size_t)g->slot_access.v[k + 1];
     LLVMSetAlignment(ld, slot_align(g, idx, LLVMTypeOf(ld)));
+    if (g->sc_shadow)
+      lt_scope_tape(g, ld);
   }
 }
 

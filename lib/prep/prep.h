@@ -10,6 +10,12 @@
  * NULL (after reporting) when fn uses something unsupported. */
 LLVMValueRef lt_preprocess(LtCtx *c, LLVMValueRef fn, LLVMValueRef at);
 
+/* apart.c: P's pointer parameters p with apart[p] become noalias, and LICM
+ * runs, where those parameters (and locals) are all the memory P touches:
+ * for a derivative that runs only when a test took them apart (at -O2 and
+ * up). 1 when done, 0 when not, -1 when the pipeline failed. */
+int lt_prep_apart(LtCtx *c, LLVMValueRef P, const unsigned char *apart);
+
 /* outline.c: the body of every outermost loop of P with a known trip
  * count and an inner loop becomes a function of its own, P.lt.step, called
  * once per iteration (a kept call); what iterations carry goes through

@@ -54,9 +54,10 @@ define double @g_rec(ptr %x, ptr %dx, double %a, i64 %n) {
 ; CHECK-NOT:     store
 ; CHECK-NOT:     call
 ; CHECK:         br i1 %c, label %loop, label %[[REV:.+]]
-; The reverse declares its alias scopes (gen/scopes.c) and nothing else
-; before its loop.
+; The reverse declares its alias scopes (gen/scopes.c: primal, shadow,
+; tape) and nothing else before its loop.
 ; CHECK:       [[REV]]:
+; CHECK-NEXT:    call void @llvm.experimental.noalias.scope.decl(
 ; CHECK-NEXT:    call void @llvm.experimental.noalias.scope.decl(
 ; CHECK-NEXT:    call void @llvm.experimental.noalias.scope.decl(
 ; CHECK-NEXT:    br label %rev.loop

@@ -78,6 +78,7 @@ define void @g_tri(ptr %x, ptr %dx, i64 %n) {
 ; CHECK-NOT:     call
 ; CHECK:         call void @llvm.experimental.noalias.scope.decl(
 ; CHECK-NEXT:    call void @llvm.experimental.noalias.scope.decl(
+; CHECK-NEXT:    call void @llvm.experimental.noalias.scope.decl(
 ; CHECK-NOT:     call
 ; CHECK:       rev.outer.latch:
 ; CHECK-NOT:     @malloc

@@ -2,9 +2,10 @@
 ; of their own, each !noalias the other (gen/scopes.c): shadow memory is
 ; never primal memory, so LLVM may keep a re-loaded x[i] in a register
 ; across adjoint stores and vectorise reverse loops without run-time
-; checks between the two (issue 17, item 4). Tape loads, the primal's own
-; accesses (in the forward part) and atomics carry none; the adjoint's
-; additions are reassoc nsz.
+; checks between the two (issue 17, item 4). Both are !noalias the tape's
+; scope, which R's tape loads carry (none here: f, h and dot keep nothing).
+; The primal's own accesses (in the forward part) and atomics carry none;
+; the adjoint's additions are reassoc nsz.
 ; f(x, y, n), plain pointers: y[i] = x[i]^2, s += x[i]; returns s. x[i]
 ; is re-loaded in R (nothing writes x); y's shadow is read and zeroed,
 ; x's accumulated; the two shadows get no scopes apart.
@@ -44,17 +45,17 @@ exit:
 ; the reverse part
 ; CHECK:         call void @llvm.experimental.noalias.scope.decl(metadata [[PRIMAL:![0-9]+]])
 ; CHECK-NEXT:    call void @llvm.experimental.noalias.scope.decl(metadata [[SHADOW:![0-9]+]])
-; CHECK:         load double, ptr {{%.+}}, align 8, !alias.scope [[SHADOW]], !noalias [[PRIMAL]]
-; CHECK-NEXT:    store double 0.000000e+00, ptr {{%.+}}, align 8, !alias.scope [[SHADOW]], !noalias [[PRIMAL]]
-; CHECK:         %lt.reload = load double, ptr {{%.+}}, align 8, !alias.scope [[PRIMAL]], !noalias [[SHADOW]]
-; CHECK:         [[OLD:%.+]] = load double, ptr {{%.+}}, align 8, !alias.scope [[SHADOW]], !noalias [[PRIMAL]]
+; CHECK:         load double, ptr {{%.+}}, align 8, !alias.scope [[SHADOW]], !noalias [[NOTSH:![0-9]+]]
+; CHECK-NEXT:    store double 0.000000e+00, ptr {{%.+}}, align 8, !alias.scope [[SHADOW]], !noalias [[NOTSH]]
+; CHECK:         %lt.reload = load double, ptr {{%.+}}, align 8, !alias.scope [[PRIMAL]], !noalias [[NOTPR:![0-9]+]]
+; CHECK:         [[OLD:%.+]] = load double, ptr {{%.+}}, align 8, !alias.scope [[SHADOW]], !noalias [[NOTSH]]
 ; CHECK-NEXT:    [[NEW:%.+]] = fadd reassoc nsz double [[OLD]],
-; CHECK-NEXT:    store double [[NEW]], ptr {{%.+}}, align 8, !alias.scope [[SHADOW]], !noalias [[PRIMAL]]
+; CHECK-NEXT:    store double [[NEW]], ptr {{%.+}}, align 8, !alias.scope [[SHADOW]], !noalias [[NOTSH]]
 ; CHECK-LABEL: define internal void @h.lt.grad(
 ; CHECK:         load double, ptr {{%.+}}, align 8, !alias.scope [[YX:![0-9]+]], !noalias [[NOTX:![0-9]+]]
 ; CHECK-NEXT:    store double 0.000000e+00, ptr {{%.+}}, align 8, !alias.scope [[YX]], !noalias [[NOTX]]
-; CHECK:         %lt.reload = load double, ptr {{%.+}}, align 8, !alias.scope [[HPRIMAL:![0-9]+]], !noalias [[HSHADOW:![0-9]+]]
-; CHECK:         load double, ptr {{%.+}}, align 8, !alias.scope [[HSHADOW]], !noalias [[NOTY:![0-9]+]]
+; CHECK:         %lt.reload = load double, ptr {{%.+}}, align 8, !alias.scope [[HPRIMAL:![0-9]+]], !noalias [[HNOTPR:![0-9]+]]
+; CHECK:         load double, ptr {{%.+}}, align 8, !alias.scope [[HSHADOW:![0-9]+]], !noalias [[NOTY:![0-9]+]]
 ; CHECK:         store double {{%.+}}, ptr {{%.+}}, align 8, !alias.scope [[HSHADOW]], !noalias [[NOTY]]
 ; CHECK:         store double {{%.+}}, ptr {{%.+}}, align 8, !alias.scope [[YX]], !noalias [[NOTX]]
 ; CHECK-LABEL: define internal void @dot.lt.grad(
@@ -65,11 +66,16 @@ exit:
 ; CHECK-DAG:   [[SS]] = distinct !{[[SS]], [[DOM:![0-9]+]], !"lt.shadow"}
 ; CHECK-DAG:   [[PS]] = distinct !{[[PS]], [[DOM]], !"lt.primal"}
 ; CHECK-DAG:   [[DOM]] = distinct !{[[DOM]], !"lt.reverse"}
+; shadow accesses and re-loads are also !noalias the tape
+; CHECK-DAG:   [[NOTSH]] = !{[[PS]], [[TS:![0-9]+]]}
+; CHECK-DAG:   [[NOTPR]] = !{[[SS]], [[TS]]}
+; CHECK-DAG:   [[TS]] = distinct !{[[TS]], [[DOM]], !"lt.tape"}
 ; CHECK-DAG:   [[HPRIMAL]] = !{[[HPS:![0-9]+]]}
 ; CHECK-DAG:   [[HSHADOW]] = !{[[HSS:![0-9]+]]}
+; CHECK-DAG:   [[HNOTPR]] = !{[[HSS]], [[HTS:![0-9]+]]}
 ; CHECK-DAG:   [[YX]] = !{[[HSS]], [[RY:![0-9]+]]}
-; CHECK-DAG:   [[NOTX]] = !{[[HPS]], [[RX:![0-9]+]]}
-; CHECK-DAG:   [[NOTY]] = !{[[HPS]], [[RY]]}
+; CHECK-DAG:   [[NOTX]] = !{[[HPS]], [[HTS]], [[RX:![0-9]+]]}
+; CHECK-DAG:   [[NOTY]] = !{[[HPS]], [[HTS]], [[RY]]}
 ; CHECK-DAG:   [[RY]] = distinct !{[[RY]], [[RDOM:![0-9]+]], !"lt.restrict.1"}
 ; CHECK-DAG:   [[RX]] = distinct !{[[RX]], [[RDOM]], !"lt.restrict.0"}
 ; CHECK-DAG:   [[RDOM]] = distinct !{[[RDOM]], !"lt.restrict"}

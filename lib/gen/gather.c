@@ -1,0 +1,597 @@
+/* gather.c: a reverse loop's additions into neighbouring elements, one per
+ * element (issue 17, item 4: reverse loops that vectorise like the primal).
+ *
+ * The reverse of a stencil  t[i] = f(u[i-1], u[i], u[i+1])  adds into
+ * du[i-1], du[i] and du[i+1] in every iteration, so each element of du is
+ * loaded, added to and stored three times in three successive iterations.
+ * That is a dependence between iterations through memory: the loop
+ * vectorizer leaves the loop scalar where the primal runs 8 lanes wide.
+ *
+ * Where every other access of the loop is apart from du, the additions are
+ * delayed: each iteration adds to du only the element that no later
+ * iteration touches, once, with what the earlier iterations computed for
+ * it, carried in registers (a chain of PHIs per delay: fixed-order
+ * recurrences, which the vectorizer widens with shuffles). The elements
+ * still owed something when the loop ends get it after the loop:
+ *
+ *   for i = hi .. lo:  du[i+1] += a_i;  du[i] += b_i;  du[i-1] += c_i
+ * becomes
+ *   for i = hi .. lo:  du[i+1] += a_i + b_{i+1} + c_{i+2}
+ *   du[lo] += b_lo + c_{lo+1};  du[lo-1] += c_lo
+ * where b_{hi+1}, c_{hi+1}, c_{hi+2} are 0 (the PHIs' start).
+ *
+ * Only accumulations move: a load, an fadd with `reassoc` (lt_build_accum)
+ * adding to it, and a store back to the same address. The program's own
+ * arithmetic keeps its order; the sum of an element's contributions is
+ * reassociated, as the flag allows. No element is written that the loop
+ * did not write: where the offsets leave a gap (du[i+1] and du[i-1] only),
+ * the element after the loop in the gap is written only when the loop ran
+ * often enough to reach it. Other accumulations of the same type into
+ * memory that may overlap commute with these and may stay; any other
+ * access must be apart (LLVM's alias analysis: R's alias scopes, scopes.c),
+ * and a call that may touch memory leaves the loop alone.
+ */
+#include "lt.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_DELAY 8 /* PHIs per delay chain: at most 36 in all */
+#define MAX_ACCS 64
+
+typedef struct Acc {
+  LLVMValueRef load, add, store, addr, val;
+  LLVMBasicBlockRef bb;
+  int neg;        /* the store's value is load - val (fsub) */
+  LtAffine af;
+  int ok_af;      /* af computed */
+  int group;      /* -1: none yet */
+  unsigned delay;
+} Acc;
+
+typedef struct Loop {
+  LtCtx *c;
+  const LtCfg *g;
+  const LtLoops *ls;
+  const LtInduction *ind;
+  unsigned l;
+  LtMap *copies;  /* headers of the loops version() copied: left alone */
+  Acc acc[MAX_ACCS];
+  unsigned nacc;
+} Loop;
+
+/* The memory instruction i may access: its address, NULL when it touches
+ * none, LT_CLOBBER when it may touch memory it does not name. */
+static LLVMValueRef accessed(LLVMValueRef i) {
+  if (LLVMIsALoadInst(i))
+    return LLVMGetOperand(i, 0);
+  if (LLVMIsAStoreInst(i))
+    return LLVMGetOperand(i, 1);
+  if (LLVMIsACallInst(i) || LLVMIsAInvokeInst(i)) {
+    LLVMValueRef f = LLVMGetCalledValue(i);
+    if (!f || !LLVMIsAFunction(f))
+      return LT_CLOBBER;
+    size_t n;
+    const char *s = LLVMGetValueName2(f, &n);
+    if ((n >= 9 && !strncmp(s, "llvm.dbg.", 9)) ||
+        (n >= 36 && !strncmp(s, "llvm.experimental.noalias.scope.decl", 36)))
+      return NULL;
+    unsigned k = LLVMGetEnumAttributeKindForName("memory", 6);
+    LLVMAttributeRef a = k ? LLVMGetEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, k)
+                           : NULL;
+    /* memory(none): every location's bits are 0 */
+    return a && LLVMGetEnumAttributeValue(a) == 0 ? NULL : LT_CLOBBER;
+  }
+  if (LLVMIsAAtomicRMWInst(i) || LLVMIsAAtomicCmpXchgInst(i) || LLVMIsAFenceInst(i) ||
+      LLVMIsAVAArgInst(i))
+    return LT_CLOBBER;
+  return NULL;
+}
+
+static int single_use(LLVMValueRef v, LLVMValueRef user) {
+  LLVMUseRef u = LLVMGetFirstUse(v);
+  return u && !LLVMGetNextUse(u) && LLVMGetUser(u) == user;
+}
+
+/* store (fadd reassoc (load addr), val), addr in one block, nothing
+ * between the load and the store that may write memory. */
+static int match(LLVMValueRef st, Acc *a) {
+  if (!LLVMIsAStoreInst(st) || LLVMGetVolatile(st) || LLVMGetOrdering(st) != LLVMAtomicOrderingNotAtomic)
+    return 0;
+  LLVMValueRef add = LLVMGetOperand(st, 0), addr = LLVMGetOperand(st, 1);
+  LLVMOpcode op = LLVMIsAInstruction(add) ? LLVMGetInstructionOpcode(add) : LLVMRet;
+  if ((op != LLVMFAdd && op != LLVMFSub) ||
+      !(LLVMGetFastMathFlags(add) & LLVMFastMathAllowReassoc) || !single_use(add, st))
+    return 0;
+  LLVMTypeKind tk = LLVMGetTypeKind(LLVMTypeOf(add));
+  if (tk != LLVMDoubleTypeKind && tk != LLVMFloatTypeKind)
+    return 0;
+  /* (instcombine makes acc + -v acc - v) */
+  for (unsigned k = 0; k < (op == LLVMFSub ? 1u : 2u); k++) {
+    LLVMValueRef ld = LLVMGetOperand(add, k);
+    if (!LLVMIsALoadInst(ld) || LLVMGetOperand(ld, 0) != addr || LLVMGetVolatile(ld) ||
+        LLVMGetOrdering(ld) != LLVMAtomicOrderingNotAtomic || !single_use(ld, add) ||
+        LLVMGetInstructionParent(ld) != LLVMGetInstructionParent(st))
+      continue;
+    LLVMValueRef i = LLVMGetNextInstruction(ld);
+    for (; i && i != st; i = LLVMGetNextInstruction(i))
+      if (LLVMIsAStoreInst(i) || accessed(i) == LT_CLOBBER)
+        break;
+    if (i != st)
+      return 0;
+    memset(a, 0, sizeof *a);
+    a->load = ld;
+    a->add = add;
+    a->store = st;
+    a->addr = addr;
+    a->val = LLVMGetOperand(add, 1 - k);
+    a->bb = LLVMGetInstructionParent(st);
+    a->neg = op == LLVMFSub;
+    a->group = -1;
+    return 1;
+  }
+  return 0;
+}
+
+/* a and b are the same but for their constant offsets */
+static int same_terms(const LtAffine *a, const LtAffine *b) {
+  if (a->nterm != b->nterm || a->ninv != b->ninv)
+    return 0;
+  for (unsigned i = 0; i < a->nterm; i++) {
+    unsigned j = 0;
+    while (j < b->nterm && (b->loop[j] != a->loop[i] || b->coef[j] != a->coef[i]))
+      j++;
+    if (j == b->nterm)
+      return 0;
+  }
+  for (unsigned i = 0; i < a->ninv; i++) {
+    unsigned j = 0;
+    while (j < b->ninv && (b->inv[j] != a->inv[i] || b->icoef[j] != a->icoef[i]))
+      j++;
+    if (j == b->ninv)
+      return 0;
+  }
+  return 1;
+}
+
+/* a's and b's elements of size sz are the same or apart: they have the
+ * same pointer terms, and every other difference is a multiple of sz */
+static long long coef_of(const LtAffine *a, LLVMValueRef inv, unsigned loop, int is_loop) {
+  if (is_loop) {
+    for (unsigned i = 0; i < a->nterm; i++)
+      if (a->loop[i] == loop)
+        return a->coef[i];
+  } else {
+    for (unsigned i = 0; i < a->ninv; i++)
+      if (a->inv[i] == inv)
+        return a->icoef[i];
+  }
+  return 0;
+}
+
+static int aligned(const LtAffine *a, const LtAffine *b, long long sz) {
+  if ((a->off - b->off) % sz)
+    return 0;
+  for (int pass = 0; pass < 2; pass++) {
+    const LtAffine *x = pass ? b : a, *y = pass ? a : b;
+    for (unsigned i = 0; i < x->nterm; i++)
+      if ((x->coef[i] - coef_of(y, NULL, x->loop[i], 1)) % sz)
+        return 0;
+    for (unsigned i = 0; i < x->ninv; i++) {
+      long long d = x->icoef[i] - coef_of(y, x->inv[i], 0, 0);
+      if (lt_is_ptr_ty(LLVMTypeOf(x->inv[i])) ? d != 0 : d % sz != 0)
+        return 0;
+    }
+  }
+  return 1;
+}
+
+static long long loop_step(const Acc *a, unsigned l) {
+  return coef_of(&a->af, NULL, l, 1);
+}
+
+/* May instruction i (accessing p) touch what group grp accesses? */
+static int touches(Loop *L, int grp, LLVMValueRef i, LLVMValueRef p) {
+  for (unsigned k = 0; k < L->nacc; k++) {
+    const Acc *a = &L->acc[k];
+    if (a->group != grp)
+      continue;
+    if (lt_llvm_may_alias(L->c, i, p, a->store, a->addr))
+      return 1;
+  }
+  return 0;
+}
+
+/* Is every access of the loop that is not group grp's apart from it, or
+ * an accumulation of the same type whose elements are the group's or
+ * apart? 1: yes; 2: yes where the accesses conf[0 .. *nconf) (address
+ * pairs: instruction, pointer), which may alias it as far as LLVM knows,
+ * are apart at run time; 0: no. */
+#define MAX_CONF 8
+static int alone(Loop *L, int grp, LLVMTypeRef t, LLVMValueRef *conf, unsigned *nconf) {
+  const LtLoop *lp = &L->ls->loop[L->l];
+  const Acc *rep = NULL;
+  for (unsigned k = 0; k < L->nacc; k++)
+    if (L->acc[k].group == grp)
+      rep = &L->acc[k];
+  long long sz = (long long)LLVMABISizeOfType(L->c->td, t);
+  *nconf = 0;
+  int versioned = 0;
+  for (unsigned bi = 0; bi < lp->nblocks; bi++) {
+    LLVMBasicBlockRef bb = L->g->block[lp->blocks[bi]];
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      LLVMValueRef p = accessed(i);
+      if (!p)
+        continue;
+      if (p == LT_CLOBBER)
+        return 0;
+      const Acc *other = NULL;
+      for (unsigned k = 0; k < L->nacc; k++)
+        if (L->acc[k].load == i || L->acc[k].store == i)
+          other = &L->acc[k];
+      if (other && other->group == grp)
+        continue;
+      if (other && other->ok_af && LLVMTypeOf(other->add) == t &&
+          aligned(&other->af, &rep->af, sz))
+        continue;
+      if (!touches(L, grp, i, p))
+        continue;
+      /* an accumulation's load and store: one range */
+      if (other && other->store == i)
+        continue;
+      if (*nconf >= 2 * MAX_CONF || other)
+        return 0;
+      conf[(*nconf)++] = i;
+      conf[(*nconf)++] = p;
+      versioned = 1;
+    }
+  }
+  return versioned ? 2 : 1;
+}
+
+static void copy_md(LLVMContextRef x, LLVMValueRef to, LLVMValueRef from) {
+  size_t n = 0;
+  LLVMValueMetadataEntry *e = LLVMInstructionGetAllMetadataOtherThanDebugLoc(from, &n);
+  for (size_t k = 0; k < n; k++)
+    LLVMSetMetadata(to, LLVMValueMetadataEntriesGetKind(e, (unsigned)k),
+                    LLVMMetadataAsValue(x, LLVMValueMetadataEntriesGetMetadata(e, (unsigned)k)));
+  if (e)
+    LLVMDisposeValueMetadataEntries(e);
+  LLVMInstructionSetDebugLoc(to, LLVMInstructionGetDebugLoc(from));
+}
+
+/* the flags of lt_build_accum's additions */
+static LLVMValueRef fast(LLVMValueRef s) {
+  if (LLVMIsAInstruction(s) && LLVMCanValueUseFastMathFlags(s))
+    LLVMSetFastMathFlags(s, LLVMFastMathAllowReassoc | LLVMFastMathNoSignedZeros);
+  return s;
+}
+
+static LLVMValueRef fadd(LLVMBuilderRef b, LLVMValueRef x, LLVMValueRef y) {
+  return x ? fast(LLVMBuildFAdd(b, x, y, "")) : y;
+}
+
+/* t[addr] += v, with the load's and the store's alignment and metadata
+ * from the accumulation `like` */
+static void accumulate(LtCtx *c, LLVMBuilderRef b, const Acc *like, LLVMValueRef addr,
+                       LLVMValueRef v) {
+  LLVMTypeRef t = LLVMTypeOf(like->add);
+  LLVMValueRef ld = LLVMBuildLoad2(b, t, addr, "");
+  LLVMSetAlignment(ld, LLVMGetAlignment(like->load));
+  copy_md(c->llctx, ld, like->load);
+  LLVMValueRef st = LLVMBuildStore(b, fadd(b, ld, v), addr);
+  LLVMSetAlignment(st, LLVMGetAlignment(like->store));
+  copy_md(c->llctx, st, like->store);
+}
+
+/* PHIs of bb that name pred name nb instead (the C API cannot change an
+ * incoming block, so each PHI is rebuilt). */
+static void retarget_phis(LtCtx *c, LLVMBasicBlockRef bb, LLVMBasicBlockRef pred,
+                          LLVMBasicBlockRef nb) {
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
+  for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i && LLVMIsAPHINode(i); i = next) {
+    next = LLVMGetNextInstruction(i);
+    LLVMPositionBuilderBefore(b, i);
+    LLVMValueRef np = LLVMBuildPhi(b, LLVMTypeOf(i), "");
+    for (unsigned k = 0, n = LLVMCountIncoming(i); k < n; k++) {
+      LLVMBasicBlockRef ib = LLVMGetIncomingBlock(i, k);
+      LLVMValueRef v = LLVMGetIncomingValue(i, k);
+      if (ib == pred)
+        ib = nb;
+      LLVMAddIncoming(np, &v, &ib, 1);
+    }
+    LLVMReplaceAllUsesWith(i, np);
+    LLVMInstructionEraseFromParent(i);
+  }
+  LLVMDisposeBuilder(b);
+}
+
+/* Rewrite group grp (see the top). */
+static void rewrite(Loop *L, int grp, unsigned lead, long long s, unsigned D) {
+  LtCtx *c = L->c;
+  const LtLoop *lp = &L->ls->loop[L->l];
+  LLVMBasicBlockRef head = L->g->block[lp->header], pre = L->g->block[lp->preheader],
+                    latch = L->g->block[lp->latch], exiting = L->g->block[lp->exiting[0]],
+                    exit = L->g->block[lp->exits[0]];
+  const Acc *ld = &L->acc[lead];
+  LLVMTypeRef t = LLVMTypeOf(ld->add);
+  LLVMValueRef zero = LLVMConstReal(t, 0.0);
+
+  /* after the group's last store */
+  LLVMValueRef last = NULL;
+  for (LLVMValueRef i = LLVMGetFirstInstruction(ld->bb); i; i = LLVMGetNextInstruction(i))
+    for (unsigned k = 0; k < L->nacc; k++)
+      if (L->acc[k].group == grp && L->acc[k].store == i)
+        last = i;
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
+  LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(last));
+  LLVMValueRef w[MAX_DELAY + 1] = {0};
+  for (unsigned k = 0; k < L->nacc; k++) {
+    const Acc *a = &L->acc[k];
+    if (a->group != grp)
+      continue;
+    LLVMValueRef *sum = &w[a->delay];
+    if (!a->neg)
+      *sum = fadd(b, *sum, a->val);
+    else if (*sum)
+      *sum = fast(LLVMBuildFSub(b, *sum, a->val, ""));
+    else
+      *sum = fast(LLVMBuildFNeg(b, a->val, ""));
+  }
+
+  /* r[d][j]: w[d] of j iterations ago, j = 1 .. d */
+  LLVMValueRef r[MAX_DELAY + 1][MAX_DELAY + 1] = {{0}};
+  LLVMBuilderRef hb = LLVMCreateBuilderInContext(c->llctx);
+  LLVMPositionBuilderBefore(hb, LLVMGetFirstInstruction(head));
+  for (unsigned d = 1; d <= D; d++) {
+    if (!w[d])
+      continue;
+    for (unsigned j = 1; j <= d; j++)
+      r[d][j] = LLVMBuildPhi(hb, t, "lt.gather");
+    for (unsigned j = 1; j <= d; j++) {
+      LLVMValueRef in[2] = {zero, j == 1 ? w[d] : r[d][j - 1]};
+      LLVMBasicBlockRef from[2] = {pre, latch};
+      LLVMAddIncoming(r[d][j], in, from, 2);
+    }
+  }
+  /* iterations run, where a gap's element needs them */
+  LLVMValueRef count = NULL;
+  for (unsigned e = 1; e <= D && !count; e++)
+    if (!w[e]) {
+      LLVMValueRef phi = LLVMBuildPhi(hb, c->i64, "lt.gather.n");
+      count = LLVMBuildAdd(b, phi, LLVMConstInt(c->i64, 1, 0), "");
+      LLVMValueRef in[2] = {LLVMConstInt(c->i64, 0, 0), count};
+      LLVMBasicBlockRef from[2] = {pre, latch};
+      LLVMAddIncoming(phi, in, from, 2);
+    }
+  LLVMDisposeBuilder(hb);
+
+  LLVMValueRef total = w[0];
+  for (unsigned d = 1; d <= D; d++)
+    if (w[d])
+      total = fadd(b, total, r[d][d]);
+  accumulate(c, b, ld, ld->addr, total);
+
+  /* after the loop: a block of its own on the exit edge */
+  LLVMBasicBlockRef eb = LLVMInsertBasicBlockInContext(c->llctx, exit, "lt.gather.exit");
+  LLVMValueRef term = LLVMGetBasicBlockTerminator(exiting);
+  for (unsigned k = 0, n = LLVMGetNumSuccessors(term); k < n; k++)
+    if (LLVMGetSuccessor(term, k) == exit)
+      LLVMSetSuccessor(term, k, eb);
+  LLVMPositionBuilderAtEnd(b, eb);
+  for (unsigned e = 1; e <= D; e++) {
+    LLVMValueRef v = NULL;
+    for (unsigned d = e; d <= D; d++)
+      if (w[d])
+        v = fadd(b, v, d == e ? w[d] : r[d][d - e]);
+    if (!v)
+      continue;
+    LLVMValueRef off = LLVMConstInt(c->i64, (unsigned long long)((long long)e * s), 1);
+    LLVMValueRef addr = LLVMBuildGEP2(b, c->i8, ld->addr, &off, 1, "");
+    if (w[e]) {
+      accumulate(c, b, ld, addr, v);
+      continue;
+    }
+    /* a gap: touched when an iteration reached it */
+    unsigned dmin = e + 1;
+    while (!w[dmin])
+      dmin++;
+    LLVMValueRef reach =
+        LLVMBuildICmp(b, LLVMIntUGE, count, LLVMConstInt(c->i64, dmin - e + 1, 0), "");
+    LLVMBasicBlockRef then = LLVMInsertBasicBlockInContext(c->llctx, exit, "lt.gather.gap");
+    LLVMBasicBlockRef join = LLVMInsertBasicBlockInContext(c->llctx, exit, "lt.gather.join");
+    LLVMBuildCondBr(b, reach, then, join);
+    LLVMPositionBuilderAtEnd(b, then);
+    accumulate(c, b, ld, addr, v);
+    LLVMBuildBr(b, join);
+    LLVMPositionBuilderAtEnd(b, join);
+  }
+  LLVMBasicBlockRef tail = LLVMGetInsertBlock(b);
+  LLVMBuildBr(b, exit);
+  retarget_phis(c, exit, exiting, tail);
+  LLVMDisposeBuilder(b);
+
+  for (unsigned k = 0; k < L->nacc; k++)
+    if (L->acc[k].group == grp) {
+      LLVMInstructionEraseFromParent(L->acc[k].store);
+      LLVMInstructionEraseFromParent(L->acc[k].add);
+      LLVMInstructionEraseFromParent(L->acc[k].load);
+    }
+}
+
+/* Where LLVM cannot tell the group from some other access (plain
+ * pointers in a derivative that is not versioned as a whole, e.g. a
+ * checkpointed step's or split mode's), the loop runs rewritten when the
+ * bytes the group touches are apart from those each such access touches,
+ * and as it was otherwise (loopver.c). 1 when versioned. */
+static int version(Loop *L, int grp, LLVMValueRef *conf, unsigned nconf) {
+  LLVMValueRef mine[2 * MAX_ACCS];
+  unsigned n = 0;
+  for (unsigned k = 0; k < L->nacc; k++)
+    if (L->acc[k].group == grp) {
+      mine[n++] = L->acc[k].store;
+      mine[n++] = L->acc[k].addr;
+    }
+  LLVMBasicBlockRef copy;
+  if (L->c->opt_level < 2 ||
+      lt_loop_version(L->c, L->g, L->ls, L->ind, L->l, mine, n, conf, nconf, &copy))
+    return 0;
+  lt_map_put(L->copies, copy, (void *)1);
+  return 1;
+}
+
+/* The number of edges from a to b. */
+static unsigned edges(LLVMBasicBlockRef a, LLVMBasicBlockRef b) {
+  LLVMValueRef t = LLVMGetBasicBlockTerminator(a);
+  unsigned n = 0;
+  for (unsigned k = 0, ns = t ? LLVMGetNumSuccessors(t) : 0; k < ns; k++)
+    n += LLVMGetSuccessor(t, k) == b;
+  return n;
+}
+
+/* Give the loop a preheader: a block of its own on the one edge that
+ * enters it (generated code has none where the loop's entry is another
+ * loop's exit). 1 when made. */
+static int make_preheader(Loop *L) {
+  const LtLoop *lp = &L->ls->loop[L->l];
+  const LtCfg *g = L->g;
+  LLVMBasicBlockRef head = g->block[lp->header], from = NULL;
+  for (unsigned k = 0; k < g->npred[lp->header]; k++) {
+    unsigned p = g->pred[lp->header][k];
+    if (lt_loop_contains(L->ls, L->l, p))
+      continue;
+    if (from && from != g->block[p])
+      return 0;
+    from = g->block[p];
+  }
+  LLVMValueRef t = from ? LLVMGetBasicBlockTerminator(from) : NULL;
+  if (!t || !LLVMIsABranchInst(t) || edges(from, head) != 1)
+    return 0;
+  LLVMBasicBlockRef nb = LLVMInsertBasicBlockInContext(L->c->llctx, head, "lt.gather.pre");
+  for (unsigned k = 0, n = LLVMGetNumSuccessors(t); k < n; k++)
+    if (LLVMGetSuccessor(t, k) == head)
+      LLVMSetSuccessor(t, k, nb);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(L->c->llctx);
+  LLVMPositionBuilderAtEnd(b, nb);
+  LLVMBuildBr(b, head);
+  LLVMDisposeBuilder(b);
+  retarget_phis(L->c, head, from, nb);
+  return 1;
+}
+
+/* Group the accumulations of block-and-type mates with the same address
+ * terms; rewrite the first group that qualifies. 1 when one was. */
+static int try_loop(Loop *L) {
+  const LtLoop *lp = &L->ls->loop[L->l];
+  if (lp->nchildren || lp->latch < 0 || lp->nexiting != 1 || lp->nexits != 1 ||
+      lt_map_get(L->copies, L->g->block[lp->header]) ||
+      edges(L->g->block[lp->exiting[0]], L->g->block[lp->exits[0]]) != 1)
+    return 0;
+  for (unsigned bi = 0; bi < lp->nblocks; bi++) {
+    LLVMBasicBlockRef bb = L->g->block[lp->blocks[bi]];
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+      if (L->nacc < MAX_ACCS && match(i, &L->acc[L->nacc])) {
+        Acc *a = &L->acc[L->nacc++];
+        a->ok_af = !lt_affine_of_run(L->ind, L->c->td, a->addr, L->l, &a->af);
+      }
+  }
+  int ngroups = 0, done = 0;
+  if (L->nacc >= 2 && lp->preheader < 0)
+    done = make_preheader(L);
+  if (lp->preheader < 0)
+    L->nacc = 0; /* (and free the forms below) */
+  for (unsigned k = 0; k < L->nacc && !done; k++) {
+    Acc *a = &L->acc[k];
+    long long s;
+    if (a->group >= 0 || !a->ok_af || !(s = loop_step(a, L->l)))
+      continue;
+    int grp = ngroups++;
+    unsigned n = 0;
+    for (unsigned j = k; j < L->nacc; j++) {
+      Acc *m = &L->acc[j];
+      if (m->group < 0 && m->ok_af && m->bb == a->bb && LLVMTypeOf(m->add) == LLVMTypeOf(a->add) &&
+          same_terms(&m->af, &a->af) && (m->af.off - a->af.off) % s == 0) {
+        m->group = grp;
+        n++;
+      }
+    }
+    unsigned blk = (unsigned)lt_cfg_id(L->g, a->bb);
+    if (n < 2 || !lt_cfg_dominates(L->g, blk, (unsigned)lp->latch) ||
+        !lt_cfg_dominates(L->g, blk, lp->exiting[0]))
+      continue;
+    /* the lead's element is the one no later iteration touches */
+    long long sz = (long long)LLVMABISizeOfType(L->c->td, LLVMTypeOf(a->add));
+    if (s > -sz && s < sz)
+      continue;
+    unsigned lead = k;
+    for (unsigned j = k; j < L->nacc; j++)
+      if (L->acc[j].group == grp &&
+          (s < 0 ? L->acc[j].af.off > L->acc[lead].af.off : L->acc[j].af.off < L->acc[lead].af.off))
+        lead = j;
+    unsigned D = 0;
+    int ok = 1;
+    for (unsigned j = k; j < L->nacc && ok; j++) {
+      Acc *m = &L->acc[j];
+      if (m->group != grp)
+        continue;
+      long long diff = m->af.off - L->acc[lead].af.off;
+      if (diff % s || diff / s < 0 || diff / s > MAX_DELAY)
+        ok = 0;
+      else if ((m->delay = (unsigned)(diff / s)) > D)
+        D = m->delay;
+    }
+    LLVMValueRef conf[2 * MAX_CONF];
+    unsigned nconf;
+    int how = ok && D ? alone(L, grp, LLVMTypeOf(a->add), conf, &nconf) : 0;
+    if (!how || (how == 2 && !version(L, grp, conf, nconf)))
+      continue;
+    rewrite(L, grp, lead, s, D);
+    done = 1;
+  }
+  for (unsigned k = 0; k < MAX_ACCS; k++)
+    if (L->acc[k].ok_af)
+      lt_affine_free(&L->acc[k].af);
+  return done;
+}
+
+/* One rewrite per round: the analyses are rebuilt after each. */
+static int round_once(LtCtx *c, LLVMValueRef fn, LtMap *copies) {
+  LtCfg g;
+  LtLoops ls;
+  LtInduction ind;
+  lt_cfg_build(&g, fn);
+  lt_loops_build(&ls, &g);
+  int done = 0;
+  if (!ls.irreducible && ls.nloops) {
+    lt_induction_build(&ind, &ls);
+    for (unsigned l = 0; l < ls.nloops && !done; l++) {
+      Loop *L = lt_xcalloc(1, sizeof *L);
+      L->c = c;
+      L->copies = copies;
+      L->g = &g;
+      L->ls = &ls;
+      L->ind = &ind;
+      L->l = l;
+      done = try_loop(L);
+      free(L);
+    }
+    lt_induction_free(&ind);
+  }
+  lt_loops_free(&ls);
+  lt_cfg_free(&g);
+  return done;
+}
+
+void lt_gather_accums(LtCtx *c, LLVMValueRef fn) {
+  if (c->opt_level < 1)
+    return;
+  LtMap copies;
+  lt_map_init(&copies, 8);
+  for (int round = 0; round < 64; round++) {
+    lt_llvm_forget(c, fn);
+    if (!round_once(c, fn, &copies))
+      break;
+  }
+  lt_map_free(&copies);
+  lt_llvm_forget(c, fn);
+}
