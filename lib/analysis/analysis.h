@@ -532,6 +532,11 @@ void lt_affine_free(LtAffine *a);
  * form holds through a run of the loop, not where the function starts. */
 int lt_affine_of_run(const LtInduction *ind, LLVMTargetDataRef td, LLVMValueRef v,
                      unsigned scope, LtAffine *out);
+/* a and b have the same terms (loops and invariants, with their
+ * coefficients); their constant offsets may differ. */
+int lt_affine_same_terms(const LtAffine *a, const LtAffine *b);
+/* a's coefficient of loop's iteration number (0 without such a term). */
+long long lt_affine_coef(const LtAffine *a, unsigned loop);
 /* Does v keep one value through a run of loop l: arithmetic and address
  * computations on values defined outside l (at -O0 a loop-invariant
  * address is computed inside the loop)? */

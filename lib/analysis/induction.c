@@ -493,6 +493,29 @@ int lt_affine_of(const LtInduction *ind, LLVMTargetDataRef td, LLVMValueRef v,
   return -1;
 }
 
+int lt_affine_same_terms(const LtAffine *a, const LtAffine *b) {
+  if (a->nterm != b->nterm || a->ninv != b->ninv)
+    return 0;
+  for (unsigned i = 0; i < a->nterm; i++)
+    if (lt_affine_coef(b, a->loop[i]) != a->coef[i])
+      return 0;
+  for (unsigned i = 0; i < a->ninv; i++) {
+    unsigned j = 0;
+    while (j < b->ninv && (b->inv[j] != a->inv[i] || b->icoef[j] != a->icoef[i]))
+      j++;
+    if (j == b->ninv)
+      return 0;
+  }
+  return 1;
+}
+
+long long lt_affine_coef(const LtAffine *a, unsigned loop) {
+  for (unsigned i = 0; i < a->nterm; i++)
+    if (a->loop[i] == loop)
+      return a->coef[i];
+  return 0;
+}
+
 int lt_affine_of_run(const LtInduction *ind, LLVMTargetDataRef td, LLVMValueRef v,
                      unsigned scope, LtAffine *out) {
   Walk w = {ind, td, (int)scope, 1};

@@ -33,23 +33,7 @@ static int form_of(const LtFacts *f, LLVMValueRef inst, LLVMValueRef addr, LtAff
 }
 
 static int same_form(const LtAffine *x, const LtAffine *y) {
-  if (x->off != y->off || x->nterm != y->nterm || x->ninv != y->ninv)
-    return 0;
-  for (unsigned k = 0; k < x->nterm; k++) {
-    unsigned m = 0;
-    while (m < y->nterm && (y->loop[m] != x->loop[k] || y->coef[m] != x->coef[k]))
-      m++;
-    if (m == y->nterm)
-      return 0;
-  }
-  for (unsigned k = 0; k < x->ninv; k++) {
-    unsigned m = 0;
-    while (m < y->ninv && (y->inv[m] != x->inv[k] || y->icoef[m] != x->icoef[k]))
-      m++;
-    if (m == y->ninv)
-      return 0;
-  }
-  return 1;
+  return x->off == y->off && lt_affine_same_terms(x, y);
 }
 
 /* A thread's own iteration of worksharing loop l: the form is c * (start

@@ -133,61 +133,30 @@ static int match(LLVMValueRef st, Acc *a) {
   return 0;
 }
 
-/* a and b are the same but for their constant offsets */
-static int same_terms(const LtAffine *a, const LtAffine *b) {
-  if (a->nterm != b->nterm || a->ninv != b->ninv)
-    return 0;
-  for (unsigned i = 0; i < a->nterm; i++) {
-    unsigned j = 0;
-    while (j < b->nterm && (b->loop[j] != a->loop[i] || b->coef[j] != a->coef[i]))
-      j++;
-    if (j == b->nterm)
-      return 0;
-  }
-  for (unsigned i = 0; i < a->ninv; i++) {
-    unsigned j = 0;
-    while (j < b->ninv && (b->inv[j] != a->inv[i] || b->icoef[j] != a->icoef[i]))
-      j++;
-    if (j == b->ninv)
-      return 0;
-  }
-  return 1;
+static long long inv_coef(const LtAffine *a, LLVMValueRef inv) {
+  for (unsigned i = 0; i < a->ninv; i++)
+    if (a->inv[i] == inv)
+      return a->icoef[i];
+  return 0;
 }
 
 /* a's and b's elements of size sz are the same or apart: they have the
  * same pointer terms, and every other difference is a multiple of sz */
-static long long coef_of(const LtAffine *a, LLVMValueRef inv, unsigned loop, int is_loop) {
-  if (is_loop) {
-    for (unsigned i = 0; i < a->nterm; i++)
-      if (a->loop[i] == loop)
-        return a->coef[i];
-  } else {
-    for (unsigned i = 0; i < a->ninv; i++)
-      if (a->inv[i] == inv)
-        return a->icoef[i];
-  }
-  return 0;
-}
-
 static int aligned(const LtAffine *a, const LtAffine *b, long long sz) {
   if ((a->off - b->off) % sz)
     return 0;
   for (int pass = 0; pass < 2; pass++) {
     const LtAffine *x = pass ? b : a, *y = pass ? a : b;
     for (unsigned i = 0; i < x->nterm; i++)
-      if ((x->coef[i] - coef_of(y, NULL, x->loop[i], 1)) % sz)
+      if ((x->coef[i] - lt_affine_coef(y, x->loop[i])) % sz)
         return 0;
     for (unsigned i = 0; i < x->ninv; i++) {
-      long long d = x->icoef[i] - coef_of(y, x->inv[i], 0, 0);
+      long long d = x->icoef[i] - inv_coef(y, x->inv[i]);
       if (lt_is_ptr_ty(LLVMTypeOf(x->inv[i])) ? d != 0 : d % sz != 0)
         return 0;
     }
   }
   return 1;
-}
-
-static long long loop_step(const Acc *a, unsigned l) {
-  return coef_of(&a->af, NULL, l, 1);
 }
 
 /* May instruction i (accessing p) touch what group grp accesses? */
@@ -503,14 +472,14 @@ static int try_loop(Loop *L) {
   for (unsigned k = 0; k < L->nacc && !done; k++) {
     Acc *a = &L->acc[k];
     long long s;
-    if (a->group >= 0 || !a->ok_af || !(s = loop_step(a, L->l)))
+    if (a->group >= 0 || !a->ok_af || !(s = lt_affine_coef(&a->af, L->l)))
       continue;
     int grp = ngroups++;
     unsigned n = 0;
     for (unsigned j = k; j < L->nacc; j++) {
       Acc *m = &L->acc[j];
       if (m->group < 0 && m->ok_af && m->bb == a->bb && LLVMTypeOf(m->add) == LLVMTypeOf(a->add) &&
-          same_terms(&m->af, &a->af) && (m->af.off - a->af.off) % s == 0) {
+          lt_affine_same_terms(&m->af, &a->af) && (m->af.off - a->af.off) % s == 0) {
         m->group = grp;
         n++;
       }

@@ -65,13 +65,6 @@ static LLVMValueRef at_start(Ver *V, LLVMBuilderRef b, LLVMValueRef v, unsigned 
   return ni;
 }
 
-static long long loop_coef(const LtAffine *a, unsigned l) {
-  for (unsigned i = 0; i < a->nterm; i++)
-    if (a->loop[i] == l)
-      return a->coef[i];
-  return 0;
-}
-
 /* [*lo, *hi): the bytes access i at addr touches over the loop (last: its
  * trip count less 1), as i64; 0 when not computable. */
 static int span(Ver *V, LLVMBuilderRef b, LLVMValueRef i, LLVMValueRef addr, LLVMValueRef last,
@@ -82,7 +75,7 @@ static int span(Ver *V, LLVMBuilderRef b, LLVMValueRef i, LLVMValueRef addr, LLV
     return 0;
   if (lt_affine_of_run(V->ind, c->td, addr, V->l, &af))
     return 0;
-  long long step = loop_coef(&af, V->l);
+  long long step = lt_affine_coef(&af, V->l);
   lt_affine_free(&af);
   LLVMValueRef a = at_start(V, b, addr, 0);
   if (!a)
