@@ -124,14 +124,42 @@ static void fill_push(LtCtx *c, const State *s, LLVMValueRef f, LLVMBasicBlockRe
   LLVMValueRef own = LLVMBuildAnd(
       b, some, LLVMBuildICmp(b, LLVMIntUGE, n, LLVMConstInt(c->i64, OWN, 0), ""), "");
   LLVMValueRef big = LLVMBuildOr(b, LLVMBuildICmp(b, LLVMIntUGT, n, st, ""), own, "");
-  LLVMBuildStore(b, LLVMBuildSelect(b, big, st0, st, ""), s->step);
+  LLVMValueRef nstep = LLVMBuildSelect(b, big, st0, st, "");
   LLVMValueRef sz = LLVMBuildSelect(b, big, n, st, "");
   LLVMValueRef pk = LLVMBuildLoad2(b, c->i64, s->peak, "peak");
   LLVMValueRef most = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntULT, n, pk, ""), pk, n, "");
   sz = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, pk, LLVMConstInt(c->i64, 0, 0), ""), sz,
                        most, "");
+  /* A failed malloc leaves the arena as it was and returns null: a nest's
+   * cache sized from trip counts taken before an inner loop's guard (a
+   * bound the optimiser widened with zext where only the guard keeps it
+   * non-negative: 2^32 - 1 iterations) is pushed for a loop that never
+   * runs, and nothing reads it; were it used, the first store would fault,
+   * as on any exhausted heap. A failed chunk of the hinted size is tried
+   * again at the push's own size. */
+  LLVMBasicBlockRef again = LLVMAppendBasicBlockInContext(c->llctx, f, "again");
+  LLVMBasicBlockRef got = LLVMAppendBasicBlockInContext(c->llctx, f, "got");
+  LLVMBasicBlockRef fail = LLVMAppendBasicBlockInContext(c->llctx, f, "fail");
+  LLVMValueRef hdr = LLVMConstInt(c->i64, HEADER, 0), nul = LLVMConstNull(c->ptr);
+  LLVMValueRef ch1 = lt_build_malloc(b, c->mod, LLVMBuildAdd(b, sz, hdr, ""));
+  LLVMBasicBlockRef from1 = LLVMGetInsertBlock(b);
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, ch1, nul, ""), again, got);
+  LLVMPositionBuilderAtEnd(b, again);
+  LLVMValueRef ch2 = lt_build_malloc(b, c->mod, LLVMBuildAdd(b, n, hdr, ""));
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, ch2, nul, ""), fail, got);
+  LLVMPositionBuilderAtEnd(b, fail);
+  LLVMBuildRet(b, nul);
+  LLVMPositionBuilderAtEnd(b, got);
+  LLVMValueRef ch = LLVMBuildPhi(b, c->ptr, "");
+  LLVMValueRef chs[2] = {ch1, ch2};
+  LLVMBasicBlockRef froms[2] = {from1, again};
+  LLVMAddIncoming(ch, chs, froms, 2);
+  LLVMValueRef szp = LLVMBuildPhi(b, c->i64, "");
+  LLVMValueRef szs[2] = {sz, n};
+  LLVMAddIncoming(szp, szs, froms, 2);
+  sz = szp;
+  LLVMBuildStore(b, nstep, s->step);
   LLVMBuildStore(b, LLVMBuildAdd(b, LLVMBuildLoad2(b, c->i64, s->below, ""), t, ""), s->below);
-  LLVMValueRef ch = lt_build_malloc(b, c->mod, LLVMBuildAdd(b, sz, LLVMConstInt(c->i64, HEADER, 0), ""));
   LLVMBuildStore(b, LLVMBuildLoad2(b, c->ptr, s->cur, ""), ch);
   LLVMBuildStore(b, sz, at(c, b, ch, 8));
   LLVMBuildStore(b, t, at(c, b, ch, 16));
@@ -159,7 +187,12 @@ static void fill_pop(LtCtx *c, const State *s, LLVMValueRef f, LLVMBasicBlockRef
                      LLVMBuilderRef b) {
   LLVMBasicBlockRef drop = LLVMAppendBasicBlockInContext(c->llctx, f, "drop");
   LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c->llctx, f, "done");
+  LLVMBasicBlockRef some = LLVMAppendBasicBlockInContext(c->llctx, f, "some");
   LLVMPositionBuilderAtEnd(b, e);
+  /* a push that failed (null) took nothing */
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, LLVMGetParam(f, 0), LLVMConstNull(c->ptr), ""),
+                  done, some);
+  LLVMPositionBuilderAtEnd(b, some);
   LLVMValueRef base = LLVMBuildPtrToInt(b, LLVMBuildLoad2(b, c->ptr, s->cur, ""), c->i64, "");
   LLVMValueRef t = LLVMBuildSub(b, LLVMBuildPtrToInt(b, LLVMGetParam(f, 0), c->i64, ""),
                                 LLVMBuildAdd(b, base, LLVMConstInt(c->i64, HEADER, 0), ""), "top");
