@@ -125,6 +125,13 @@
 # copied back (upwards, downwards) or two arrays updated from each other
 # (tools/fuzz/ltfuzz/stencil.py): the undo log's blocks
 # (lib/gen/undoblock.c); combine with --alias, --timeloop, --kernels.
+# With --gather in GEN_ARGS f gets one to three stencil loops without math
+# calls over views of x, y and local arrays (offsets from -3..3 with gaps,
+# repeats or one alone; strides 1 and 2; up or down; trip counts 0-3 from
+# n; swept into another array, time-stepped, in place, into an
+# accumulator, or 2-D rows of a small matrix; sometimes x and y restrict):
+# the reverse loops whose neighbouring accumulations lib/gen/gather.c
+# carries in registers (tools/fuzz/ltfuzz/gather.py); combine with --alias.
 # With --timeloop in GEN_ARGS f's statements run in a time loop of 2-6 steps
 # (tools/fuzz/ltfuzz/timeloop.py), compiled with -mllvm -leantape-checkpoint
 # and run with LEANTAPE_TAPE_BUDGET=1: checkpointed, one snapshot. With

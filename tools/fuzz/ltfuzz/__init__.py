@@ -15,6 +15,7 @@ from .cxx import Cxx
 from .eigen import Eigen
 from .entry import Entry
 from .forward import Forward
+from .gather import Gather
 from .kernels import Kernels
 from .omp import Omp
 from .pointers import Pointers
@@ -26,7 +27,7 @@ from .timeloop import Timeloop
 from .timewhile import TimeWhile
 
 MODES = [Pointers, Calls, Cxx, Alias, Forward, Primal, Split, Eigen, Adaptive, Omp, Entry, Kernels,
-         Retarg, Timeloop, TimeWhile, Capped, Stencil]
+         Retarg, Timeloop, TimeWhile, Capped, Stencil, Gather]
 
 
 class Gen(Core, *MODES):
