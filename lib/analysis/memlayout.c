@@ -480,6 +480,24 @@ int lt_mem_layout(LtCtx *c, const LtActivity *a, LLVMValueRef call, LtMemLayout 
   }
   if (from_note(c, call, constant, n, L))
     return 0;
+  /* The same bytes copied whole to or from a typed object elsewhere in the
+   * function: at -O0 clang copies an Eigen expression held by a parameter
+   * into an i8 buffer, then the buffer into the member of a typed
+   * temporary (a scaled lazy product's right operand, a Map: its data
+   * pointer's shadow was left null, a segfault in the gradient; fuzz
+   * --eigen seed 990021). */
+  if (constant && n) {
+    LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInstructionParent(call)), base[LT_COPY_PLACES];
+    long long at[LT_COPY_PLACES];
+    unsigned np = copy_places(td, fn, call, n, base, at);
+    for (unsigned k = 0; k < np; k++) {
+      unsigned long long off;
+      int element;
+      LLVMTypeRef t = at[k] >= 0 ? lt_mem_declared(td, base[k], &off, &element) : NULL;
+      if (t && from_declared(td, t, off + (unsigned long long)at[k], element, constant, n, L))
+        return 0;
+    }
+  }
   /* The object's element type from another access of it: at -O2 the copy
    * is `gep i8, %st, 8` while a loop reads st[i].p through
    * `gep %struct.S, %st, i`. */
