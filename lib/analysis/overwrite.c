@@ -461,6 +461,55 @@ static int runs_cheap(Ctx *x, const Cand *cd) {
   return ok;
 }
 
+/* Does loop l load from the object at base? */
+static int loop_reads(const LtFacts *g, unsigned l, LLVMValueRef base) {
+  const LtLoop *lp = &g->loops->loop[l];
+  for (unsigned bi = 0; bi < lp->nblocks; bi++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(g->g->block[lp->blocks[bi]]); i;
+         i = LLVMGetNextInstruction(i))
+      if (LLVMIsALoadInst(i) && lt_base_of(LLVMGetOperand(i, 0)) == base)
+        return 1;
+  return 0;
+}
+
+/* Would the log of the candidate's writes into the load's own object, in
+ * loops as deep as the load, be cheap? Each such write stores at an
+ * address that stays put in its loop (an entry per run of the loop: LU's
+ * A[i][j] under its column loads A[k][j]), or one that moves by its own
+ * size in a loop reading nothing of that object (a block per run,
+ * undoblock.c: a time step's copy back u[i] = tmp[i]). Otherwise a
+ * run-time test between the load and those writes always finds them
+ * overlapping, and the log costs an entry per store (24 bytes) where the
+ * tape costs 8 per load: Gram-Schmidt's A[i][j], read in one i loop and
+ * written, a column, in the next; ADI's sweeps. */
+static int same_object_cheap(Ctx *x, const Cand *cd) {
+  const LtFacts *g = x->g;
+  LLVMValueRef base = lt_base_of(LLVMGetOperand(cd->load, 0));
+  for (unsigned wc = 0; wc < x->w.n; wc++) {
+    if (!bit_has(cd->wcs, wc) || x->w.c[wc].base != base)
+      continue;
+    const Class *cl = &x->w.c[wc];
+    const LtVec *m = cl->kept ? cl->kept : &cl->members;
+    for (size_t k = 0; k < m->n; k += 2) {
+      int sb = lt_cfg_id(g->g, LLVMGetInstructionParent(m->v[k]));
+      int sl = sb >= 0 ? lt_loop_of(g->loops, (unsigned)sb) : -1;
+      if (sb >= 0 && depth_of(g, (unsigned)sb) < cd->ld)
+        continue;
+      if (sl < 0)
+        return 0;
+      if (lt_invariant_value(g->ind, (unsigned)sl, m->v[k + 1]))
+        continue;
+      long long step, size = (long long)LLVMStoreSizeOfType(
+                          g->c->td, LLVMTypeOf(LLVMGetOperand(m->v[k], 0)));
+      if (!LLVMIsAStoreInst(m->v[k]) ||
+          !lt_affine_step(g->ind, g->c->td, m->v[k + 1], (unsigned)sl, &step) ||
+          (step != size && step != -size) || loop_reads(g, (unsigned)sl, base))
+        return 0;
+    }
+  }
+  return 1;
+}
+
 /* Which candidates the undo log may re-read. One whose writes run in a
  * shallower nest than it (normalize's out[j] under its n^2 loads of x)
  * always: the log is smaller than the tape it saves. One at the same
@@ -483,7 +532,8 @@ static void decide(LtOverwrite *o, Ctx *x) {
   for (size_t k = 0; k < x->cands.n; k++) {
     Cand *cd = x->cands.v[k];
     int take = !cd->hopeless &&
-               (cd->ld > cd->sd || (runtime && cand_range(x, cd)) || runs_cheap(x, cd));
+               (cd->ld > cd->sd || (runtime && same_object_cheap(x, cd) && cand_range(x, cd)) ||
+                runs_cheap(x, cd));
     if (take) {
       lt_map_put(&o->ok, cd->load, (void *)3);
       for (size_t u = 0; u < cd->closure.n; u++)

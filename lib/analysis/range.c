@@ -278,6 +278,8 @@ static int iv_of(Em *e, LLVMValueRef v, unsigned depth, Iv *out) {
     r = point(a);
   } else if (LLVMIsAGlobalValue(v) || LLVMIsAConstantPointerNull(v)) {
     r = point(e->b ? LLVMBuildPtrToInt(e->b, v, c->i64, "") : DRY);
+  } else if (LLVMIsAPHINode(v) && lt_phi_same(v)) {
+    ok = iv_of(e, lt_phi_same(v), depth + 1, &r); /* LCSSA */
   } else if (LLVMIsAPHINode(v)) {
     ok = counter(e, v, depth, &r);
   } else if (LLVMIsAInstruction(v) || LLVMIsAConstantExpr(v)) {

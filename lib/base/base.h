@@ -60,6 +60,9 @@ LLVMValueRef lt_first_non_phi(LLVMBasicBlockRef bb);
 LLVMValueRef lt_access_addr(LLVMValueRef i);
 /* The pointer a GEP/cast chain starts from. */
 LLVMValueRef lt_base_of(LLVMValueRef p);
+/* The one value a PHI merges (an LCSSA PHI, or one whose incoming values
+ * are all the same but for itself), else NULL. */
+LLVMValueRef lt_phi_same(LLVMValueRef phi);
 /* A helper the generated code calls (lt.*), defined once per module: the
  * internal function name of type fty. *entry is its new, empty entry block
  * when this call created it (the caller fills it), NULL when it existed. */

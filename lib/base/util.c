@@ -262,11 +262,26 @@ LLVMValueRef lt_access_addr(LLVMValueRef i) {
   return NULL;
 }
 
+LLVMValueRef lt_phi_same(LLVMValueRef phi) {
+  LLVMValueRef v = NULL;
+  for (unsigned k = 0, n = LLVMCountIncoming(phi); k < n; k++) {
+    LLVMValueRef x = LLVMGetIncomingValue(phi, k);
+    if (x == phi || x == v)
+      continue;
+    if (v)
+      return NULL;
+    v = x;
+  }
+  return v;
+}
+
 LLVMValueRef lt_base_of(LLVMValueRef p) {
   for (;;) {
     if (LLVMIsAGetElementPtrInst(p) || LLVMIsABitCastInst(p) ||
         LLVMIsAAddrSpaceCastInst(p))
       p = LLVMGetOperand(p, 0);
+    else if (LLVMIsAPHINode(p) && lt_phi_same(p))
+      p = lt_phi_same(p); /* an LCSSA PHI (prep's pipeline ends in lcssa) */
     else if (LLVMIsAConstantExpr(p) && (LLVMGetConstOpcode(p) == LLVMGetElementPtr ||
                                         LLVMGetConstOpcode(p) == LLVMBitCast))
       p = LLVMGetOperand(p, 0);

@@ -71,6 +71,8 @@ static int may_write(LLVMValueRef i) {
   if (LLVMIsACallInst(i) || LLVMIsAInvokeInst(i)) {
     LLVMValueRef f = LLVMGetCalledValue(i);
     /* a readnone / readonly function (memory(none), memory(read)) */
+    if (lt_rules_errno_only(f))
+      return 0; /* libm: errno is no argument's memory */
     if (f && LLVMIsAFunction(f)) {
       unsigned k = LLVMGetEnumAttributeKindForName("memory", 6);
       LLVMAttributeRef a = k ? LLVMGetEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, k)

@@ -33,6 +33,7 @@
  */
 #include "lt.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,11 +77,8 @@ static LLVMValueRef accessed(LLVMValueRef i) {
     if ((n >= 9 && !strncmp(s, "llvm.dbg.", 9)) ||
         (n >= 36 && !strncmp(s, "llvm.experimental.noalias.scope.decl", 36)))
       return NULL;
-    unsigned k = LLVMGetEnumAttributeKindForName("memory", 6);
-    LLVMAttributeRef a = k ? LLVMGetEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, k)
-                           : NULL;
-    /* memory(none): every location's bits are 0 */
-    return a && LLVMGetEnumAttributeValue(a) == 0 ? NULL : LT_CLOBBER;
+    /* errno is no memory of the loop's (libm without -fno-math-errno) */
+    return lt_rules_errno_only(f) ? NULL : LT_CLOBBER;
   }
   if (LLVMIsAAtomicRMWInst(i) || LLVMIsAAtomicCmpXchgInst(i) || LLVMIsAFenceInst(i) ||
       LLVMIsAVAArgInst(i))
@@ -476,14 +474,35 @@ static int try_loop(Loop *L) {
       continue;
     int grp = ngroups++;
     unsigned n = 0;
+    /* Accumulations into a's elements and their neighbours: same terms,
+     * offsets a multiple of the step apart, within MAX_DELAY steps of one
+     * another. Of those, the window of MAX_DELAY + 1 steps holding a
+     * with the most of them: a 2-D stencil's rows i - 1 and i + 1 are
+     * elements of the same array a row (here a constant) away, and stay
+     * single additions beside row i's group. */
+    long long q[MAX_ACCS];
     for (unsigned j = k; j < L->nacc; j++) {
       Acc *m = &L->acc[j];
+      q[j] = LLONG_MIN;
       if (m->group < 0 && m->ok_af && m->bb == a->bb && LLVMTypeOf(m->add) == LLVMTypeOf(a->add) &&
-          lt_affine_same_terms(&m->af, &a->af) && (m->af.off - a->af.off) % s == 0) {
-        m->group = grp;
+          lt_affine_same_terms(&m->af, &a->af) && (m->af.off - a->af.off) % s == 0 &&
+          llabs((m->af.off - a->af.off) / s) <= MAX_DELAY)
+        q[j] = (m->af.off - a->af.off) / s;
+    }
+    long long lo = 0;
+    unsigned best = 0;
+    for (long long w = -MAX_DELAY; w <= 0; w++) {
+      unsigned cnt = 0;
+      for (unsigned j = k; j < L->nacc; j++)
+        cnt += q[j] != LLONG_MIN && q[j] >= w && q[j] <= w + MAX_DELAY;
+      if (cnt > best)
+        best = cnt, lo = w;
+    }
+    for (unsigned j = k; j < L->nacc; j++)
+      if (q[j] != LLONG_MIN && q[j] >= lo && q[j] <= lo + MAX_DELAY) {
+        L->acc[j].group = grp;
         n++;
       }
-    }
     unsigned blk = (unsigned)lt_cfg_id(L->g, a->bb);
     if (n < 2 || !lt_cfg_dominates(L->g, blk, (unsigned)lp->latch) ||
         !lt_cfg_dominates(L->g, blk, lp->exiting[0]))

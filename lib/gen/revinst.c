@@ -35,13 +35,13 @@ static int rev_binary(LtGen *g, LLVMValueRef i, LLVMValueRef d) {
       lt_adj_add(g, b, fmul(g, d, lt_rv(g, a)));
     return 0;
   case LLVMFDiv: {
+    /* d(a/b)/db = -(a/b)/b: the quotient itself, which the plan makes
+     * from a and b again or tapes (source.c cheaper_taped) */
     LLVMValueRef rb = lt_rv(g, b);
     LLVMValueRef t = LLVMBuildFDiv(g->b, d, rb, "");
     lt_adj_add(g, a, t);
-    if (vb) {
-      LLVMValueRef q = LLVMBuildFDiv(g->b, lt_rv(g, a), rb, "");
-      lt_adj_add(g, b, LLVMBuildFNeg(g->b, fmul(g, t, q), ""));
-    }
+    if (vb)
+      lt_adj_add(g, b, LLVMBuildFNeg(g->b, fmul(g, t, lt_rv(g, i)), ""));
     return 0;
   }
   case LLVMFRem: {

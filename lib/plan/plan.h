@@ -61,6 +61,8 @@ typedef enum {
   LT_WHY_SOME_PATHS,   /* a load that does not run on every path */
   LT_WHY_NOT_PURE,     /* a PHI, a call or another value R cannot redo */
   LT_WHY_DEEP,         /* a recomputation chain longer than the limit */
+  LT_WHY_CHEAPER,      /* a pure value whose recomputation would tape more
+                          (source.c cheaper_taped) */
   LT_WHY_SHADOW,       /* a shadow made in A (allocation, load, call) */
   LT_NWHY
 } LtWhy;

@@ -183,6 +183,73 @@ static LtPlanRec *new_rec(LtPlan *pl, LtMap *m, LLVMValueRef v, int shadow) {
   return r;
 }
 
+/* Does the reverse of user (revinst.c) read operand k's primal value?
+ * Sums and casts move adjoints; a product reads an operand when the other
+ * one varies; a quotient reads its divisor, and its own result (not the
+ * dividend) when the divisor varies; other users may read anything. */
+static int reads_operand(const LtFacts *f, LLVMValueRef user, unsigned k) {
+  if (LLVMIsACallInst(user)) {
+    size_t n;
+    LLVMValueRef fn = LLVMGetCalledValue(user);
+    const char *s = fn && LLVMIsAFunction(fn) ? LLVMGetValueName2(fn, &n) : "";
+    if (!strncmp(s, "llvm.fmuladd.", 13) || !strncmp(s, "llvm.fma.", 9))
+      return k < 2 && lt_is_varied(f->act, LLVMGetOperand(user, 1 - k));
+    return 1;
+  }
+  switch (LLVMGetInstructionOpcode(user)) {
+  case LLVMFAdd: case LLVMFSub: case LLVMFNeg: case LLVMFPExt: case LLVMFPTrunc:
+    return 0;
+  case LLVMFMul:
+    return lt_is_varied(f->act, LLVMGetOperand(user, 1 - k));
+  case LLVMFDiv:
+    return k == 1;
+  default:
+    return 1;
+  }
+}
+
+#define MAX_COST_NODES 64
+
+/* The bytes R would tape to recompute v's operands that nothing else
+ * reads: down each operand with one use, in v's loop, that v's own
+ * reverse does not read, through pure operations to what R cannot make
+ * (a load of overwritten memory, a PHI, a call). An operand with other
+ * uses, in another loop, or already planned costs nothing here: it may be
+ * read anyway. *budget bounds the nodes visited. */
+static unsigned long long own_cost(LtPlan *pl, LLVMValueRef v, int s, int *budget) {
+  const LtFacts *f = pl->f;
+  unsigned long long cost = 0;
+  unsigned n = LLVMIsACallInst(v) ? LLVMGetNumArgOperands(v) : (unsigned)LLVMGetNumOperands(v);
+  for (unsigned k = 0; k < n; k++) {
+    LLVMValueRef o = LLVMGetOperand(v, k);
+    LLVMUseRef u = LLVMIsAInstruction(o) ? LLVMGetFirstUse(o) : NULL;
+    if (!u || LLVMGetNextUse(u) || reads_operand(f, v, k) || lt_map_get(&pl->val, o) ||
+        lt_loop_scope(f->g, f->loops, o) != s || loop_of_counter(f, o) >= 0 ||
+        exit_loop(f, o) >= 0 || affine(f, o, s) || --*budget < 0)
+      continue;
+    if (LLVMIsALoadInst(o) && (!f->split || lt_plan_kept_param(f, LLVMGetOperand(o, 0))) &&
+        always_runs(f, o, s) && lt_overwrite_reloadable(f->ow, o))
+      continue;
+    if (lt_plan_pure(o))
+      cost += own_cost(pl, o, s, budget);
+    else if (lt_is_float_ty(LLVMTypeOf(o)) || LLVMGetTypeKind(LLVMTypeOf(o)) == LLVMIntegerTypeKind)
+      cost += LLVMABISizeOfType(f->c->td, LLVMTypeOf(o));
+  }
+  return cost;
+}
+
+/* Tape a pure value instead of recomputing it when that costs R fewer
+ * bytes of tape: the quotient of ADI's tridiagonal sweep (8 bytes)
+ * instead of the four loads of overwritten memory its dividend is made of
+ * (32). A local, greedy minimum cut (issue 17, item 2): only chains that
+ * nothing else reads count. */
+static int cheaper_taped(LtPlan *pl, LLVMValueRef v, int s) {
+  if (s < 0 || LLVMIsACallInst(v) || !lt_is_float_ty(LLVMTypeOf(v)))
+    return 0;
+  int budget = MAX_COST_NODES;
+  return own_cost(pl, v, s, &budget) > LLVMABISizeOfType(pl->f->c->td, LLVMTypeOf(v));
+}
+
 const LtPlanRec *lt_plan_value(LtPlan *pl, LLVMValueRef v, int depth) {
   LtPlanRec *r = lt_map_get(&pl->val, v);
   if (r)
@@ -203,13 +270,14 @@ const LtPlanRec *lt_plan_value(LtPlan *pl, LLVMValueRef v, int depth) {
   } else if (LLVMIsALoadInst(v) && (!f->split || lt_plan_kept_param(f, LLVMGetOperand(v, 0))) &&
              always_runs(f, v, s) && lt_overwrite_reloadable(f->ow, v)) {
     r->src = lt_overwrite_reloadable(f->ow, v) == 2 ? LT_SRC_RELOAD_LOG : LT_SRC_RELOAD;
-  } else if (lt_plan_pure(v) && depth < MAX_RECOMPUTE_DEPTH) {
+  } else if (lt_plan_pure(v) && depth < MAX_RECOMPUTE_DEPTH && !cheaper_taped(pl, v, s)) {
     r->src = LT_SRC_RECOMPUTE;
   } else {
     r->src = LT_SRC_TAPE;
-    r->why = LLVMIsALoadInst(v) ? load_why(f, v, s)
-             : lt_plan_pure(v)  ? LT_WHY_DEEP
-                                : LT_WHY_NOT_PURE;
+    r->why = LLVMIsALoadInst(v)                             ? load_why(f, v, s)
+             : lt_plan_pure(v) && depth < MAX_RECOMPUTE_DEPTH ? LT_WHY_CHEAPER
+             : lt_plan_pure(v)                              ? LT_WHY_DEEP
+                                                            : LT_WHY_NOT_PURE;
     r->slot = (int)lt_plan_slot(pl, LT_SLOT_PRIMAL, v, LLVMTypeOf(v));
   }
   return r;
@@ -254,6 +322,8 @@ const char *lt_plan_why(LtWhy why) {
            "effects)";
   case LT_WHY_DEEP:
     return "recomputing it would repeat a chain of more than 24 operations";
+  case LT_WHY_CHEAPER:
+    return "recomputing it would tape more bytes of the values it is made of";
   case LT_WHY_SHADOW:
     return "a shadow made in the forward pass (an allocation, a pointer "
            "loaded from memory, a call's result)";

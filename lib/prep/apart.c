@@ -15,7 +15,8 @@
  *
  * Only where the parameters are all the clone's memory: every access (and
  * memory intrinsic) is through a pointer based on one of them or on a
- * local, no call touches memory. (noalias speaks of every pointer, the
+ * local, no call touches memory but errno (libm: rules.c
+ * lt_rules_errno_only; Gram-Schmidt's sqrt). (noalias speaks of every pointer, the
  * test only of the parameters': a global or a pointer loaded from memory
  * may reach the same bytes.)
  */
@@ -75,7 +76,6 @@ static int name_is(LLVMValueRef f, const char *prefix) {
 
 /* Every memory access of P is through an apart parameter or a local. */
 static int only_params(LLVMValueRef P, const unsigned char *apart) {
-  unsigned mem = LLVMGetEnumAttributeKindForName("memory", 6);
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(P); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
       if (LLVMIsALoadInst(i) || LLVMIsAStoreInst(i)) {
@@ -102,9 +102,7 @@ static int only_params(LLVMValueRef P, const unsigned char *apart) {
           return 0;
         continue;
       }
-      LLVMAttributeRef a = mem ? LLVMGetEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, mem)
-                               : NULL;
-      if (!a || LLVMGetEnumAttributeValue(a) != 0) /* memory(none) */
+      if (!lt_rules_errno_only(f)) /* libm's errno is no parameter's memory */
         return 0;
     }
   return 1;

@@ -9,6 +9,9 @@
  */
 #include "rules.h"
 
+#include <llvm/Config/llvm-config.h> /* LLVM_VERSION_MAJOR */
+#include <stdint.h>
+
 #include <stdio.h>
 #include <string.h>
 
@@ -533,4 +536,27 @@ int lt_rules_is_zero_derivative(const char *callee, size_t len) {
         return 1;
   }
   return 0;
+}
+
+int lt_rules_errno_only(LLVMValueRef f) {
+  if (!f || !LLVMIsAFunction(f))
+    return 0;
+  unsigned k = LLVMGetEnumAttributeKindForName("memory", 6);
+  LLVMAttributeRef a = k ? LLVMGetEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, k) : NULL;
+  if (a && LLVMGetEnumAttributeValue(a) == 0)
+    return 1;
+#if LLVM_VERSION_MAJOR >= 21
+  /* MemoryEffects: two bits per location: argmem, inaccessiblemem,
+   * errnomem, other, ... */
+  if (a && !(LLVMGetEnumAttributeValue(a) & ~(uint64_t)0x30))
+    return 1;
+#endif
+  if (!LLVMIsDeclaration(f))
+    return 0;
+  size_t n;
+  const char *s = LLVMGetValueName2(f, &n);
+  if (n >= 5 && !strncmp(s, "llvm.", 5))
+    return 0; /* intrinsics carry their own attributes */
+  const LtRule *r = lt_rules_find(s, n);
+  return (r && !r->writes_arg) || lt_rules_is_zero_derivative(s, n);
 }

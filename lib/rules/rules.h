@@ -42,5 +42,11 @@ const LtRule *lt_rules_find(const char *callee, size_t len);
 /* Zero-derivative functions (floor, ceil, round, trunc, rint, ...): the
  * call is kept in the forward pass and its result has no adjoint. */
 int lt_rules_is_zero_derivative(const char *callee, size_t len);
+/* Does a call of f touch no memory but errno? memory(none); on LLVM 21
+ * and later memory(errnomem: ...), which clang gives libm functions
+ * without -fno-math-errno; on LLVM 19, which has no errno location and
+ * marks them memory(write), a declared libm function of the rule table
+ * that writes through no argument (not frexp). */
+int lt_rules_errno_only(LLVMValueRef f);
 
 #endif

@@ -16,9 +16,10 @@ target triple = "amdgcn-amd-amdhsa"
 declare double @__enzyme_autodiff(...)
 declare double @__enzyme_fwddiff(...)
 
-; k(x, sh) = sum_i x_i^2 through shared memory, x_i doubled through a
-; generic pointer after it is read (the undo log restores it for the
-; reverse pass)
+; k(x, sh) = sum_i x_i^2 through shared memory, then x_(n-1) doubled
+; through a generic pointer after the loop has read it (the undo log
+; restores it for the reverse pass; a store in the loop itself, at the
+; address it reads, would have its loads taped instead: overwrite.c)
 define double @k(ptr addrspace(1) %x, ptr addrspace(3) %sh, i64 %n) {
 entry:
   %t = alloca double, align 8, addrspace(5)
@@ -35,14 +36,15 @@ loop:
   %m = fmul double %w, %v
   %s = fadd double %a, %m
   store double %s, ptr addrspace(5) %t
-  %g = addrspacecast ptr addrspace(1) %p to ptr
-  %gv = load double, ptr %g
-  %gm = fmul double %gv, 2.0
-  store double %gm, ptr %g
   %i1 = add i64 %i, 1
   %c = icmp slt i64 %i1, %n
   br i1 %c, label %loop, label %exit
 exit:
+  %last = getelementptr inbounds double, ptr addrspace(1) %x, i64 %i
+  %g = addrspacecast ptr addrspace(1) %last to ptr
+  %gv = load double, ptr %g
+  %gm = fmul double %gv, 2.0
+  store double %gm, ptr %g
   %r = load double, ptr addrspace(5) %t
   ret double %r
 }
