@@ -50,6 +50,18 @@ static inline double lt_fd3(double (*f)(double, double, double), double a,
   m[k] = xm;
   return (f(p[0], p[1], p[2]) - f(m[0], m[1], m[2])) / (xp - xm);
 }
+/* Partial derivative of an objective of an array with respect to x[k]:
+ * x[k] moved by +-h (h = 1e-6 max(1, |x[k]|)) and put back. */
+static inline double lt_fd_at(double (*obj)(const double *), double *x, int k) {
+  double h = 1e-6 * fmax(1.0, fabs(x[k])), xk = x[k];
+  volatile double xp = xk + h, xm = xk - h;
+  x[k] = xp;
+  double fp = obj(x);
+  x[k] = xm;
+  double fm = obj(x);
+  x[k] = xk;
+  return (fp - fm) / (xp - xm);
+}
 /* Float variants: a larger step, since float rounding (~6e-8) divided by
  * the step dominates; expect ~1e-3 relative accuracy. */
 static inline double lt_fdf(float (*f)(float), float x) {

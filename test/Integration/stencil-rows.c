@@ -24,27 +24,20 @@
 
 #define NI __attribute__((noinline))
 
+#define JACOBI(NAME, QUAL, W)                                                               \
+  NI void NAME(int steps, int n, double (*QUAL a)[W], double (*QUAL b)[W]) {                \
+    for (int t = 0; t < steps; t++) {                                                       \
+      for (int i = 1; i < n - 1; i++)                                                       \
+        for (int j = 1; j < n - 1; j++)                                                     \
+          b[i][j] = 0.2 * (a[i][j] + a[i][j - 1] + a[i][j + 1] + a[i + 1][j] + a[i - 1][j]); \
+      for (int i = 1; i < n - 1; i++)                                                       \
+        for (int j = 1; j < n - 1; j++)                                                     \
+          a[i][j] = 0.2 * (b[i][j] + b[i][j - 1] + b[i][j + 1] + b[i + 1][j] + b[i - 1][j]); \
+    }                                                                                       \
+  }
 #define KERNELS(W)                                                                          \
-  NI void jac##W(int steps, int n, double (*a)[W], double (*b)[W]) {                        \
-    for (int t = 0; t < steps; t++) {                                                       \
-      for (int i = 1; i < n - 1; i++)                                                       \
-        for (int j = 1; j < n - 1; j++)                                                     \
-          b[i][j] = 0.2 * (a[i][j] + a[i][j - 1] + a[i][j + 1] + a[i + 1][j] + a[i - 1][j]); \
-      for (int i = 1; i < n - 1; i++)                                                       \
-        for (int j = 1; j < n - 1; j++)                                                     \
-          a[i][j] = 0.2 * (b[i][j] + b[i][j - 1] + b[i][j + 1] + b[i + 1][j] + b[i - 1][j]); \
-    }                                                                                       \
-  }                                                                                         \
-  NI void jacr##W(int steps, int n, double (*restrict a)[W], double (*restrict b)[W]) {     \
-    for (int t = 0; t < steps; t++) {                                                       \
-      for (int i = 1; i < n - 1; i++)                                                       \
-        for (int j = 1; j < n - 1; j++)                                                     \
-          b[i][j] = 0.2 * (a[i][j] + a[i][j - 1] + a[i][j + 1] + a[i + 1][j] + a[i - 1][j]); \
-      for (int i = 1; i < n - 1; i++)                                                       \
-        for (int j = 1; j < n - 1; j++)                                                     \
-          a[i][j] = 0.2 * (b[i][j] + b[i][j - 1] + b[i][j + 1] + b[i + 1][j] + b[i - 1][j]); \
-    }                                                                                       \
-  }                                                                                         \
+  JACOBI(jac##W, , W)                                                                       \
+  JACOBI(jacr##W, restrict, W)                                                              \
   NI void sq##W(int n, const double (*a)[W], double (*b)[W]) {                              \
     for (int i = 1; i < n - 1; i++)                                                         \
       for (int j = 1; j < n - 1; j++)                                                       \
@@ -111,16 +104,10 @@ static void run(int k, int w, int nn) {
     DX[i] = DY[i] = -0.0;
   call(1);
   for (int i = 0; i < ne; i++) {
-    double h = 1e-6 * fmax(1.0, fabs(x[i])), xi = x[i];
-    volatile double xp = xi + h, xm = xi - h;
-    x[i] = xp;
-    double fp = objective(x);
-    x[i] = xm;
-    double fm = objective(x);
-    x[i] = xi;
+    double fd = lt_fd_at(objective, x, i);
     char what[96];
     snprintf(what, sizeof what, "%s W=%d n=%d d/da[%d][%d]", names[k], w, nn, i / w, i % w);
-    lt_check(what, DX[i], (fp - fm) / (xp - xm), 1e-6, 1e-7);
+    lt_check(what, DX[i], fd, 1e-6, 1e-7);
   }
   int untouched = 1;
   for (int i = ne; i < MAXE; i++)

@@ -123,19 +123,13 @@ static void run(int k, int nn) {
   call(U, dU, &dc);
   int nx = W * W + (k == 2);
   for (int i = 0; i < nx; i++) {
-    double h = 1e-6 * fmax(1.0, fabs(x[i])), xi = x[i];
-    volatile double xp = xi + h, xm = xi - h;
-    x[i] = xp;
-    double fp = objective(x);
-    x[i] = xm;
-    double fm = objective(x);
-    x[i] = xi;
+    double fd = lt_fd_at(objective, x, i);
     char what[96];
     if (i < W * W)
       snprintf(what, sizeof what, "%s n=%d d/du[%d][%d]", names[k], nn, i / W, i % W);
     else
       snprintf(what, sizeof what, "%s n=%d d/dc", names[k], nn);
-    lt_check(what, i < W * W ? ((double *)dU)[i] : dc, (fp - fm) / (xp - xm), 1e-6, 1e-7);
+    lt_check(what, i < W * W ? ((double *)dU)[i] : dc, fd, 1e-6, 1e-7);
   }
 }
 
