@@ -270,8 +270,12 @@ class Eigen(Helpers, Mode):
         if k == "base":
             return self.ebase(rr, cc)
         if k == "add":
-            return "(%s %s %s)" % (self.mexpr(rr, cc, d - 1, scope), r.choice("+-"),
-                                   self.mexpr(rr, cc, d - 1, scope))
+            a = self.mexpr(rr, cc, d - 1, scope)
+            op = r.choice("+-")
+            b = self.mexpr(rr, cc, d - 1, scope)
+            # not a - a: identically zero, whose .norm() has no derivative
+            # (AD's 0/0 is NaN where differences see a constant; seed 990111)
+            return "(%s %s %s)" % (a, "+" if a == b else op, b)
         if k == "scale":
             e = self.mexpr(rr, cc, d - 1, scope)
             if r.random() < 0.3 and not self.ehelper_ctx and not self.e_noexpr:
