@@ -473,6 +473,11 @@ void lt_loops_build(LtLoops *ls, const LtCfg *g);
 void lt_loops_free(LtLoops *ls);
 int lt_loop_of(const LtLoops *ls, unsigned block);          /* innermost, -1 if none */
 int lt_loop_contains(const LtLoops *ls, unsigned l, unsigned block);
+/* The value a PHI merges (lt_phi_same: prep's pipeline ends in lcssa) when
+ * it is defined in a loop around the PHI or in none, else NULL: a loop's
+ * exit value is not its in-loop value (its counters there are not the
+ * PHI's, and a reverse pass outside that loop has no iteration of it). */
+LLVMValueRef lt_loop_phi_same(const LtLoops *ls, LLVMValueRef phi);
 int lt_loop_encloses(const LtLoops *ls, unsigned outer, int inner); /* outer == inner or an ancestor */
 /* The innermost loop of v's (or bb's) block, -1 outside loops and for
  * values that are not instructions. */

@@ -438,20 +438,6 @@ static int leaf(const Walk *w, LLVMValueRef v, long long k, LtAffine *a) {
   return 1;
 }
 
-/* A PHI that merges one value (prep's lcssa) defined in a loop around the
- * PHI or in none: that value. Not a loop's exit value (defined in a loop
- * the PHI is outside of): its counters there are not the PHI's. */
-static int same_here(const LtLoops *ls, LLVMValueRef phi) {
-  LLVMValueRef x = lt_phi_same(phi);
-  if (!x || !LLVMIsAInstruction(x))
-    return x != NULL;
-  int xb = def_block(ls->g, x), pb = def_block(ls->g, phi);
-  if (xb < 0 || pb < 0)
-    return 0;
-  int xl = lt_loop_of(ls, (unsigned)xb);
-  return xl < 0 || lt_loop_contains(ls, (unsigned)xl, (unsigned)pb);
-}
-
 static int affine(const Walk *w, LLVMValueRef v, long long k, LtAffine *a,
                   unsigned depth) {
   long long c;
@@ -462,8 +448,9 @@ static int affine(const Walk *w, LLVMValueRef v, long long k, LtAffine *a,
   if (depth > 64 || !LLVMIsAInstruction(v))
     return leaf(w, v, k, a);
   const LtLoops *ls = w->ind->ls;
-  if (LLVMIsAPHINode(v) && same_here(ls, v))
-    return affine(w, lt_phi_same(v), k, a, depth + 1); /* LCSSA */
+  LLVMValueRef same = lt_loop_phi_same(ls, v);
+  if (same)
+    return affine(w, same, k, a, depth + 1); /* LCSSA */
   if (LLVMIsAPHINode(v)) {
     int b = def_block(ls->g, v), l = b >= 0 ? lt_loop_of(ls, (unsigned)b) : -1;
     /* A counter of a loop around the scope; any other PHI is a leaf. */

@@ -32,6 +32,18 @@ int lt_loop_of(const LtLoops *ls, unsigned block) {
   return ls->innermost[block];
 }
 
+LLVMValueRef lt_loop_phi_same(const LtLoops *ls, LLVMValueRef phi) {
+  LLVMValueRef x = LLVMIsAPHINode(phi) ? lt_phi_same(phi) : NULL;
+  if (!x || !LLVMIsAInstruction(x))
+    return x;
+  int xb = lt_cfg_id(ls->g, LLVMGetInstructionParent(x));
+  int pb = lt_cfg_id(ls->g, LLVMGetInstructionParent(phi));
+  if (xb < 0 || pb < 0)
+    return NULL;
+  int xl = lt_loop_of(ls, (unsigned)xb);
+  return xl < 0 || lt_loop_contains(ls, (unsigned)xl, (unsigned)pb) ? x : NULL;
+}
+
 int lt_loop_encloses(const LtLoops *ls, unsigned outer, int inner) {
   while (inner >= 0 && (unsigned)inner != outer)
     inner = ls->loop[inner].parent;

@@ -122,27 +122,10 @@ static LLVMValueRef reload(LtGen *g, LLVMBuilderRef at, LLVMValueRef v) {
   return m;
 }
 
-/* The value a PHI merges when it merges one (lt_phi_same: prep's
- * pipeline ends in lcssa) defined in a loop around the PHI or in none:
- * the reverse pass makes that value instead of taping the PHI. Not one
- * defined in a loop the PHI is outside of (a loop's exit value: the
- * reverse pass outside that loop has no iteration to make it in). */
-static LLVMValueRef same_as(LtGen *g, LLVMValueRef v) {
-  LLVMValueRef x = LLVMIsAPHINode(v) ? lt_phi_same(v) : NULL;
-  if (!x || !LLVMIsAInstruction(x))
-    return x;
-  int xb = lt_cfg_id(&g->g, LLVMGetInstructionParent(x));
-  int pb = lt_cfg_id(&g->g, LLVMGetInstructionParent(v));
-  if (xb < 0 || pb < 0)
-    return NULL;
-  int xl = lt_loop_of(&g->loops, (unsigned)xb);
-  return xl < 0 || lt_loop_contains(&g->loops, (unsigned)xl, (unsigned)pb) ? x : NULL;
-}
-
 static LLVMValueRef rv_depth(LtGen *g, LLVMValueRef v, int depth) {
   if (LLVMIsAConstant(v) || LLVMIsAInlineAsm(v))
     return v;
-  LLVMValueRef same = same_as(g, v);
+  LLVMValueRef same = lt_loop_phi_same(&g->loops, v);
   if (same)
     return rv_depth(g, same, depth);
   if (LLVMIsAArgument(v))
@@ -192,7 +175,7 @@ LLVMValueRef lt_rs(LtGen *g, LLVMValueRef v) {
     return v;
   if (LLVMIsAConstant(v) && lt_is_shadowed(&g->act_of, v))
     return lt_shadow_const(g->c, v); /* a shadow global's address */
-  LLVMValueRef same = same_as(g, v);
+  LLVMValueRef same = lt_loop_phi_same(&g->loops, v);
   if (same && lt_is_shadowed(&g->act_of, same))
     return lt_rs(g, same);
   LLVMValueRef m;
