@@ -7,7 +7,8 @@
  * active float reinterpreted as bits. In the canonical clone such a lane
  * is loaded as an integer of its own, from the same address at the same
  * point (right after the vector load): a pointer word (analysis/bits.c)
- * whose shadow is the lane of the shadow memory.
+ * whose shadow is the lane of the shadow memory. The same when the vector
+ * is put together from scalar loads by insertelement (SROA's form of it).
  *
  * InstCombine also moves float lanes through wide integers where a
  * shuffle cannot cross an asm barrier (Eigen's FMA asm): `bitcast (trunc
@@ -25,9 +26,34 @@
  */
 #include "lt.h"
 
-/* The load whose bits lane-extract e takes, and the lane's byte offset:
- * e = extractelement (bitcast (load <N x float-type> p) to <N x iM>), k
- * with constant k, used by an inttoptr. */
+/* The load holding bytes [off, off + es) of float vector v, and their
+ * offset in it (*off on return), through insertelements of scalars with
+ * constant lanes of es bytes: the vector itself loaded, or the scalar
+ * inserted there loaded on its own (SROA splits the {double, ptr} copy
+ * into two double loads put together again: fuzz --eigen seed 990104). */
+static LLVMValueRef float_load_at(LtCtx *c, LLVMValueRef v, unsigned long long *off,
+                                  unsigned long long es, int depth) {
+  LLVMTypeRef vt = LLVMTypeOf(v);
+  if (depth > 16 || LLVMGetTypeKind(vt) != LLVMVectorTypeKind ||
+      !lt_is_float_ty(LLVMGetElementType(vt)) ||
+      LLVMABISizeOfType(c->td, LLVMGetElementType(vt)) != es)
+    return NULL; /* the integer lanes are not the float lanes */
+  if (LLVMIsALoadInst(v))
+    return LLVMGetVolatile(v) || LLVMIsAtomic(v) ? NULL : v;
+  if (!LLVMIsAInsertElementInst(v) || !LLVMIsAConstantInt(LLVMGetOperand(v, 2)))
+    return NULL;
+  if (LLVMConstIntGetZExtValue(LLVMGetOperand(v, 2)) * es != *off)
+    return float_load_at(c, LLVMGetOperand(v, 0), off, es, depth + 1);
+  LLVMValueRef s = LLVMGetOperand(v, 1);
+  if (!LLVMIsALoadInst(s) || LLVMGetVolatile(s) || LLVMIsAtomic(s))
+    return NULL;
+  *off = 0;
+  return s;
+}
+
+/* The load whose bits lane-extract e takes, and the lane's byte offset in
+ * it: e = extractelement (bitcast V to <N x iM>), k with constant k, used
+ * by an inttoptr, where lane k of V is loaded (float_load_at). */
 static LLVMValueRef lane_source(LtCtx *c, LLVMValueRef e, unsigned long long *off) {
   if (!LLVMIsAExtractElementInst(e) || !LLVMIsAConstantInt(LLVMGetOperand(e, 1)))
     return NULL;
@@ -35,20 +61,12 @@ static LLVMValueRef lane_source(LtCtx *c, LLVMValueRef e, unsigned long long *of
   for (LLVMUseRef u = LLVMGetFirstUse(e); u; u = LLVMGetNextUse(u))
     to_ptr |= LLVMGetInstructionOpcode(LLVMGetUser(u)) == LLVMIntToPtr;
   LLVMValueRef bc = LLVMGetOperand(e, 0);
-  if (!to_ptr || !LLVMIsABitCastInst(bc))
+  if (!to_ptr || !LLVMIsABitCastInst(bc) ||
+      LLVMGetTypeKind(LLVMTypeOf(bc)) != LLVMVectorTypeKind)
     return NULL;
-  LLVMValueRef ld = LLVMGetOperand(bc, 0);
-  LLVMTypeRef vt = LLVMTypeOf(ld);
-  if (!LLVMIsALoadInst(ld) || LLVMGetVolatile(ld) || LLVMIsAtomic(ld) ||
-      LLVMGetTypeKind(vt) != LLVMVectorTypeKind || !lt_is_float_ty(LLVMGetElementType(vt)))
-    return NULL;
-  LLVMTypeRef et = LLVMTypeOf(e);
-  unsigned long long es = LLVMABISizeOfType(c->td, et);
-  if (LLVMGetTypeKind(LLVMTypeOf(bc)) != LLVMVectorTypeKind ||
-      LLVMABISizeOfType(c->td, LLVMGetElementType(vt)) != es)
-    return NULL; /* the integer lanes are not the float lanes */
+  unsigned long long es = LLVMABISizeOfType(c->td, LLVMTypeOf(e));
   *off = LLVMConstIntGetZExtValue(LLVMGetOperand(e, 1)) * es;
-  return ld;
+  return float_load_at(c, LLVMGetOperand(bc, 0), off, es, 0);
 }
 
 /* For r = bitcast (trunc? (lshr? (bitcast V to iN), S)) to T, where T is

@@ -6,6 +6,9 @@
 ;     floating-point value is reinterpreted as bits". The lane is loaded as
 ;     an i64 of its own (a pointer word: its shadow is the lane of the
 ;     shadow memory);
+;   - @ins_lane: the same object read as two double loads put together by
+;     insertelement (SROA's form; fuzz --eigen seed 990104 at -O2/-O3 was
+;     the same error): lane 1's own load is loaded again as an i64;
 ;   - @wide_lanes: lanes 1 and 2 of a <4 x double> taken through i256 (lshr
 ;     64, trunc to i128, bitcast to <2 x double>), as InstCombine writes a
 ;     shuffle next to Eigen's FMA asm: a shufflevector in the clone;
@@ -36,6 +39,9 @@
 ; CHECK-LABEL: define internal void @word_lanes.lt.grad(
 ; CHECK-NOT: i128
 ; CHECK: {{^}$}}
+; CHECK-LABEL: define internal void @ins_lane.lt.grad(
+; CHECK-NOT: bitcast <2 x double>
+; CHECK: {{^}$}}
 
 ; f(x) = 0.72 * x[1]^2, the 0.72 and &x[1] read back from one <2 x double>
 define double @ptr_lane(ptr %x) {
@@ -52,6 +58,31 @@ define double @ptr_lane(ptr %x) {
   %a = load double, ptr %q, align 8
   %aa = fmul double %a, %a
   %r = fmul double %c, %aa
+  ret double %r
+}
+
+; f(x) = 0.72 * (x[2]^2 + x[3]^2), the 0.72 and &x[2] read back as two
+; double loads of one {double, ptr} put together into a <2 x double>
+define double @ins_lane(ptr %x) {
+  %o = alloca <2 x double>, align 16
+  %p2 = getelementptr inbounds i8, ptr %x, i64 16
+  store double 7.200000e-01, ptr %o, align 16
+  %slot = getelementptr inbounds i8, ptr %o, i64 8
+  store ptr %p2, ptr %slot, align 8
+  %l0 = load double, ptr %o, align 16
+  %l1 = load double, ptr %slot, align 8
+  %v0 = insertelement <2 x double> undef, double %l0, i32 0
+  %v = insertelement <2 x double> %v0, double %l1, i32 1
+  %bits = bitcast <2 x double> %v to <2 x i64>
+  %w = extractelement <2 x i64> %bits, i64 1
+  %q = inttoptr i64 %w to ptr
+  %c = shufflevector <2 x double> %v, <2 x double> poison, <2 x i32> zeroinitializer
+  %a = load <2 x double>, ptr %q, align 8
+  %aa = fmul <2 x double> %a, %a
+  %r2 = fmul <2 x double> %c, %aa
+  %r0 = extractelement <2 x double> %r2, i64 0
+  %r1 = extractelement <2 x double> %r2, i64 1
+  %r = fadd double %r0, %r1
   ret double %r
 }
 
@@ -103,6 +134,7 @@ declare double @llvm.fabs.f64(double)
 @n2 = private constant [11 x i8] c"wide_lanes\00"
 @n3 = private constant [10 x i8] c"int_lanes\00"
 @n4 = private constant [11 x i8] c"word_lanes\00"
+@n5 = private constant [9 x i8] c"ins_lane\00"
 
 define i32 @check(ptr %name, double %got, double %want) {
   %d = fsub double %got, %want
@@ -154,5 +186,14 @@ define i32 @main() {
   %c7 = call i32 @check(ptr @n4, double %g7, double -12.0)
   %s5 = add i32 %s4, %c6
   %s6 = add i32 %s5, %c7
-  ret i32 %s6
+  store <4 x double> zeroinitializer, ptr %dx, align 16
+  call void (ptr, ...) @__enzyme_autodiff(ptr @ins_lane, ptr %x, ptr %dx)
+  ; d/dx2 = 2 * 0.72 * x2 = -2.88, d/dx3 = 2 * 0.72 * x3 = 4.32
+  %g8 = load double, ptr %d2p
+  %c8 = call i32 @check(ptr @n5, double %g8, double -2.88)
+  %g9 = load double, ptr %d3p
+  %c9 = call i32 @check(ptr @n5, double %g9, double 4.32)
+  %s7 = add i32 %s6, %c8
+  %s8 = add i32 %s7, %c9
+  ret i32 %s8
 }
