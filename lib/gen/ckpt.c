@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ARGS 168 /* where the context keeps the step's arguments (ckptrt.c) */
+#define ARGS 184 /* where the context keeps the step's arguments (ckptrt.c) */
 
 /* ---- the call site: callbacks, A and R ------------------------------------ */
 

@@ -19,8 +19,10 @@
  *   back while R runs steps again, as loop-time and as-now halves, where
  *   they differ: it may be read-only), 136
  *   their bytes, 144, 152, 160 the online schedule (ckptol.c: stride,
- *   snapshots kept, their limit; offline T, 1, 1), 168 the step's
- *   arguments and shadows (the caller writes them), then sync's pairs.
+ *   snapshots kept, their limit; offline T, 1, 1), 168 the next step
+ *   whose state A keeps for R's first descent (-1: none), 176 its slot,
+ *   184 the step's arguments and shadows (the caller writes them), then
+ *   sync's pairs.
  *
  * lt.ckpt.fwd runs in A at each step k: at k = 0 it reads the budget
  * (LEANTAPE_TAPE_BUDGET, bytes with an optional K, M or G; unset: the
@@ -29,25 +31,22 @@
  * takes as many snapshot slots as fit in it beside one state, the reads'
  * buffer and the tape of the step being reversed (at least one), saves
  * the state of step 0 and from then on runs the steps untaped (returning
- * null); without a budget it runs each step taped and returns its tape.
+ * null), keeping on the way the states at which lt.ckpt.tv's first
+ * descent would cut [0, T) (lt.ckpt.cut: the right part's start, then its
+ * right part's, ...), so that R starts from them instead of running those
+ * steps again: the forward sweep is the first of the r runs the binomial
+ * bound counts, as in Revolve (Griewank and Walther, ACM TOMS 26, 2000),
+ * whose schedule starts with the forward sweep's advances; without a
+ * budget it runs each step taped and returns its tape.
  * lt.ckpt.rev runs in R at each step k (T - 1 down to 0) with that tape:
  * it reverses the step from it, or, checkpointing, at the first call all T
- * steps at once (lt.ckpt.tv below), adding their out-gradients into outs
+ * steps at once (lt.ckpt.tv, ckpttv.c), adding their out-gradients into outs
  * (the other calls add nothing); the last call restores the state of step
  * 0 and frees everything. Online (T passed as -1: the number of steps is
  * not known until the loop ends; prep/outline.c), the context counts the
  * steps, a budget always means checkpointing (whether taping fits is not
  * known), and ckptol.c keeps snapshots as the steps run and reverses the
  * intervals between them.
- *
- * lt.ckpt.tv(c, lo, hi, d) reverses steps [lo, hi) with the state of lo in
- * memory and in slot d: Griewank's treeverse with binomial splits (Revolve):
- * with f free slots, a range of l steps is cut at lo + L(f, r - 1), where
- * L(f, r) = C(f + r + 1, f + 1) is the longest range f free slots reverse
- * with every step run again at most r times, and r is the least with
- * L(f, r) >= l; the right part is reversed first from a new snapshot, then
- * the left from slot d. With no free slot, each step is reached again
- * from slot d.
  */
 #include "lt.h"
 
@@ -63,6 +62,7 @@
 static const char *const msgs[][2] = {
     {"lt.ckpt.env", "LEANTAPE_TAPE_BUDGET"},
     {"lt.ckpt.renv", "LEANTAPE_REPORT"},
+    {"lt.ckpt.senv", "LEANTAPE_SNAPSHOTS"},
     {"lt.ckpt.msg", "leantape: checkpointing %lld steps: %lld snapshots of %lld bytes "
                     "(tape budget %lld bytes)\n"},
     {"lt.ckpt.msg2", "leantape: %lld checkpointed steps reversed, %lld steps run again; "
@@ -93,7 +93,7 @@ static const char *const rt_ir =
     "  %have = icmp ne ptr %c, null\n"
     "  br i1 %have, label %done, label %make\n"
     "make:\n"
-    "  %sz = add i64 %argbytes, 168\n"
+    "  %sz = add i64 %argbytes, 184\n"
     "  %n = call ptr @calloc(i64 1, i64 %sz)\n"
     "  store ptr %n, ptr %cell\n"
     "  br label %done\n"
@@ -131,11 +131,27 @@ static const char *const rt_ir =
     "  %r2 = select i1 %neg, i64 0, i64 %r\n"
     "  ret i64 %r2\n"
     "}\n"
+    /* lt.ckpt.nsnap(n): LEANTAPE_SNAPSHOTS if set to a positive number
+     * (a fixed slot count whatever the budget: for tests and tuning), else
+     * n */
+    "define i64 @lt.ckpt.nsnap(i64 %n) {\n"
+    "entry:\n"
+    "  %s = call ptr @getenv(ptr @lt.ckpt.senv)\n"
+    "  %none = icmp eq ptr %s, null\n"
+    "  br i1 %none, label %keep, label %parse\n"
+    "parse:\n"
+    "  %v = call i64 @strtoll(ptr %s, ptr null, i32 10)\n"
+    "  %pos = icmp sgt i64 %v, 0\n"
+    "  %r = select i1 %pos, i64 %v, i64 %n\n"
+    "  ret i64 %r\n"
+    "keep:\n"
+    "  ret i64 %n\n"
+    "}\n"
     /* lt.ckpt.fwd(c, k, T, adv, rev, snap, outbytes, dflt) */
     "define ptr @lt.ckpt.fwd(ptr %c, i64 %k, i64 %T, ptr %adv, ptr %aug, ptr %rev, ptr %snap,"
     " ptr %sync, i64 %outbytes, i64 %tapesize, i64 %dflt, i64 %kslot) {\n"
     "entry:\n"
-    "  %args = getelementptr i8, ptr %c, i64 168\n"
+    "  %args = getelementptr i8, ptr %c, i64 184\n"
     "  %online = icmp eq i64 %T, -1\n"
     "  %first = icmp eq i64 %k, 0\n"
     "  br i1 %first, label %init, label %run\n"
@@ -204,8 +220,9 @@ static const char *const rt_ir =
     "  %fit1 = sub i64 %fit, 1\n"
     "  %few = icmp slt i64 %fit1, 1\n"
     "  %n1 = select i1 %few, i64 1, i64 %fit1\n"
-    "  %many = icmp ugt i64 %n1, %T\n"
-    "  %n = select i1 %many, i64 %T, i64 %n1\n"
+    "  %nw = call i64 @lt.ckpt.nsnap(i64 %n1)\n"
+    "  %many = icmp ugt i64 %nw, %T\n"
+    "  %n = select i1 %many, i64 %T, i64 %nw\n"
     "  %n1s = add i64 %n, 1\n"
     "  %bytes = mul i64 %n1s, %sz\n"
     "  %slots = call ptr @malloc(i64 %bytes)\n"
@@ -243,6 +260,15 @@ static const char *const rt_ir =
     "  %pouts = getelementptr i8, ptr %c, i64 64\n"
     "  store ptr %outs, ptr %pouts\n"
     "  %sv = call i64 %snap(ptr %args, ptr %slots, i32 1)\n"
+    /* offline: where R's first descent cuts [0, T), kept as A passes */
+    "  %cs = call i64 @lt.ckpt.cut(ptr %c, i64 0, i64 %T, i64 0)\n"
+    "  %cs0 = icmp eq i64 %cs, 0\n"
+    "  %cnext0 = select i1 %cs0, i64 -1, i64 %cs\n"
+    "  %cnext = select i1 %online, i64 -1, i64 %cnext0\n"
+    "  %pcn = getelementptr i8, ptr %c, i64 168\n"
+    "  store i64 %cnext, ptr %pcn\n"
+    "  %pcd = getelementptr i8, ptr %c, i64 176\n"
+    "  store i64 1, ptr %pcd\n"
     /* what the steps read that later code may change: saved once */
     "  %rsz = call i64 %snap(ptr %args, ptr null, i32 3)\n"
     "  %prsz = getelementptr i8, ptr %c, i64 136\n"
@@ -291,6 +317,25 @@ static const char *const rt_ir =
     "  call void @lt.ckpt.online(ptr %c, i64 %k)\n"
     "  br label %step2\n"
     "step2:\n"
+    "  %pcn2 = getelementptr i8, ptr %c, i64 168\n"
+    "  %cn2 = load i64, ptr %pcn2\n"
+    "  %due = icmp eq i64 %cn2, %k\n"
+    "  %keepc = and i1 %due, %later\n"
+    "  br i1 %keepc, label %chain, label %step3\n"
+    "chain:\n" /* the state of step k for R's first descent */
+    "  %pcd2 = getelementptr i8, ptr %c, i64 176\n"
+    "  %cd2 = load i64, ptr %pcd2\n"
+    "  call void @lt.ckpt.slot(ptr %c, i64 %cd2, i32 1)\n"
+    "  %T2 = load i64, ptr %c\n"
+    "  %cs2 = call i64 @lt.ckpt.cut(ptr %c, i64 %k, i64 %T2, i64 %cd2)\n"
+    "  %cs20 = icmp eq i64 %cs2, 0\n"
+    "  %cm2 = add i64 %k, %cs2\n"
+    "  %cn3 = select i1 %cs20, i64 -1, i64 %cm2\n"
+    "  store i64 %cn3, ptr %pcn2\n"
+    "  %cd3 = add i64 %cd2, 1\n"
+    "  store i64 %cd3, ptr %pcd2\n"
+    "  br label %step3\n"
+    "step3:\n"
     "  %pa = getelementptr i8, ptr %c, i64 40\n"
     "  %a = load ptr, ptr %pa\n"
     "  call void %a(ptr %args)\n"
@@ -308,139 +353,12 @@ static const char *const rt_ir =
     "  %has = icmp sge i64 %ks, 0\n"
     "  br i1 %has, label %set, label %done\n"
     "set:\n"
-    "  %o = add i64 %ks, 168\n"
+    "  %o = add i64 %ks, 184\n"
     "  %p = getelementptr i8, ptr %c, i64 %o\n"
     "  store i64 %k, ptr %p\n"
     "  br label %done\n"
     "done:\n"
     "  ret void\n"
-    "}\n"
-    /* lt.ckpt.adv(c, lo, n): n primal steps from step lo, counted */
-    "define void @lt.ckpt.adv(ptr %c, i64 %lo, i64 %n) {\n"
-    "entry:\n"
-    "  %args = getelementptr i8, ptr %c, i64 168\n"
-    "  %pa = getelementptr i8, ptr %c, i64 40\n"
-    "  %a = load ptr, ptr %pa\n"
-    "  %ps = getelementptr i8, ptr %c, i64 88\n"
-    "  %s0 = load i64, ptr %ps\n"
-    "  %s1 = add i64 %s0, %n\n"
-    "  store i64 %s1, ptr %ps\n"
-    "  %none = icmp sle i64 %n, 0\n"
-    "  br i1 %none, label %done, label %loop\n"
-    "loop:\n"
-    "  %j = phi i64 [ 0, %entry ], [ %j1, %loop ]\n"
-    "  %kj = add i64 %lo, %j\n"
-    "  call void @lt.ckpt.setk(ptr %c, i64 %kj)\n"
-    "  call void %a(ptr %args)\n"
-    "  %j1 = add i64 %j, 1\n"
-    "  %more = icmp slt i64 %j1, %n\n"
-    "  br i1 %more, label %loop, label %done\n"
-    "done:\n"
-    "  ret void\n"
-    "}\n"
-    /* lt.ckpt.slot(c, d, op): save (op 1) or restore (op 2) slot d */
-    "define void @lt.ckpt.slot(ptr %c, i64 %d, i32 %op) {\n"
-    "entry:\n"
-    "  %args = getelementptr i8, ptr %c, i64 168\n"
-    "  %psn = getelementptr i8, ptr %c, i64 56\n"
-    "  %snap = load ptr, ptr %psn\n"
-    "  %psz = getelementptr i8, ptr %c, i64 24\n"
-    "  %sz = load i64, ptr %psz\n"
-    "  %psl = getelementptr i8, ptr %c, i64 32\n"
-    "  %slots = load ptr, ptr %psl\n"
-    "  %off = mul i64 %d, %sz\n"
-    "  %buf = getelementptr i8, ptr %slots, i64 %off\n"
-    "  %r = call i64 %snap(ptr %args, ptr %buf, i32 %op)\n"
-    "  ret void\n"
-    "}\n"
-    /* lt.ckpt.back(c): reverse the step whose state is in memory */
-    "define void @lt.ckpt.back(ptr %c, i64 %t) {\n"
-    "entry:\n"
-    "  call void @lt.ckpt.setk(ptr %c, i64 %t)\n"
-    "  %args = getelementptr i8, ptr %c, i64 168\n"
-    "  %ptsz = getelementptr i8, ptr %c, i64 104\n"
-    "  %tsz = load i64, ptr %ptsz\n"
-    "  %tp = call ptr @malloc(i64 %tsz)\n"
-    "  %psy = getelementptr i8, ptr %c, i64 112\n"
-    "  %sy = load ptr, ptr %psy\n"
-    "  call void %sy(ptr %args, i32 1)\n"
-    "  %pg = getelementptr i8, ptr %c, i64 96\n"
-    "  %g = load ptr, ptr %pg\n"
-    "  call void %g(ptr %args, ptr %tp)\n"
-    "  %pr = getelementptr i8, ptr %c, i64 48\n"
-    "  %r = load ptr, ptr %pr\n"
-    "  %po = getelementptr i8, ptr %c, i64 64\n"
-    "  %o = load ptr, ptr %po\n"
-    "  call void %r(ptr %args, ptr %tp, ptr %o)\n"
-    "  call void @free(ptr %tp)\n"
-    "  ret void\n"
-    "}\n"
-    /* lt.ckpt.tv(c, lo, hi, d): treeverse */
-    "define void @lt.ckpt.tv(ptr %c, i64 %lo, i64 %hi0, i64 %d) {\n"
-    "entry:\n"
-    "  %pn = getelementptr i8, ptr %c, i64 16\n"
-    "  %ns = load i64, ptr %pn\n"
-    "  %ns1 = sub i64 %ns, 1\n"
-    "  %f = sub i64 %ns1, %d\n"
-    "  br label %top\n"
-    "top:\n"
-    "  %hi = phi i64 [ %hi0, %entry ], [ %m, %left ]\n"
-    "  %l = sub i64 %hi, %lo\n"
-    "  %one = icmp sle i64 %l, 1\n"
-    "  br i1 %one, label %last, label %split\n"
-    "last:\n"
-    "  call void @lt.ckpt.back(ptr %c, i64 %lo)\n"
-    "  ret void\n"
-    "split:\n"
-    "  %nofree = icmp sle i64 %f, 0\n"
-    "  br i1 %nofree, label %each, label %binom\n"
-    /* no free slot: step t from slot d, for t = hi - 1 down to lo + 1 */
-    "each:\n"
-    "  %hi1 = sub i64 %hi, 1\n"
-    "  br label %eachstep\n"
-    "eachstep:\n"
-    "  %t = phi i64 [ %hi1, %each ], [ %tn, %eachstep ]\n"
-    "  %adv = sub i64 %t, %lo\n"
-    "  call void @lt.ckpt.adv(ptr %c, i64 %lo, i64 %adv)\n"
-    "  call void @lt.ckpt.back(ptr %c, i64 %t)\n"
-    "  call void @lt.ckpt.slot(ptr %c, i64 %d, i32 2)\n"
-    "  %tn = sub i64 %t, 1\n"
-    "  %more = icmp sgt i64 %tn, %lo\n"
-    "  br i1 %more, label %eachstep, label %lastone\n"
-    "lastone:\n"
-    "  call void @lt.ckpt.back(ptr %c, i64 %lo)\n"
-    "  ret void\n"
-    /* binomial: r least with L(f, r) >= l; step L(f, r - 1) */
-    "binom:\n"
-    "  br label %grow\n"
-    "grow:\n"
-    "  %r = phi i64 [ 0, %binom ], [ %r1, %grow2 ]\n"
-    "  %L = phi i64 [ 1, %binom ], [ %L1, %grow2 ]\n"
-    "  %prev = phi i64 [ 1, %binom ], [ %L, %grow2 ]\n"
-    "  %enough = icmp uge i64 %L, %l\n"
-    "  br i1 %enough, label %cut, label %grow2\n"
-    "grow2:\n"
-    "  %r1 = add i64 %r, 1\n"
-    "  %fr = add i64 %f, %r1\n"
-    "  %fr1 = add i64 %fr, 1\n"
-    "  %Lm = mul i64 %L, %fr1\n"
-    "  %L1 = udiv i64 %Lm, %r1\n"
-    "  br label %grow\n"
-    "cut:\n"
-    "  %lm1 = sub i64 %l, 1\n"
-    "  %big = icmp ugt i64 %prev, %lm1\n"
-    "  %s1 = select i1 %big, i64 %lm1, i64 %prev\n"
-    "  %small = icmp slt i64 %s1, 1\n"
-    "  %s = select i1 %small, i64 1, i64 %s1\n"
-    "  %m = add i64 %lo, %s\n"
-    "  call void @lt.ckpt.adv(ptr %c, i64 %lo, i64 %s)\n"
-    "  %d1 = add i64 %d, 1\n"
-    "  call void @lt.ckpt.slot(ptr %c, i64 %d1, i32 1)\n"
-    "  call void @lt.ckpt.tv(ptr %c, i64 %m, i64 %hi, i64 %d1)\n"
-    "  call void @lt.ckpt.slot(ptr %c, i64 %d, i32 2)\n"
-    "  br label %left\n"
-    "left:\n"
-    "  br label %top\n"
     "}\n"
     /* lt.ckpt.rev(c, k, outs) */
     "define void @lt.ckpt.rev(ptr %c, i64 %k, ptr %tp, ptr %outs) {\n"
@@ -451,7 +369,7 @@ static const char *const rt_ir =
     "  %last = icmp eq i64 %k, 0\n"
     "  br i1 %tape, label %taped, label %ckpt\n"
     "taped:\n"
-    "  %args = getelementptr i8, ptr %c, i64 168\n"
+    "  %args = getelementptr i8, ptr %c, i64 184\n"
     "  %pob0 = getelementptr i8, ptr %c, i64 72\n"
     "  %ob0 = load i64, ptr %pob0\n"
     "  call void @llvm.memset.p0.i64(ptr %outs, i8 0, i64 %ob0, i1 false)\n"
@@ -476,7 +394,7 @@ static const char *const rt_ir =
     "  %acc = load ptr, ptr %po\n"
     "  br i1 %firstk, label %all, label %zero\n"
     "all:\n"
-    "  %cargs = getelementptr i8, ptr %c, i64 168\n"
+    "  %cargs = getelementptr i8, ptr %c, i64 184\n"
     "  %psn = getelementptr i8, ptr %c, i64 56\n"
     "  %snap = load ptr, ptr %psn\n"
     "  %prbuf = getelementptr i8, ptr %c, i64 128\n"
@@ -503,7 +421,7 @@ static const char *const rt_ir =
     "end:\n"
     "  br i1 %last, label %finish, label %no\n"
     "finish:\n"
-    "  %fargs = getelementptr i8, ptr %c, i64 168\n"
+    "  %fargs = getelementptr i8, ptr %c, i64 184\n"
     "  %psy = getelementptr i8, ptr %c, i64 112\n"
     "  %sy = load ptr, ptr %psy\n"
     "  call void %sy(ptr %fargs, i32 1)\n"
@@ -551,7 +469,8 @@ LLVMValueRef lt_ckpt_rt(LtCtx *c, const char *name) {
     return f;
   /* Parsed in a context of its own (the compiler's may discard value
    * names, which the text reader refuses), moved over as bitcode. */
-  size_t cap = strlen(rt_ir) + strlen(lt_ckpt_online_ir) + 4096, len = 0;
+  size_t cap = strlen(rt_ir) + strlen(lt_ckpt_tv_ir) + strlen(lt_ckpt_online_ir) + 4096,
+         len = 0;
   char *text = lt_xcalloc(cap, 1);
   for (size_t k = 0; k < sizeof msgs / sizeof *msgs; k++) {
     const char *m = msgs[k][1];
@@ -564,7 +483,7 @@ LLVMValueRef lt_ckpt_rt(LtCtx *c, const char *name) {
         text[len++] = *m;
     len += (size_t)snprintf(text + len, cap - len, "\\00\"\n");
   }
-  snprintf(text + len, cap - len, "%s%s", rt_ir, lt_ckpt_online_ir);
+  snprintf(text + len, cap - len, "%s%s%s", rt_ir, lt_ckpt_tv_ir, lt_ckpt_online_ir);
   LLVMContextRef own = LLVMContextCreate();
   LLVMMemoryBufferRef buf =
       LLVMCreateMemoryBufferWithMemoryRangeCopy(text, strlen(text), "lt.ckpt");

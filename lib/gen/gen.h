@@ -372,6 +372,9 @@ int lt_ckpt_reverse(LtGen *g, LLVMValueRef call);
 LLVMValueRef lt_ckpt_rt(LtCtx *c, const char *name);
 /* ckptol.c: the online helpers' IR text (lt.ckpt.online, .intervals) */
 extern const char lt_ckpt_online_ir[];
+/* ckpttv.c: the reverse sweep's IR text (lt.ckpt.tv, .cut, .back, .adv,
+ * .slot) */
+extern const char lt_ckpt_tv_ir[];
 
 LLVMValueRef lt_callee_forward(LtGen *g, LLVMBuilderRef b, LLVMValueRef call,
                                LLVMValueRef (*shadow)(LtGen *, LLVMValueRef),

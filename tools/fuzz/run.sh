@@ -134,7 +134,9 @@
 # carries in registers (tools/fuzz/ltfuzz/gather.py); combine with --alias.
 # With --timeloop in GEN_ARGS f's statements run in a time loop of 2-6 steps
 # (tools/fuzz/ltfuzz/timeloop.py), compiled with -mllvm -leantape-checkpoint
-# and run with LEANTAPE_TAPE_BUDGET=1: checkpointed, one snapshot. With
+# and run with LEANTAPE_TAPE_BUDGET=1: checkpointed, with 1-4 snapshot slots
+# (LEANTAPE_SNAPSHOTS, 1 + seed mod 4: with more than one the binomial
+# schedule cuts the steps, the forward sweep keeping its first states). With
 # --timeloop-while (tools/fuzz/ltfuzz/timewhile.py) the time loop is a while
 # loop whose exit depends on an active value (2-8 steps): checkpointed
 # online, the same way.
@@ -301,7 +303,8 @@ run_seed() {
         continue
       fi
     else
-      out=$(LEANTAPE_TAPE_BUDGET=$(ckpt_budget "$d/prog.$ext") timeout "$tmo" "$d/prog.O$L" 2>&1)
+      out=$(LEANTAPE_TAPE_BUDGET=$(ckpt_budget "$d/prog.$ext") \
+        LEANTAPE_SNAPSHOTS=$((1 + seed % 4)) timeout "$tmo" "$d/prog.O$L" 2>&1)
       rc=$?
     fi
     case $rc in
