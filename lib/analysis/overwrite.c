@@ -20,9 +20,35 @@
  * LLVM's analyses of the function are forgotten afterwards.
  */
 #include "lt.h"
+#include "overwrite.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+static unsigned class_of(Classes *cs, LLVMValueRef inst, LLVMValueRef addr) {
+  Class k;
+  memset(&k, 0, sizeof k);
+  k.inst = inst;
+  k.addr = addr;
+  k.base = lt_base_of(addr);
+  k.store = LLVMIsAStoreInst(inst) != NULL;
+  for (int m = 0; m < 3; m++)
+    k.md[m] = LLVMGetMetadata(inst, cs->md_kind[m]);
+  for (unsigned i = 0; i < cs->n; i++)
+    if (cs->c[i].base == k.base && cs->c[i].store == k.store && cs->c[i].md[0] == k.md[0] &&
+        cs->c[i].md[1] == k.md[1] && cs->c[i].md[2] == k.md[2])
+      return i;
+  if (cs->n == cs->cap) {
+    cs->cap = cs->cap ? 2 * cs->cap : 16;
+    Class *n = lt_xcalloc(cs->cap, sizeof *n);
+    if (cs->n)
+      memcpy(n, cs->c, cs->n * sizeof *n);
+    free(cs->c);
+    cs->c = n;
+  }
+  cs->c[cs->n] = k;
+  return cs->n++;
+}
 
 static int is_alloc(LLVMValueRef v) {
   const LtRule *r;
@@ -61,77 +87,6 @@ static int bases_may_alias(LLVMValueRef a, LLVMValueRef b) {
   return 1;
 }
 
-/* An access class: instructions with the same base pointer and AA tags. */
-typedef struct Class {
-  LLVMValueRef inst, addr, base;
-  LLVMValueRef md[3]; /* !tbaa, !alias.scope, !noalias */
-  int unloggable;     /* a member is not a plain store of <= 8 bytes */
-  int store;          /* its members are stores; calls and intrinsics that
-                         write (memset, memcpy) are classes of their own, so
-                         that a row's memset before a loop nest does not
-                         make the nest's stores to the same array unloggable
-                         (C = 0 then C += A B: A and B were taped, 16 bytes
-                         per innermost iteration, instead of re-read) */
-  unsigned depth;     /* deepest loop nest of a member */
-  int logged;
-  int range;          /* members' ranges computable at entry: 0 ?, 1 yes, 2 no */
-  LtVec members;      /* (instruction, address) pairs of its plain stores */
-  LtVec *kept;        /* the members, moved to the LtOverwrite */
-} Class;
-
-typedef struct Classes {
-  Class *c;
-  unsigned n, cap;
-  unsigned md_kind[3];
-} Classes;
-
-static unsigned class_of(Classes *cs, LLVMValueRef inst, LLVMValueRef addr) {
-  Class k;
-  memset(&k, 0, sizeof k);
-  k.inst = inst;
-  k.addr = addr;
-  k.base = lt_base_of(addr);
-  k.store = LLVMIsAStoreInst(inst) != NULL;
-  for (int m = 0; m < 3; m++)
-    k.md[m] = LLVMGetMetadata(inst, cs->md_kind[m]);
-  for (unsigned i = 0; i < cs->n; i++)
-    if (cs->c[i].base == k.base && cs->c[i].store == k.store && cs->c[i].md[0] == k.md[0] &&
-        cs->c[i].md[1] == k.md[1] && cs->c[i].md[2] == k.md[2])
-      return i;
-  if (cs->n == cs->cap) {
-    cs->cap = cs->cap ? 2 * cs->cap : 16;
-    Class *n = lt_xcalloc(cs->cap, sizeof *n);
-    if (cs->n)
-      memcpy(n, cs->c, cs->n * sizeof *n);
-    free(cs->c);
-    cs->c = n;
-  }
-  cs->c[cs->n] = k;
-  return cs->n++;
-}
-
-#define CLOBBER LT_CLOBBER
-
-typedef struct Ctx {
-  const LtFacts *g;
-  Classes w, l;            /* write classes, load classes */
-  unsigned words;          /* bitset words over write classes + clobber */
-  uint64_t *reach;         /* block -> write classes reachable after it */
-  LtMap alias;             /* (write class, load class) -> 1 may, 2 apart */
-  LtVec cands;             /* Cand *: loads that an undo log could re-read */
-  LtMap dist;              /* value -> req_dist + 1 */
-} Ctx;
-
-typedef struct Cand {
-  LLVMValueRef load;
-  unsigned lc, ld, sd;     /* load class, loop depths of load and writes */
-  uint64_t *wcs;           /* the write classes after it that may alias it */
-  LtVec closure;           /* values the reverse pass may recompute from it */
-  int hopeless;            /* a write at its very address */
-} Cand;
-
-static void bit_set(uint64_t *s, unsigned b) { s[b / 64] |= 1ull << (b % 64); }
-static int bit_has(const uint64_t *s, unsigned b) { return (s[b / 64] >> (b % 64)) & 1; }
 
 static int class_may_alias(Ctx *x, unsigned wc, unsigned lc) {
   const Class *w = &x->w.c[wc], *l = &x->l.c[lc];
@@ -161,10 +116,6 @@ static int loggable_store(const LtFacts *g, LLVMValueRef i) {
          LLVMStoreSizeOfType(g->c->td, t) == LLVMABISizeOfType(g->c->td, t);
 }
 
-static unsigned depth_of(const LtFacts *g, unsigned b) {
-  int l = g->loops->innermost ? g->loops->innermost[b] : -1;
-  return l < 0 ? 0 : g->loops->loop[l].depth;
-}
 
 static int alias_memo(Ctx *x, unsigned wc, unsigned lc) {
   void *key = (void *)(((size_t)(wc + 1) << 32) | (size_t)(lc + 1));
@@ -366,192 +317,6 @@ static int between_ok(Ctx *x, LLVMValueRef load, unsigned lc, LtVec *closure) {
   return ok;
 }
 
-static int class_range(Ctx *x, unsigned wc) {
-  Class *cl = &x->w.c[wc];
-  if (!cl->range) {
-    cl->range = 1;
-    for (size_t k = 0; k < cl->members.n && cl->range == 1; k += 2)
-      if (!lt_range_ok(x->g, cl->members.v[k], cl->members.v[k + 1]))
-        cl->range = 2;
-  }
-  return cl->range == 1;
-}
-
-static int cand_range(Ctx *x, const Cand *cd) {
-  if (!lt_range_ok(x->g, cd->load, LLVMGetOperand(cd->load, 0)))
-    return 0;
-  for (unsigned wc = 0; wc < x->w.n; wc++)
-    if (bit_has(cd->wcs, wc) && !class_range(x, wc))
-      return 0;
-  return 1;
-}
-
-/* Does a store of class wc write exactly where the load reads? Then the
- * log cannot help (and a run-time test would always be on). */
-static int same_address(Ctx *x, unsigned wc, LLVMValueRef load) {
-  const LtVec *m = &x->w.c[wc].members;
-  for (size_t k = 1; k < m->n; k += 2)
-    if (m->v[k] == LLVMGetOperand(load, 0))
-      return 1;
-  return 0;
-}
-
-/* Class wc's member list, moved to o (the candidates point to it). */
-static LtVec *kept_members(LtOverwrite *o, Ctx *x, unsigned wc) {
-  Class *cl = &x->w.c[wc];
-  if (cl->kept)
-    return cl->kept;
-  cl->kept = lt_xcalloc(1, sizeof *cl->kept);
-  *cl->kept = cl->members;
-  memset(&cl->members, 0, sizeof cl->members);
-  lt_vec_push(&o->owned, cl->kept);
-  for (size_t k = 0; k < cl->kept->n; k += 2)
-    lt_map_put(&o->store_class, cl->kept->v[k], cl->kept);
-  return cl->kept;
-}
-
-/* Does the load's address move by at most its own size per iteration of
- * l (a row, not a column)? The reverse pass re-reads it in l's reverse
- * beside the shadow it updates: a column (stride n) re-read there adds a
- * strided stream that the tape, read back contiguously, does not (LU's
- * A[k][j] under A[i][j]: 6.0 times the primal re-read, 4.1 taped, n =
- * 128). A stride that is not a constant counts as a column. */
-static int unit_stride(const LtFacts *g, unsigned l, LLVMValueRef load) {
-  long long c, size = (long long)LLVMStoreSizeOfType(g->c->td, LLVMTypeOf(load));
-  return lt_affine_step(g->ind, g->c->td, LLVMGetOperand(load, 0), l, &c) && c >= -size &&
-         c <= size;
-}
-
-/* Would the log cost about one entry per run of a loop (undoblock.c's run
- * entries), not one per store? The load's address is linear in its loop,
- * and every write of its classes in a loop as deep as it stores at an
- * address that stays put in its own loop, the same one for all of them
- * there: a triangular solve's accumulator x[i] under its loads x[j], a
- * factorisation's A[i][j] under A[i][k] and A[j][k]. A guess: the
- * generator checks it again, and A checks at run time that the loads stay
- * clear of that address (else it logs each store). */
-static int runs_cheap(Ctx *x, const Cand *cd) {
-  const LtFacts *g = x->g;
-  int lb = lt_cfg_id(g->g, LLVMGetInstructionParent(cd->load));
-  int l = lb >= 0 ? lt_loop_of(g->loops, (unsigned)lb) : -1;
-  if (l < 0 || !lt_linear_in(g->ind, (unsigned)l, LLVMGetOperand(cd->load, 0)) ||
-      !unit_stride(g, (unsigned)l, cd->load))
-    return 0;
-  LtMap at; /* loop id + 1 -> the address its stores write */
-  lt_map_init(&at, 8);
-  int ok = 1;
-  for (unsigned wc = 0; ok && wc < x->w.n; wc++) {
-    if (!bit_has(cd->wcs, wc))
-      continue;
-    const Class *cl = &x->w.c[wc];
-    const LtVec *m = cl->kept ? cl->kept : &cl->members; /* kept: moved */
-    for (size_t k = 0; ok && k < m->n; k += 2) {
-      int sb = lt_cfg_id(g->g, LLVMGetInstructionParent(m->v[k]));
-      int sl = sb >= 0 ? lt_loop_of(g->loops, (unsigned)sb) : -1;
-      if (sb < 0 || depth_of(g, (unsigned)sb) < cd->ld)
-        continue;
-      LLVMValueRef was = sl >= 0 ? lt_map_get(&at, (void *)(size_t)(sl + 1)) : NULL;
-      ok = sl >= 0 && lt_invariant_value(g->ind, (unsigned)sl, m->v[k + 1]) &&
-           (!was || was == m->v[k + 1]);
-      if (ok)
-        lt_map_put(&at, (void *)(size_t)(sl + 1), m->v[k + 1]);
-    }
-  }
-  lt_map_free(&at);
-  return ok;
-}
-
-/* Does loop l load from the object at base? */
-static int loop_reads(const LtFacts *g, unsigned l, LLVMValueRef base) {
-  const LtLoop *lp = &g->loops->loop[l];
-  for (unsigned bi = 0; bi < lp->nblocks; bi++)
-    for (LLVMValueRef i = LLVMGetFirstInstruction(g->g->block[lp->blocks[bi]]); i;
-         i = LLVMGetNextInstruction(i))
-      if (LLVMIsALoadInst(i) && lt_base_of(LLVMGetOperand(i, 0)) == base)
-        return 1;
-  return 0;
-}
-
-/* Would the log of the candidate's writes into the load's own object, in
- * loops as deep as the load, be cheap? Each such write stores at an
- * address that stays put in its loop (an entry per run of the loop: LU's
- * A[i][j] under its column loads A[k][j]), or one that moves by its own
- * size in a loop reading nothing of that object (a block per run,
- * undoblock.c: a time step's copy back u[i] = tmp[i]). Otherwise a
- * run-time test between the load and those writes always finds them
- * overlapping, and the log costs an entry per store (24 bytes) where the
- * tape costs 8 per load: Gram-Schmidt's A[i][j], read in one i loop and
- * written, a column, in the next; ADI's sweeps. */
-static int same_object_cheap(Ctx *x, const Cand *cd) {
-  const LtFacts *g = x->g;
-  LLVMValueRef base = lt_base_of(LLVMGetOperand(cd->load, 0));
-  for (unsigned wc = 0; wc < x->w.n; wc++) {
-    if (!bit_has(cd->wcs, wc) || x->w.c[wc].base != base)
-      continue;
-    const Class *cl = &x->w.c[wc];
-    const LtVec *m = cl->kept ? cl->kept : &cl->members;
-    for (size_t k = 0; k < m->n; k += 2) {
-      int sb = lt_cfg_id(g->g, LLVMGetInstructionParent(m->v[k]));
-      int sl = sb >= 0 ? lt_loop_of(g->loops, (unsigned)sb) : -1;
-      if (sb >= 0 && depth_of(g, (unsigned)sb) < cd->ld)
-        continue;
-      if (sl < 0)
-        return 0;
-      if (lt_invariant_value(g->ind, (unsigned)sl, m->v[k + 1]))
-        continue;
-      long long step, size = (long long)LLVMStoreSizeOfType(
-                          g->c->td, LLVMTypeOf(LLVMGetOperand(m->v[k], 0)));
-      if (!LLVMIsAStoreInst(m->v[k]) ||
-          !lt_affine_step(g->ind, g->c->td, m->v[k + 1], (unsigned)sl, &step) ||
-          (step != size && step != -size) || loop_reads(g, (unsigned)sl, base))
-        return 0;
-    }
-  }
-  return 1;
-}
-
-/* Which candidates the undo log may re-read. One whose writes run in a
- * shallower nest than it (normalize's out[j] under its n^2 loads of x)
- * always: the log is smaller than the tape it saves. One at the same
- * depth (x[i] *= y[i] with plain pointers) only when a run-time test can
- * show that the writes cannot touch what the loads read, which then logs
- * nothing; it needs every candidate's ranges computable at entry (else
- * the log is always on), or when the log would hold about one entry per
- * run of a loop (runs_cheap). Whether a candidate is re-read at all is
- * known once the reverse pass is built (undo.c logs only what it needs). */
-static void decide(LtOverwrite *o, Ctx *x) {
-  int runtime = 1;
-  for (size_t k = 0; k < x->cands.n; k++) {
-    Cand *cd = x->cands.v[k];
-    for (unsigned wc = 0; wc < x->w.n; wc++)
-      if (bit_has(cd->wcs, wc) && same_address(x, wc, cd->load))
-        cd->hopeless = 1;
-    if (!cd->hopeless && cd->ld > cd->sd && !cand_range(x, cd))
-      runtime = 0;
-  }
-  for (size_t k = 0; k < x->cands.n; k++) {
-    Cand *cd = x->cands.v[k];
-    int take = !cd->hopeless &&
-               (cd->ld > cd->sd || (runtime && same_object_cheap(x, cd) && cand_range(x, cd)) ||
-                runs_cheap(x, cd));
-    if (take) {
-      lt_map_put(&o->ok, cd->load, (void *)3);
-      for (size_t u = 0; u < cd->closure.n; u++)
-        lt_map_put(&o->late, cd->closure.v[u], (void *)1);
-      LtVec *lists = lt_xcalloc(1, sizeof *lists);
-      for (unsigned wc = 0; wc < x->w.n; wc++)
-        if (bit_has(cd->wcs, wc))
-          lt_vec_push(lists, kept_members(o, x, wc));
-      lt_map_put(&o->cand, cd->load, lists);
-      lt_vec_push(&o->owned, lists);
-    }
-    lt_vec_free(&cd->closure);
-    free(cd->wcs);
-    free(cd);
-  }
-  lt_vec_free(&x->cands);
-  o->runtime = runtime;
-}
 
 /* A call of a function defined in the module (a callee that may stay a
  * call, with its own derivative), or a BLAS routine: both may read their
@@ -726,7 +491,7 @@ void lt_overwrite_build(LtOverwrite *o, const LtFacts *g) {
     lt_vec_free(&loads);
   }
   free(after);
-  decide(o, &x);
+  lt_ow_decide(o, &x);
   free(own);
   free(x.reach);
   for (unsigned k = 0; k < x.w.n; k++)
