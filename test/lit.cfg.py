@@ -125,6 +125,10 @@ if os.path.isfile("/usr/include/boost/numeric/odeint.hpp"):
     config.available_features.add("boost")
 if os.path.isfile("/usr/include/eigen3/Eigen/Dense"):
     config.available_features.add("eigen")
+# Linux on x86-64 or AArch64: the arena's huge-page advice (arena.c)
+import platform
+if platform.system() == "Linux" and platform.machine() in ("x86_64", "aarch64"):
+    config.available_features.add("linux-thp")
 # the CPU runs AVX2 and FMA code (-mavx2 -mfma tests)
 try:
     with open("/proc/cpuinfo") as cpuinfo:

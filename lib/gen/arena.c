@@ -32,6 +32,7 @@
 #include "lt.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #define HEADER 32
 #define FIRST (64 * 1024)
@@ -89,6 +90,64 @@ static LLVMValueRef helper(LtCtx *c, const char *name, LLVMTypeRef ret, LLVMType
   fill(c, &st, f, e, b);
   LLVMDisposeBuilder(b);
   return f;
+}
+
+/* Large chunks get transparent huge pages (Linux on x86-64 and AArch64,
+ * where MADV_HUGEPAGE is 14): a chunk over glibc's largest mmap threshold
+ * (32 MiB) is mapped afresh by every gradient, and every 4 KiB page of it
+ * faulted in again as the tape is written (PolyBench gramschmidt, 46 MB of
+ * tape: 95300 page faults a run, 30 times the primal's time on a VM where
+ * a fault costs ~100 us; 7 times with 2 MiB pages; ADI's 239 MB: 15 ->
+ * 3). lt.arena.huge(p, n) advises the whole 2 MiB pages inside [p, p + n)
+ * when n >= HUGE and p is not null; a kernel whose THP mode is "never"
+ * ignores it, "always" needs it not. Caches that grow (loopfwd.c) call
+ * it after each realloc. */
+#define HUGE (4 << 20)
+
+static int huge_target(LtCtx *c) {
+  const char *t = LLVMGetTarget(c->mod);
+  return t && strstr(t, "linux") && (!strncmp(t, "x86_64", 6) || !strncmp(t, "aarch64", 7));
+}
+
+static void fill_huge(LtCtx *c, LLVMValueRef f, LLVMBasicBlockRef e, LLVMBuilderRef b) {
+  LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(c->llctx, f, "advise");
+  LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c->llctx, f, "done");
+  LLVMPositionBuilderAtEnd(b, e);
+  LLVMValueRef p = LLVMBuildPtrToInt(b, LLVMGetParam(f, 0), c->i64, "");
+  LLVMValueRef n = LLVMGetParam(f, 1), m = LLVMConstInt(c->i64, ~((2ull << 20) - 1), 0);
+  LLVMValueRef lo = LLVMBuildAnd(b, LLVMBuildAdd(b, p, LLVMConstInt(c->i64, (2 << 20) - 1, 0), ""),
+                                 m, "");
+  LLVMValueRef hi = LLVMBuildAnd(b, LLVMBuildAdd(b, p, n, ""), m, "");
+  LLVMValueRef big = LLVMBuildAnd(
+      b, LLVMBuildICmp(b, LLVMIntUGE, n, LLVMConstInt(c->i64, HUGE, 0), ""),
+      LLVMBuildICmp(b, LLVMIntNE, p, LLVMConstInt(c->i64, 0, 0), ""), "");
+  LLVMBuildCondBr(b, LLVMBuildAnd(b, big, LLVMBuildICmp(b, LLVMIntUGT, hi, lo, ""), ""), yes,
+                  done);
+  LLVMPositionBuilderAtEnd(b, yes);
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(c->llctx);
+  LLVMTypeRef pt[3] = {c->ptr, c->i64, i32};
+  LLVMTypeRef fty = LLVMFunctionType(i32, pt, 3, 0);
+  LLVMValueRef a[3] = {LLVMBuildIntToPtr(b, lo, c->ptr, ""), LLVMBuildSub(b, hi, lo, ""),
+                       LLVMConstInt(i32, 14, 0)};
+  LLVMBuildCall2(b, fty, lt_decl_fn(c->mod, "madvise", fty), a, 3, "");
+  LLVMBuildBr(b, done);
+  LLVMPositionBuilderAtEnd(b, done);
+  LLVMBuildRetVoid(b);
+}
+
+void lt_arena_huge(LtCtx *c, LLVMBuilderRef b, LLVMValueRef p, LLVMValueRef n) {
+  if (!huge_target(c))
+    return;
+  LLVMBasicBlockRef e;
+  LLVMTypeRef pt[2] = {c->ptr, c->i64};
+  LLVMValueRef f = lt_helper_fn(c, "lt.arena.huge", LLVMFunctionType(c->vd, pt, 2, 0), &e);
+  if (e) {
+    LLVMBuilderRef hb = LLVMCreateBuilderInContext(c->llctx);
+    fill_huge(c, f, e, hb);
+    LLVMDisposeBuilder(hb);
+  }
+  LLVMValueRef a[2] = {p, n};
+  LLVMBuildCall2(b, LLVMGlobalGetValueType(f), f, a, 2, "");
 }
 
 /* ptr lt.arena.push(i64 n) */
@@ -158,6 +217,7 @@ static void fill_push(LtCtx *c, const State *s, LLVMValueRef f, LLVMBasicBlockRe
   LLVMValueRef szs[2] = {sz, n};
   LLVMAddIncoming(szp, szs, froms, 2);
   sz = szp;
+  lt_arena_huge(c, b, ch, LLVMBuildAdd(b, sz, hdr, ""));
   LLVMBuildStore(b, nstep, s->step);
   LLVMBuildStore(b, LLVMBuildAdd(b, LLVMBuildLoad2(b, c->i64, s->below, ""), t, ""), s->below);
   LLVMBuildStore(b, LLVMBuildLoad2(b, c->ptr, s->cur, ""), ch);

@@ -324,6 +324,9 @@ LLVMValueRef lt_undo_run_apart(LtGen *g, LLVMValueRef store, unsigned l, LLVMBui
 LLVMValueRef lt_arena_push(LtCtx *c, LLVMBuilderRef b, LLVMValueRef n);
 void lt_arena_pop(LtCtx *c, LLVMBuilderRef b, LLVMValueRef p); /* p and after */
 void lt_arena_hint(LtCtx *c, LLVMValueRef grad, LLVMBuilderRef entry, LLVMBuilderRef exit);
+/* Advise 2 MiB pages for [p, p + n) when n is large (Linux x86-64 and
+ * AArch64; nothing elsewhere). */
+void lt_arena_huge(LtCtx *c, LLVMBuilderRef b, LLVMValueRef p, LLVMValueRef n);
 /* The internal thread-local global `name` of type t (zero), made once. */
 LLVMValueRef lt_thread_global(LtCtx *c, const char *name, LLVMTypeRef t);
 

@@ -38,8 +38,9 @@ static LLVMValueRef grow_fn(LtCtx *c) {
   LLVMTypeRef rt[2] = {c->ptr, c->i64};
   LLVMTypeRef rfty = LLVMFunctionType(c->ptr, rt, 2, 0);
   LLVMValueRef args[2] = {buf, LLVMBuildMul(b, cap, rs, "")};
-  LLVMBuildRet(b, LLVMBuildCall2(b, rfty, lt_decl_fn(c->mod, "realloc", rfty),
-                                 args, 2, ""));
+  LLVMValueRef nb = LLVMBuildCall2(b, rfty, lt_decl_fn(c->mod, "realloc", rfty), args, 2, "");
+  lt_arena_huge(c, b, nb, args[1]); /* large caches: 2 MiB pages (arena.c) */
+  LLVMBuildRet(b, nb);
   LLVMPositionBuilderAtEnd(b, k);
   LLVMBuildRet(b, buf);
   LLVMDisposeBuilder(b);
