@@ -207,9 +207,6 @@ LLVMTypeRef lt_mem_elem_type(LLVMValueRef call);
  * and pointers where the copy may move them (not all below its start). */
 int lt_mem_mixed(LLVMTargetDataRef td, LLVMValueRef call);
 LLVMTypeRef lt_elem_type_of(LLVMValueRef fn, LLVMValueRef b1, LLVMValueRef b2);
-/* Helper (dst, src, elements): forward moves pointer fields, reverse
- * moves float adjoints from dst to src. */
-LLVMValueRef lt_mem_helper(LtCtx *c, const LtMemLayout *L, int forward);
 
 /* bits.c: integers that only move floating-point bits */
 void lt_bits_run(LtActivity *a, LLVMValueRef fn, const LtCfg *g,

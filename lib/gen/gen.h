@@ -324,6 +324,10 @@ LLVMValueRef lt_undo_run_apart(LtGen *g, LLVMValueRef store, unsigned l, LLVMBui
 LLVMValueRef lt_arena_push(LtCtx *c, LLVMBuilderRef b, LLVMValueRef n);
 void lt_arena_pop(LtCtx *c, LLVMBuilderRef b, LLVMValueRef p); /* p and after */
 void lt_arena_hint(LtCtx *c, LLVMValueRef grad, LLVMBuilderRef entry, LLVMBuilderRef exit);
+/* memhelper.c: helper (dst, src, elements) per copy layout (memlayout.c):
+ * forward moves pointer fields, reverse moves float adjoints from dst to
+ * src. */
+LLVMValueRef lt_mem_helper(LtCtx *c, const LtMemLayout *L, int forward);
 /* Advise 2 MiB pages for [p, p + n) when n is large (Linux x86-64 and
  * AArch64; nothing elsewhere). */
 void lt_arena_huge(LtCtx *c, LLVMBuilderRef b, LLVMValueRef p, LLVMValueRef n);
