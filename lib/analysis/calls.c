@@ -86,6 +86,7 @@ static const char *const inactive_names[] = {
     "strlen",   "strcmp",   "strncmp", "atoi",     "atol",     "abs",
     "labs",     "llabs",    "fputs_unlocked",      "vprintf",  "vfprintf",
     "memcmp",   "bcmp",     "strnlen",
+    "madvise", /* advice on pages: the arena's huge pages (gen/arena.c) */
     /* C++: hashing and comparing of keys, the hashtable's bucket counts,
      * throwing, terminate */
     "_ZSt11_Hash_bytesPKvmm", "_ZSt15_Fnv_hash_bytesPKvmm",
