@@ -45,6 +45,11 @@
 // the undo log restores), with x and y overlapping (--alias): seeds 4-7
 // use the undo log at -O2.
 // RUN: bash %S/../../tools/fuzz/run.sh -S -n 4 -s 4 -O "0 2" -j 2 -g "--kernels --alias"
+// In-place kernels (--inplace): modified Gram-Schmidt (a column read in
+// one loop and overwritten in the next, with sqrt and quotients) and ADI's
+// tridiagonal sweeps, in --kernels' programs: seeds 980001 (ADI, v is u)
+// and 980002 (Gram-Schmidt).
+// RUN: bash %S/../../tools/fuzz/run.sh -S -n 2 -s 980001 -O "0 2" -j 2 -g "--kernels --inplace"
 // Registered functions that return an argument (--retarg).
 // RUN: bash %S/../../tools/fuzz/run.sh -S -n 4 -s 1 -O "0 2" -j 2 -g "--retarg --calls"
 // Time loops (--timeloop: outlined steps, -leantape-checkpoint with a

@@ -75,7 +75,14 @@
 # then a nonlinear use of C, and loops that overwrite an array read before
 # and after (guarded by a flag that -O2 unswitches, by data or by the
 # counter), whose old values the reverse pass needs (tape or undo log);
-# see tools/fuzz/ltfuzz/kernels.py.
+# see tools/fuzz/ltfuzz/kernels.py. With --inplace (implies --kernels)
+# the kernels also get in-place numerical shapes over small matrices seen
+# through plain pointers (double *, double (*)[C]): modified Gram-Schmidt
+# (a column's norm, sqrt, the quotient written to Q or back into the
+# column, projections of the later columns) and PolyBench adi's
+# tridiagonal sweeps over a few time steps, with literal or active
+# coefficients; see tools/fuzz/ltfuzz/inplace.py. The programs of
+# --kernels without it are unchanged.
 # With --retarg in GEN_ARGS (C reverse mode: not with --fwd, --cxx,
 # --eigen or --omp) f calls registered functions that return one of their
 # arguments (an __enzyme_inactivefn stop-gradient, a custom gradient

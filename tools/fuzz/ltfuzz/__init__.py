@@ -16,6 +16,7 @@ from .eigen import Eigen
 from .entry import Entry
 from .forward import Forward
 from .gather import Gather
+from .inplace import Inplace
 from .kernels import Kernels
 from .omp import Omp
 from .pointers import Pointers
@@ -27,7 +28,8 @@ from .timeloop import Timeloop
 from .timewhile import TimeWhile
 
 MODES = [Pointers, Calls, Cxx, Alias, Forward, Primal, Split, Eigen, Adaptive, Omp, Entry, Kernels,
-         Retarg, Timeloop, TimeWhile, Capped, Stencil, Gather]
+         Retarg, Timeloop, TimeWhile, Capped, Stencil, Gather,
+         Inplace]
 
 
 class Gen(Core, *MODES):

@@ -20,6 +20,8 @@ the kernels' pointers may too), in blocks at the top level of f:
               when the loads there stay clear of it (run entries,
               lib/gen/undoblock.c); X and L may alias. Drawn from a stream
               of its own: the other kernels' programs are unchanged.
+With --inplace (ltfuzz/inplace.py) a kernel may also get modified
+Gram-Schmidt or ADI sweeps, from a stream of their own after these draws.
 Every program of the flag has at least one kernel. Its draws come after
 the other modes' (f differs from the program without it)."""
 import random
@@ -80,6 +82,8 @@ class Kernels(Mode):
             body = self.k_inplace()
         if self.solve_r.random() < 0.35:
             body += self.k_solve()
+        if self.inplace:  # --inplace: from a stream of its own (ltfuzz/inplace.py)
+            body += self.ip_kernel()
         return ["{"] + ["  " + l for l in body] + ["}"]
 
     def k_solve(self):
