@@ -8,7 +8,9 @@
  * is loaded as an integer of its own, from the same address at the same
  * point (right after the vector load): a pointer word (analysis/bits.c)
  * whose shadow is the lane of the shadow memory. The same when the vector
- * is put together from scalar loads by insertelement (SROA's form of it).
+ * is put together from scalar loads by insertelement (SROA's form of it)
+ * or merged from loads by PHIs, and for integer lanes used as integers
+ * (the Index beside the pointer): bits.c judges the reloaded words.
  *
  * InstCombine also moves float lanes through wide integers where a
  * shuffle cannot cross an asm barrier (Eigen's FMA asm): `bitcast (trunc
@@ -51,22 +53,96 @@ static LLVMValueRef float_load_at(LtCtx *c, LLVMValueRef v, unsigned long long *
   return s;
 }
 
-/* The load whose bits lane-extract e takes, and the lane's byte offset in
- * it: e = extractelement (bitcast V to <N x iM>), k with constant k, used
- * by an inttoptr, where lane k of V is loaded (float_load_at). */
-static LLVMValueRef lane_source(LtCtx *c, LLVMValueRef e, unsigned long long *off) {
-  if (!LLVMIsAExtractElementInst(e) || !LLVMIsAConstantInt(LLVMGetOperand(e, 1)))
-    return NULL;
-  int to_ptr = 0;
-  for (LLVMUseRef u = LLVMGetFirstUse(e); u; u = LLVMGetNextUse(u))
-    to_ptr |= LLVMGetInstructionOpcode(LLVMGetUser(u)) == LLVMIntToPtr;
+/* Whether bytes [off, off + es) of float vector v come from memory
+ * (float_load_at), also through PHIs and selects of such vectors (Eigen
+ * with its assertions on keeps a {double, ptr} object in a <2 x double>
+ * merged from three loads: fuzz --eigen seed 996146). seen holds the PHIs
+ * and selects already met, taken as loaded (a loop's PHI reaches itself). */
+static int lane_loaded(LtCtx *c, LLVMValueRef v, unsigned long long off,
+                       unsigned long long es, LtMap *seen, int depth) {
+  if (depth > 16)
+    return 0;
+  if (LLVMIsAPHINode(v) || LLVMIsASelectInst(v)) {
+    if (lt_map_get(seen, v))
+      return 1;
+    lt_map_put(seen, v, v);
+    if (LLVMIsASelectInst(v))
+      return LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(v, 0))) != LLVMVectorTypeKind &&
+             lane_loaded(c, LLVMGetOperand(v, 1), off, es, seen, depth + 1) &&
+             lane_loaded(c, LLVMGetOperand(v, 2), off, es, seen, depth + 1);
+    for (unsigned k = 0, n = LLVMCountIncoming(v); k < n; k++)
+      if (!lane_loaded(c, LLVMGetIncomingValue(v, k), off, es, seen, depth + 1))
+        return 0;
+    return 1;
+  }
+  unsigned long long o = off;
+  return float_load_at(c, v, &o, es, depth) != NULL;
+}
+
+/* The bytes [off, off + es) of float vector v as an integer of type ity,
+ * loaded again where lane_loaded found them loaded: a load right after
+ * the float one, and a PHI or select of those where v merges vectors.
+ * made maps v to its integer (one lane per call). */
+static LLVMValueRef lane_word(LtCtx *c, LLVMBuilderRef b, LLVMValueRef v, unsigned long long off,
+                              unsigned long long es, LLVMTypeRef ity, LtMap *made) {
+  LLVMValueRef w = lt_map_get(made, v);
+  if (w)
+    return w;
+  if (LLVMIsAPHINode(v)) {
+    LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(LLVMGetInstructionParent(v)));
+    w = LLVMBuildPhi(b, ity, "lt.lane");
+    lt_map_put(made, v, w);
+    for (unsigned k = 0, n = LLVMCountIncoming(v); k < n; k++) {
+      LLVMValueRef x = lane_word(c, b, LLVMGetIncomingValue(v, k), off, es, ity, made);
+      LLVMBasicBlockRef from = LLVMGetIncomingBlock(v, k);
+      LLVMAddIncoming(w, &x, &from, 1);
+    }
+    return w;
+  }
+  if (LLVMIsASelectInst(v)) {
+    LLVMValueRef t = lane_word(c, b, LLVMGetOperand(v, 1), off, es, ity, made);
+    LLVMValueRef f = lane_word(c, b, LLVMGetOperand(v, 2), off, es, ity, made);
+    LLVMPositionBuilderBefore(b, v);
+    w = LLVMBuildSelect(b, LLVMGetOperand(v, 0), t, f, "lt.lane");
+    lt_map_put(made, v, w);
+    return w;
+  }
+  unsigned long long o = off;
+  LLVMValueRef ld = float_load_at(c, v, &o, es, 0);
+  LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(ld));
+  LLVMValueRef k = LLVMConstInt(c->i64, o, 0);
+  LLVMValueRef p = LLVMBuildGEP2(b, c->i8, LLVMGetOperand(ld, 0), &k, 1, "lt.lane");
+  w = LLVMBuildLoad2(b, ity, p, "");
+  unsigned al = LLVMGetAlignment(ld);
+  while (al > 1 && o % al)
+    al /= 2;
+  LLVMSetAlignment(w, al ? al : 1);
+  lt_map_put(made, v, w);
+  return w;
+}
+
+/* Whether lane-extract e takes the bits of loaded floats: e =
+ * extractelement (bitcast V to <N x iM>), k with constant k, where lane k
+ * of V is loaded (lane_loaded); *v and *off are V and the lane's byte
+ * offset. Used as a pointer (inttoptr) or as an integer (a GEP index, a
+ * shift: fuzz --eigen seeds 996120, 997017 take the Index after a Map's
+ * data pointer), the lane is loaded again as an integer: analysis/bits.c
+ * then decides what those bits are, as for any integer load. */
+static int lane_source(LtCtx *c, LLVMValueRef e, LLVMValueRef *v, unsigned long long *off) {
+  if (!LLVMIsAExtractElementInst(e) || !LLVMIsAConstantInt(LLVMGetOperand(e, 1)) ||
+      LLVMGetTypeKind(LLVMTypeOf(e)) != LLVMIntegerTypeKind)
+    return 0;
   LLVMValueRef bc = LLVMGetOperand(e, 0);
-  if (!to_ptr || !LLVMIsABitCastInst(bc) ||
-      LLVMGetTypeKind(LLVMTypeOf(bc)) != LLVMVectorTypeKind)
-    return NULL;
+  if (!LLVMIsABitCastInst(bc) || LLVMGetTypeKind(LLVMTypeOf(bc)) != LLVMVectorTypeKind)
+    return 0;
   unsigned long long es = LLVMABISizeOfType(c->td, LLVMTypeOf(e));
+  *v = LLVMGetOperand(bc, 0);
   *off = LLVMConstIntGetZExtValue(LLVMGetOperand(e, 1)) * es;
-  return float_load_at(c, LLVMGetOperand(bc, 0), off, es, 0);
+  LtMap seen;
+  lt_map_init(&seen, 8);
+  int ok = lane_loaded(c, *v, *off, es, &seen, 0);
+  lt_map_free(&seen);
+  return ok;
 }
 
 /* For r = bitcast (trunc? (lshr? (bitcast V to iN), S)) to T, where T is
@@ -434,17 +510,14 @@ void lt_pointer_lanes(LtCtx *c, LLVMValueRef fn) {
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
       unsigned long long off;
-      LLVMValueRef ld = lane_source(c, i, &off);
-      if (!ld)
+      LLVMValueRef v;
+      if (!lane_source(c, i, &v, &off))
         continue;
-      LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(ld));
-      LLVMValueRef o = LLVMConstInt(c->i64, off, 0);
-      LLVMValueRef p = LLVMBuildGEP2(b, c->i8, LLVMGetOperand(ld, 0), &o, 1, "lt.lane");
-      LLVMValueRef w = LLVMBuildLoad2(b, LLVMTypeOf(i), p, "");
-      unsigned al = LLVMGetAlignment(ld);
-      while (al > 1 && off % al)
-        al /= 2;
-      LLVMSetAlignment(w, al ? al : 1);
+      LtMap made;
+      lt_map_init(&made, 8);
+      LLVMValueRef w = lane_word(c, b, v, off, LLVMABISizeOfType(c->td, LLVMTypeOf(i)),
+                                 LLVMTypeOf(i), &made);
+      lt_map_free(&made);
       LLVMReplaceAllUsesWith(i, w);
       lt_vec_push(&dead, i);
     }

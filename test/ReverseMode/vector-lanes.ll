@@ -22,7 +22,15 @@
 ;     form of Eigen's _mm_loadu_pd at -O2 (fuzz --eigen seed 302); it was
 ;     "an active floating-point value is reinterpreted as bits and used in
 ;     integer arithmetic". Loaded as <2 x double> in the clone (its x is
-;     marked enzyme_dup: read only as integers, it would be taken as const).
+;     marked enzyme_dup: read only as integers, it would be taken as const);
+;   - @idx_lane: an object {double 0.72, ptr x, i64 2} read as one <4 x
+;     double>, the pointer from lane 1 and the index from lane 2, which is
+;     used as an integer, not a pointer (fuzz --eigen seeds 996120 with
+;     -mavx2 -mfma and 997017 with -E, -O2: the same error): lane 2 is
+;     loaded again as an i64 too;
+;   - @phi_lane, @sel_lane: the {double, ptr} object merged from two loads
+;     by a PHI (Eigen with assertions on, seed 996146 -O2: the same error)
+;     or a select: a PHI or select of the lanes loaded again as i64.
 ; RUN: %ltopt -passes=leantape -S %s | FileCheck %s
 ; RUN: %ltopt -passes=leantape -S %s | %opt -passes=verify -disable-output
 ; RUN: %ltopt -passes=leantape -S %s -o %t.ll && lli %t.ll
@@ -40,6 +48,15 @@
 ; CHECK-NOT: i128
 ; CHECK: {{^}$}}
 ; CHECK-LABEL: define internal void @ins_lane.lt.grad(
+; CHECK-NOT: bitcast <2 x double>
+; CHECK: {{^}$}}
+; CHECK-LABEL: define internal void @idx_lane.lt.grad(
+; CHECK-NOT: bitcast <4 x double>
+; CHECK: {{^}$}}
+; CHECK-LABEL: define internal void @phi_lane.lt.grad(
+; CHECK-NOT: bitcast <2 x double>
+; CHECK: {{^}$}}
+; CHECK-LABEL: define internal void @sel_lane.lt.grad(
 ; CHECK-NOT: bitcast <2 x double>
 ; CHECK: {{^}$}}
 
@@ -83,6 +100,90 @@ define double @ins_lane(ptr %x) {
   %r0 = extractelement <2 x double> %r2, i64 0
   %r1 = extractelement <2 x double> %r2, i64 1
   %r = fadd double %r0, %r1
+  ret double %r
+}
+
+; f(x) = 0.72 * x[2]^2, the 0.72, x and the index 2 read back from one
+; <4 x double>
+define double @idx_lane(ptr %x) {
+  %o = alloca <4 x double>, align 32
+  store double 7.200000e-01, ptr %o, align 32
+  %s1 = getelementptr inbounds i8, ptr %o, i64 8
+  store ptr %x, ptr %s1, align 8
+  %s2 = getelementptr inbounds i8, ptr %o, i64 16
+  store i64 2, ptr %s2, align 16
+  %v = load <4 x double>, ptr %o, align 32
+  %bits = bitcast <4 x double> %v to <4 x i64>
+  %w = extractelement <4 x i64> %bits, i64 1
+  %p = inttoptr i64 %w to ptr
+  %k = extractelement <4 x i64> %bits, i64 2
+  %q = getelementptr inbounds double, ptr %p, i64 %k
+  %c = extractelement <4 x double> %v, i64 0
+  %a = load double, ptr %q, align 8
+  %aa = fmul double %a, %a
+  %r = fmul double %c, %aa
+  ret double %r
+}
+
+; f(x) = x[0] > 0 ? 0.72 * x[1]^2 : 0.5 * x[3]^2, the factor and the
+; pointer read from one of two {double, ptr} objects: a PHI of the loads
+define double @phi_lane(ptr %x) {
+entry:
+  %o1 = alloca <2 x double>, align 16
+  %o2 = alloca <2 x double>, align 16
+  %p1 = getelementptr inbounds i8, ptr %x, i64 8
+  %p3 = getelementptr inbounds i8, ptr %x, i64 24
+  store double 7.200000e-01, ptr %o1, align 16
+  %s1 = getelementptr inbounds i8, ptr %o1, i64 8
+  store ptr %p1, ptr %s1, align 8
+  store double 5.000000e-01, ptr %o2, align 16
+  %s2 = getelementptr inbounds i8, ptr %o2, i64 8
+  store ptr %p3, ptr %s2, align 8
+  %x0 = load double, ptr %x, align 8
+  %pos = fcmp ogt double %x0, 0.0
+  br i1 %pos, label %a, label %b
+a:
+  %va = load <2 x double>, ptr %o1, align 16
+  br label %join
+b:
+  %vb = load <2 x double>, ptr %o2, align 16
+  br label %join
+join:
+  %v = phi <2 x double> [ %va, %a ], [ %vb, %b ]
+  %bits = bitcast <2 x double> %v to <2 x i64>
+  %w = extractelement <2 x i64> %bits, i64 1
+  %q = inttoptr i64 %w to ptr
+  %c = extractelement <2 x double> %v, i64 0
+  %l = load double, ptr %q, align 8
+  %ll = fmul double %l, %l
+  %r = fmul double %c, %ll
+  ret double %r
+}
+
+; f(x) = x[0] < 0 ? 0.72 * x[1]^2 : 0.5 * x[3]^2, the same by a select
+define double @sel_lane(ptr %x) {
+  %o1 = alloca <2 x double>, align 16
+  %o2 = alloca <2 x double>, align 16
+  %p1 = getelementptr inbounds i8, ptr %x, i64 8
+  %p3 = getelementptr inbounds i8, ptr %x, i64 24
+  store double 7.200000e-01, ptr %o1, align 16
+  %s1 = getelementptr inbounds i8, ptr %o1, i64 8
+  store ptr %p1, ptr %s1, align 8
+  store double 5.000000e-01, ptr %o2, align 16
+  %s2 = getelementptr inbounds i8, ptr %o2, i64 8
+  store ptr %p3, ptr %s2, align 8
+  %x0 = load double, ptr %x, align 8
+  %neg = fcmp olt double %x0, 0.0
+  %va = load <2 x double>, ptr %o1, align 16
+  %vb = load <2 x double>, ptr %o2, align 16
+  %v = select i1 %neg, <2 x double> %va, <2 x double> %vb
+  %bits = bitcast <2 x double> %v to <2 x i64>
+  %w = extractelement <2 x i64> %bits, i64 1
+  %q = inttoptr i64 %w to ptr
+  %c = extractelement <2 x double> %v, i64 0
+  %l = load double, ptr %q, align 8
+  %ll = fmul double %l, %l
+  %r = fmul double %c, %ll
   ret double %r
 }
 
@@ -135,6 +236,9 @@ declare double @llvm.fabs.f64(double)
 @n3 = private constant [10 x i8] c"int_lanes\00"
 @n4 = private constant [11 x i8] c"word_lanes\00"
 @n5 = private constant [9 x i8] c"ins_lane\00"
+@n6 = private constant [9 x i8] c"idx_lane\00"
+@n7 = private constant [9 x i8] c"phi_lane\00"
+@n8 = private constant [9 x i8] c"sel_lane\00"
 
 define i32 @check(ptr %name, double %got, double %want) {
   %d = fsub double %got, %want
@@ -195,5 +299,29 @@ define i32 @main() {
   %c9 = call i32 @check(ptr @n5, double %g9, double 4.32)
   %s7 = add i32 %s6, %c8
   %s8 = add i32 %s7, %c9
-  ret i32 %s8
+  store <4 x double> zeroinitializer, ptr %dx, align 16
+  call void (ptr, ...) @__enzyme_autodiff(ptr @idx_lane, ptr %x, ptr %dx)
+  ; d/dx2 = 2 * 0.72 * x2 = -2.88
+  %g10 = load double, ptr %d2p
+  %c10 = call i32 @check(ptr @n6, double %g10, double -2.88)
+  store <4 x double> zeroinitializer, ptr %dx, align 16
+  call void (ptr, ...) @__enzyme_autodiff(ptr @phi_lane, ptr %x, ptr %dx)
+  ; x0 = 0.5 > 0: d/dx1 = 2 * 0.72 * x1 = 2.16, d/dx3 = 0
+  %g11 = load double, ptr %d1p
+  %c11 = call i32 @check(ptr @n7, double %g11, double 2.16)
+  %g12 = load double, ptr %d3p
+  %c12 = call i32 @check(ptr @n7, double %g12, double 0.0)
+  store <4 x double> zeroinitializer, ptr %dx, align 16
+  call void (ptr, ...) @__enzyme_autodiff(ptr @sel_lane, ptr %x, ptr %dx)
+  ; x0 = 0.5, not < 0: d/dx3 = 2 * 0.5 * x3 = 3, d/dx1 = 0
+  %g13 = load double, ptr %d3p
+  %c13 = call i32 @check(ptr @n8, double %g13, double 3.0)
+  %g14 = load double, ptr %d1p
+  %c14 = call i32 @check(ptr @n8, double %g14, double 0.0)
+  %s9 = add i32 %s8, %c10
+  %s10 = add i32 %s9, %c11
+  %s11 = add i32 %s10, %c12
+  %s12 = add i32 %s11, %c13
+  %s13 = add i32 %s12, %c14
+  ret i32 %s13
 }
