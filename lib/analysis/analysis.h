@@ -667,6 +667,23 @@ int lt_range_hull(const LtFacts *f, LLVMValueRef fn, LLVMBuilderRef b, LLVMValue
 LLVMValueRef lt_range_count(const LtFacts *f, LLVMValueRef fn, LLVMBuilderRef b,
                             LLVMValueRef inst);
 void lt_overwrite_free(LtOverwrite *o);
+/* steprun.c: where a checkpointed step's accesses run (facts of the step) */
+/* Does inst run in every iteration of every loop around it, each loop with
+ * one way out, and, but for conditions known where the step starts (*from:
+ * the block whose lt_step_path_conds they are, -1 for none), every time
+ * the step runs? */
+int lt_step_always_runs(const LtFacts *f, LLVMValueRef inst, int *from);
+/* The conditions under which block b runs, back to block top, as compares
+ * of values known where the step starts, into conds (the compare, then
+ * (void *)1 when taken on false); 0 when they are not such. */
+int lt_step_path_conds(const LtFacts *f, unsigned b, unsigned top, LtVec *conds);
+/* Does every read through parameter base read bytes the same run of the
+ * step wrote before, by a store of ws ((inst, addr) pairs)? */
+int lt_step_write_first(const LtFacts *f, LLVMValueRef base, const LtVec *ws);
+/* The step's reads not through base, as (inst, addr) pairs into out; 0
+ * when it reads memory otherwise (a call given a pointer). */
+int lt_step_other_reads(const LtFacts *f, LLVMValueRef base, LtVec *out);
+
 
 
 #endif

@@ -249,7 +249,7 @@ static int analyse(LtGen *g, const LtRequest *r, LtDeriv *d) {
                                 "enzyme_tape_budget): a "
                                 "snapshot holds the memory its steps write%s%s%s; "
                                 "LEANTAPE_REPORT=1 prints the schedule",
-               *why ? " (" : "", why, *why ? " bytes)" : "");
+               *why ? " (" : "", why, *why ? ")" : "");
     lt_remark_emit(g->c, r->call, "leantape", "checkpoint", msg);
   }
   lt_overwrite_build(&g->ow, &g->fx);

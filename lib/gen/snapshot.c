@@ -32,7 +32,7 @@ static int param_of(const LtFacts *f, LLVMValueRef v) {
 typedef struct Groups {
   LtVec base;  /* the bases */
   LtVec guard; /* per group: the zero-trip test its accesses run under, or
-                  NULL (always_runs) */
+                  NULL (lt_step_always_runs) */
   LtVec *acc;  /* per base: (inst, addr) pairs */
   size_t cap;
 } Groups;
@@ -54,183 +54,6 @@ static LtVec *group_of(Groups *gr, LLVMValueRef base, LLVMValueRef guard) {
   return &gr->acc[gr->base.n - 1];
 }
 
-/* Does block b lie on every path through the step? */
-static int on_every_path(const LtFacts *f, unsigned b) {
-  for (unsigned k = 0; k < f->g->nblocks; k++) {
-    LLVMValueRef t = LLVMGetBasicBlockTerminator(f->g->block[k]);
-    if (t && LLVMGetInstructionOpcode(t) == LLVMRet && !lt_cfg_dominates(f->g, b, k))
-      return 0;
-  }
-  return 1;
-}
-
-/* v is computed from the step's parameters and constants alone. */
-static int known_at_start(LLVMValueRef v, int depth) {
-  if (LLVMIsAConstantInt(v) || LLVMIsAArgument(v))
-    return 1;
-  if (!LLVMIsAInstruction(v) || depth > 8)
-    return 0;
-  switch (LLVMGetInstructionOpcode(v)) {
-  case LLVMAdd:
-  case LLVMSub:
-  case LLVMMul:
-    return known_at_start(LLVMGetOperand(v, 0), depth + 1) &&
-           known_at_start(LLVMGetOperand(v, 1), depth + 1);
-  case LLVMSExt:
-  case LLVMZExt:
-    return known_at_start(LLVMGetOperand(v, 0), depth + 1);
-  default:
-    return 0;
-  }
-}
-
-/* A branch condition computed from the step's parameters alone: it has
- * the same value wherever the step tests it. */
-static int fixed_cond(LLVMValueRef v) {
-  return LLVMIsAArgument(v) ||
-         (LLVMIsAICmpInst(v) && known_at_start(LLVMGetOperand(v, 0), 0) &&
-          known_at_start(LLVMGetOperand(v, 1), 0));
-}
-
-/* Does every path from block d to the step's return pass through block
- * b? (b post-dominates d: a join after a branch that d begins.) Paths
- * that test a fixed condition (fixed_cond, up to 4 of them) two ways are
- * not paths: each assignment of them is searched on its own (-O0 clones
- * branch on n > 0 again after each guarded loop). */
-static int passes(const LtFacts *f, unsigned d, unsigned b) {
-  unsigned n = f->g->nblocks, top = 0, *stack = lt_xcalloc(n + 1, sizeof *stack);
-  unsigned char *seen = lt_xcalloc(n + 1, 1);
-  LLVMValueRef fixed[4];
-  unsigned nfixed = 0;
-  for (unsigned k = 0; k < n; k++) {
-    LLVMValueRef t = LLVMGetBasicBlockTerminator(f->g->block[k]);
-    if (!t || LLVMGetInstructionOpcode(t) != LLVMBr || !LLVMIsConditional(t) ||
-        !fixed_cond(LLVMGetCondition(t)))
-      continue;
-    unsigned m = 0;
-    while (m < nfixed && fixed[m] != LLVMGetCondition(t))
-      m++;
-    if (m == nfixed && nfixed < 4)
-      fixed[nfixed++] = LLVMGetCondition(t);
-  }
-  int ok = 1;
-  for (unsigned mask = 0; ok && mask < 1u << nfixed; mask++) {
-    memset(seen, 0, n + 1);
-    seen[b] = seen[d] = 1;
-    top = 0;
-    stack[top++] = d;
-    while (ok && top) {
-      LLVMValueRef t = LLVMGetBasicBlockTerminator(f->g->block[stack[--top]]);
-      if (!t || LLVMGetInstructionOpcode(t) == LLVMRet) {
-        ok = 0;
-        break;
-      }
-      int only = -1; /* the successor a fixed condition takes */
-      if (LLVMGetInstructionOpcode(t) == LLVMBr && LLVMIsConditional(t))
-        for (unsigned m = 0; m < nfixed; m++)
-          if (fixed[m] == LLVMGetCondition(t))
-            only = mask >> m & 1 ? 0 : 1;
-      for (unsigned s = 0, ns = LLVMGetNumSuccessors(t); s < ns; s++) {
-        int id = lt_cfg_id(f->g, LLVMGetSuccessor(t, s));
-        if (id >= 0 && !seen[id] && (only < 0 || (unsigned)only == s))
-          seen[id] = 1, stack[top++] = (unsigned)id;
-      }
-    }
-  }
-  free(stack);
-  free(seen);
-  return ok;
-}
-
-/* The conditions under which block b runs, when that is a conjunction of
- * compares of values known where the step starts: going back from b, each
- * block has one predecessor (a loop passed through from its one exit to its
- * preheader: a loop with a known trip count is left once entered), or is
- * a join that every path from its immediate dominator reaches, up to
- * `top` (the step's entry, or a loop header); the conditional branches met
- * go into conds (the compare, then (void *)1 when taken on false). 0 when
- * there is no such path or a condition is another value. */
-static int path_conds(const LtFacts *f, unsigned b, unsigned top, LtVec *conds) {
-  for (unsigned cur = b, guard = 0; cur != top && guard < 4096; guard++) {
-    if (f->g->npred[cur] != 1) {
-      /* a join that every path from its dominator reaches, in the same
-       * loop: it runs when its dominator does */
-      unsigned d = f->g->idom[cur];
-      if (d == cur || lt_loop_of(f->loops, d) != lt_loop_of(f->loops, cur) ||
-          !passes(f, d, cur))
-        return 0;
-      cur = d;
-      continue;
-    }
-    unsigned p = f->g->pred[cur][0];
-    int lc = lt_loop_of(f->loops, cur), lp = lt_loop_of(f->loops, p);
-    if (lp >= 0 && !lt_loop_encloses(f->loops, (unsigned)lp, lc)) {
-      /* cur is the exit of loop lp (or of one around it, up to cur's) */
-      while (f->loops->loop[lp].parent != lc)
-        lp = f->loops->loop[lp].parent;
-      const LtLoop *L = &f->loops->loop[lp];
-      if (L->nexiting != 1 || L->preheader < 0 || !f->ind->trip[lp].known)
-        return 0;
-      cur = (unsigned)L->preheader;
-      continue;
-    }
-    LLVMValueRef t = LLVMGetBasicBlockTerminator(f->g->block[p]);
-    if (t && LLVMGetInstructionOpcode(t) == LLVMBr && LLVMIsConditional(t)) {
-      LLVMValueRef cmp = LLVMGetCondition(t);
-      if (LLVMIsAArgument(cmp)) { /* a condition computed before the loop */
-      } else if (!LLVMIsAICmpInst(cmp) || !known_at_start(LLVMGetOperand(cmp, 0), 0) ||
-                 !known_at_start(LLVMGetOperand(cmp, 1), 0)) {
-        return 0;
-      } else {
-        LLVMIntPredicate pr = LLVMGetICmpPredicate(cmp);
-        if (pr != LLVMIntSLT && pr != LLVMIntSLE && pr != LLVMIntSGT && pr != LLVMIntSGE &&
-            pr != LLVMIntEQ && pr != LLVMIntNE)
-          return 0; /* unsigned: sign-extended bounds would compare otherwise */
-      }
-      lt_vec_push(conds, cmp);
-      lt_vec_push(conds, (void *)(size_t)(LLVMGetSuccessor(t, 0) != f->g->block[cur]));
-    } else if (t && LLVMGetInstructionOpcode(t) != LLVMBr) {
-      return 0; /* a switch */
-    }
-    cur = p;
-  }
-  return 1;
-}
-
-/* Does inst run in every iteration of every loop around it, each loop with
- * one way out, and, but for conditions known where the step starts (*from:
- * the block whose path_conds they are), every time the step runs? Then the
- * interval range.c gives for its address is the one it touches: a snapshot
- * copies those bytes (when the conditions hold), which must not reach past
- * what the program accesses (an access under a branch, u[i - 1] if i > 0,
- * would stretch it below u). */
-static int always_runs(const LtFacts *f, LLVMValueRef inst, int *from) {
-  int b = lt_cfg_id(f->g, LLVMGetInstructionParent(inst));
-  *from = -1;
-  if (b < 0)
-    return 0;
-  int outer = -1;
-  for (int l = lt_loop_of(f->loops, (unsigned)b); l >= 0; l = f->loops->loop[l].parent) {
-    const LtLoop *lp = &f->loops->loop[l];
-    if (lp->nexiting != 1 || lp->latch < 0 || lp->preheader < 0 ||
-        !lt_cfg_dominates(f->g, (unsigned)b, (unsigned)lp->latch))
-      return 0;
-    if (lp->parent >= 0 && !lt_cfg_dominates(f->g, (unsigned)lp->preheader,
-                                             (unsigned)f->loops->loop[lp->parent].latch))
-      return 0; /* an inner loop entered in some iterations only */
-    outer = l;
-  }
-  unsigned start = outer < 0 ? (unsigned)b : (unsigned)f->loops->loop[outer].preheader;
-  if (on_every_path(f, start))
-    return 1;
-  LtVec conds = {0};
-  int ok = path_conds(f, start, 0, &conds);
-  lt_vec_free(&conds);
-  if (ok)
-    *from = (int)start;
-  return ok;
-}
-
 /* A load of the step whose memory code after the loop may change (the
  * caller's overwrite analysis: f->keep): what the step reads there must be
  * put back while steps run again in R. Into rd, by base parameter; 0 with
@@ -249,7 +72,7 @@ static int read_group(const LtFacts *f, LLVMValueRef i, Groups *rd, int rotates,
   if (p >= 0 && f->keep && f->keep[p])
     return 1;
   int from;
-  if (p < 0 || !lt_range_ok(f, i, a) || !always_runs(f, i, &from)) {
+  if (p < 0 || !lt_range_ok(f, i, a) || !lt_step_always_runs(f, i, &from)) {
     if (getenv("LEANTAPE_DEBUG")) /* debugging: which read */
       LLVMDumpValue(i), fprintf(stderr, " <- cannot be put back (%d %d)\n", p,
                                 p >= 0 && lt_range_ok(f, i, a));
@@ -293,7 +116,7 @@ static int writes(LtCtx *c, const LtFacts *f, Groups *gr, Groups *rd, char *why,
         if (LLVMIsAAllocaInst(base))
           continue; /* the step's own */
         int from;
-        if (!lt_range_ok(f, i, out[k]) || !always_runs(f, i, &from)) {
+        if (!lt_range_ok(f, i, out[k]) || !lt_step_always_runs(f, i, &from)) {
           if (getenv("LEANTAPE_DEBUG")) /* debugging: which write */
             LLVMDumpValue(i), fprintf(stderr, " <- cannot be snapshotted\n");
           snprintf(why, whysz, "a step writes memory whose extent is not known where it "
@@ -336,7 +159,7 @@ static int group_range(const LtFacts *f, LLVMValueRef fn, LLVMBuilderRef b, Grou
   int from = (int)(size_t)gr->guard.v[k] - 1;
   if (from >= 0) { /* the conditions the accesses run under, where the step starts */
     LtVec conds = {0};
-    int ok = path_conds(f, (unsigned)from, 0, &conds);
+    int ok = lt_step_path_conds(f, (unsigned)from, 0, &conds);
     for (size_t m = 0; ok && m < conds.n; m += 2) {
       LLVMValueRef cmp = conds.v[m], c;
       if (LLVMIsAArgument(cmp)) {
@@ -405,7 +228,7 @@ LLVMValueRef lt_ckpt_snap_build(LtCtx *c, const LtFacts *facts, const char *base
     if (LLVMGetStringAttributeAtIndex(f->P, p + 1, "leantape-step", 13))
       fa.span_param = (int)p + 1;
   Groups gr = {{0}, {0}, NULL, 0}, rd = {{0}, {0}, NULL, 0};
-  LLVMValueRef fn = NULL;
+  LLVMValueRef fn = NULL, *excl = NULL;
   LtVec cells = {0};
   if (!writes(c, f, &gr, &rd, why, whysz))
     goto done;
@@ -442,11 +265,33 @@ LLVMValueRef lt_ckpt_snap_build(LtCtx *c, const LtFacts *facts, const char *base
   LLVMPositionBuilderAtEnd(b, entry);
   LLVMValueRef buf = LLVMGetParam(fn, np), op = LLVMGetParam(fn, np + 1);
   LLVMValueRef total = LLVMConstInt(c->i64, 0, 0);
-  LLVMValueRef ncells = LLVMConstInt(c->i64, cells.n, 0);
+  LLVMValueRef ncells = LLVMConstInt(c->i64, cells.n, 0), zero = total;
+  /* groups every step writes before it reads them (lt_step_write_first): out of
+   * the states where no other read reaches them (excl[k], an i1), and
+   * with the reads instead, so that R leaves them as it found them */
+  excl = lt_xcalloc(gr.base.n + 1, sizeof *excl);
+  for (size_t k = 0; k < gr.base.n; k++) {
+    LLVMValueRef base = gr.base.v[k];
+    size_t same = 0;
+    for (size_t q = 0; q < gr.base.n; q++)
+      same += gr.base.v[q] == base;
+    LtVec rds = {0};
+    if (LLVMIsAArgument(base) && same == 1 && lt_step_write_first(f, base, &gr.acc[k]) &&
+        lt_step_other_reads(f, base, &rds)) {
+      LLVMValueRef ov = rds.n ? lt_range_overlap(f, fn, b, (LLVMValueRef *)gr.acc[k].v,
+                                                 gr.acc[k].n, (LLVMValueRef *)rds.v, rds.n)
+                              : LLVMConstInt(LLVMInt1TypeInContext(c->llctx), 0, 0);
+      if (ov)
+        excl[k] = LLVMBuildNot(b, ov, "lt.first");
+    }
+    lt_vec_free(&rds);
+  }
   int ok = 1;
   for (size_t k = 0; ok && k < gr.base.n; k++) {
     LLVMValueRef lo, len;
     ok = group_range(f, fn, b, &gr, k, &lo, &len);
+    if (ok && excl[k])
+      len = LLVMBuildSelect(b, excl[k], zero, len, "");
     if (ok)
       total = LLVMBuildAdd(b, total,
                            LLVMIsALoadInst(gr.base.v[k]) ? LLVMBuildMul(b, len, ncells, "") : len,
@@ -459,11 +304,23 @@ LLVMValueRef lt_ckpt_snap_build(LtCtx *c, const LtFacts *facts, const char *base
                   reads, state);
   LLVMPositionBuilderAtEnd(b, reads);
   {
-    LLVMValueRef rt = LLVMConstInt(c->i64, 0, 0), lo[rd.base.n + 1], len[rd.base.n + 1];
+    size_t nr = rd.base.n + gr.base.n;
+    LLVMValueRef rt = LLVMConstInt(c->i64, 0, 0), lo[nr + 1], len[nr + 1];
     for (size_t k = 0; ok && k < rd.base.n; k++) {
       ok = group_range(f, fn, b, &rd, k, &lo[k], &len[k]);
       if (ok)
         rt = LLVMBuildAdd(b, rt, len[k], "");
+    }
+    for (size_t k = 0; ok && k < gr.base.n; k++) { /* the groups out of the states */
+      size_t at = rd.base.n + k;
+      len[at] = NULL;
+      if (!excl[k])
+        continue;
+      ok = group_range(f, fn, b, &gr, k, &lo[at], &len[at]);
+      if (!ok)
+        break;
+      len[at] = LLVMBuildSelect(b, excl[k], len[at], zero, "");
+      rt = LLVMBuildAdd(b, rt, len[at], "");
     }
     LLVMBasicBlockRef rsize = LLVMAppendBasicBlockInContext(c->llctx, fn, "rsize");
     LLVMBasicBlockRef rcopy = LLVMAppendBasicBlockInContext(c->llctx, fn, "rcopy");
@@ -474,8 +331,9 @@ LLVMValueRef lt_ckpt_snap_build(LtCtx *c, const LtFacts *facts, const char *base
     LLVMPositionBuilderAtEnd(b, rcopy);
     LLVMValueRef rsave = LLVMBuildICmp(b, LLVMIntEQ, op, LLVMConstInt(LLVMTypeOf(op), 4, 0), "");
     LLVMValueRef roff = LLVMConstInt(c->i64, 0, 0);
-    for (size_t k = 0; ok && k < rd.base.n; k++)
-      put_back(c, b, rsave, buf, &roff, lo[k], len[k]);
+    for (size_t k = 0; ok && k < nr; k++)
+      if (len[k])
+        put_back(c, b, rsave, buf, &roff, lo[k], len[k]);
     LLVMBuildRet(b, rt);
   }
   LLVMPositionBuilderAtEnd(b, state);
@@ -499,6 +357,8 @@ LLVMValueRef lt_ckpt_snap_build(LtCtx *c, const LtFacts *facts, const char *base
       if (!ok)
         break;
       if (!rot) {
+        if (excl[k])
+          len = LLVMBuildSelect(b, excl[k], zero, len, "");
         copy(c, b, save, buf, &off, lo, len);
         continue;
       }
@@ -535,9 +395,18 @@ LLVMValueRef lt_ckpt_snap_build(LtCtx *c, const LtFacts *facts, const char *base
     LLVMValueRef rt = LLVMGetBasicBlockTerminator(size);
     LLVMValueRef v = rt && LLVMGetNumOperands(rt) ? LLVMGetOperand(rt, 0) : NULL;
     if (v && LLVMIsAConstantInt(v))
-      snprintf(why, whysz, "%llu", LLVMConstIntGetZExtValue(v));
+      snprintf(why, whysz, "%llu bytes", LLVMConstIntGetZExtValue(v));
+    else if (v && LLVMIsASelectInst(v) && LLVMIsAConstantInt(LLVMGetOperand(v, 1)) &&
+             LLVMIsAConstantInt(LLVMGetOperand(v, 2))) { /* excl: one group or none */
+      unsigned long long x = LLVMConstIntGetZExtValue(LLVMGetOperand(v, 1));
+      unsigned long long y = LLVMConstIntGetZExtValue(LLVMGetOperand(v, 2));
+      snprintf(why, whysz, "%llu bytes, without what each step writes before it reads it; "
+                           "%llu where another pointer may read that",
+               x < y ? x : y, x < y ? y : x);
+    }
   }
 done:
+  free(excl);
   lt_vec_free(&cells);
   for (size_t k = 0; k < gr.base.n; k++)
     lt_vec_free(&gr.acc[k]);

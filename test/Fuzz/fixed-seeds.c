@@ -58,6 +58,11 @@
 // array its caller passed, and took their shadows as never null.
 // RUN: bash %S/../../tools/fuzz/run.sh -S -n 3 -s 1 -O "0 2" -j 2 -g --timeloop
 // RUN: for s in 80103 80106; do bash %S/../../tools/fuzz/run.sh -S -n 1 -s $s -O "0 2" -g "--timeloop --pointers" || exit 1; done
+// Scratch arrays in time steps (--scratch): seeds 4 (y the scratch, with
+// and without --alias), 17 (two scratch rows) and 21 leave memory each
+// step writes before it reads out of their snapshots at -O0.
+// RUN: for s in 4 17 21; do bash %S/../../tools/fuzz/run.sh -S -n 1 -s $s -O "0 2" -g "--timeloop --scratch" || exit 1; done
+// RUN: bash %S/../../tools/fuzz/run.sh -S -n 1 -s 4 -O "0 2" -g "--timeloop --scratch --alias"
 // Online time loops (--timeloop-while) with --pointers: seed 29 passes c
 // as a static const table (in .rodata); at -O2 the snapshot put back what
 // the steps read into it and segfaulted.

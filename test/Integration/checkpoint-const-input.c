@@ -24,22 +24,24 @@
 // RUN: env LEANTAPE_TAPE_BUDGET=1100 %t.O0 env
 // RUN: env LEANTAPE_TAPE_BUDGET=1100 %t.O2 env
 //
-// Each case taped (no budget), then checkpointed; with a few slots and one:
+// Each case taped (no budget), then checkpointed; with a few slots and one
+// (relax's scratch w is written before it is read: at -O2 it is not in the
+// snapshots, which then hold u alone, twice as many in the same budget):
 // REPORT-LABEL: case: relax, table with a shadow
 // REPORT-NEXT: leantape: taping the steps as they run (no tape budget)
-// REPORT: leantape: checkpointing online (steps not known in advance): {{[23]}} snapshots of {{[0-9]+}} bytes, at most 1 kept while the steps run (tape budget 1100 bytes)
+// REPORT: leantape: checkpointing online (steps not known in advance): {{[2-9]}} snapshots of {{[0-9]+}} bytes, at most {{[1-4]}} kept while the steps run (tape budget 1100 bytes)
 // REPORT-NEXT: leantape: [[T:[0-9]+]] checkpointed steps reversed, {{[0-9]+}} steps run again
 // REPORT-NEXT: leantape: checkpointing online (steps not known in advance): 1 snapshots of {{[0-9]+}} bytes, at most 1 kept while the steps run (tape budget 100 bytes)
 // REPORT-NEXT: leantape: [[T]] checkpointed steps reversed, {{[0-9]+}} steps run again
 // REPORT-LABEL: case: relax, constant table
 // REPORT-NEXT: leantape: taping the steps as they run (no tape budget)
-// REPORT: leantape: checkpointing online (steps not known in advance): {{[23]}} snapshots of {{[0-9]+}} bytes, at most 1 kept while the steps run (tape budget 1100 bytes)
+// REPORT: leantape: checkpointing online (steps not known in advance): {{[2-9]}} snapshots of {{[0-9]+}} bytes, at most {{[1-4]}} kept while the steps run (tape budget 1100 bytes)
 // REPORT-NEXT: leantape: [[T:[0-9]+]] checkpointed steps reversed, {{[0-9]+}} steps run again
 // REPORT-NEXT: leantape: checkpointing online (steps not known in advance): 1 snapshots of {{[0-9]+}} bytes, at most 1 kept while the steps run (tape budget 100 bytes)
 // REPORT-NEXT: leantape: [[T]] checkpointed steps reversed, {{[0-9]+}} steps run again
 // REPORT-LABEL: case: relax, stack copy
 // REPORT-NEXT: leantape: taping the steps as they run (no tape budget)
-// REPORT: leantape: checkpointing online (steps not known in advance): {{[23]}} snapshots of {{[0-9]+}} bytes, at most 1 kept while the steps run (tape budget 1100 bytes)
+// REPORT: leantape: checkpointing online (steps not known in advance): {{[2-9]}} snapshots of {{[0-9]+}} bytes, at most {{[1-4]}} kept while the steps run (tape budget 1100 bytes)
 // REPORT-NEXT: leantape: [[T:[0-9]+]] checkpointed steps reversed, {{[0-9]+}} steps run again
 // REPORT-NEXT: leantape: checkpointing online (steps not known in advance): 1 snapshots of {{[0-9]+}} bytes, at most 1 kept while the steps run (tape budget 100 bytes)
 // REPORT-NEXT: leantape: [[T]] checkpointed steps reversed, {{[0-9]+}} steps run again

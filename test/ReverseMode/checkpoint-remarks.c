@@ -65,9 +65,10 @@ double g3(double **r, double **dr, int n, int s) {
 // CHECK-NOT: call {{.*}}@malloc
 // CHECK: call void @lt.ckpt.rev(
 
-// A state of fixed size: the remark gives a snapshot's bytes (u[1..98] and
-// w[1..98]).
-// REMARK-DAG: checkpoint-remarks.c:[[@LINE+2]]:3: remark: this loop is checkpointed under a tape budget (LEANTAPE_TAPE_BUDGET, or -leantape-checkpoint=BUDGET, or enzyme_tape_budget): a snapshot holds the memory its steps write (1568 bytes); LEANTAPE_REPORT=1 prints the schedule
+// A state of fixed size: the remark gives a snapshot's bytes, u[1..98]
+// alone where no other read reaches w, which each step writes before it
+// reads it (analysis/steprun.c), else u[1..98] and w[1..98].
+// REMARK-DAG: checkpoint-remarks.c:[[@LINE+2]]:3: remark: this loop is checkpointed under a tape budget (LEANTAPE_TAPE_BUDGET, or -leantape-checkpoint=BUDGET, or enzyme_tape_budget): a snapshot holds the memory its steps write (784 bytes, without what each step writes before it reads it; 1568 where another pointer may read that); LEANTAPE_REPORT=1 prints the schedule
 double fixed(double *u, double *w, int steps) {
   for (int t = 0; t < steps; t++) {
     for (int i = 1; i < 99; i++)

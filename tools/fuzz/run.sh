@@ -132,6 +132,12 @@
 # copied back (upwards, downwards) or two arrays updated from each other
 # (tools/fuzz/ltfuzz/stencil.py): the undo log's blocks
 # (lib/gen/undoblock.c); combine with --alias, --timeloop, --kernels.
+# With --scratch in GEN_ARGS (and --timeloop or --timeloop-while) each time
+# step begins with a stencil into a scratch array copied back into x: the
+# scratch written before it is read (not in the snapshots), read first,
+# partly written, beside a second scratch row, or y itself (with --alias
+# overlapping x: the run-time test keeps it); half the programs keep at
+# most two random statements (tools/fuzz/ltfuzz/scratch.py).
 # With --gather in GEN_ARGS f gets one to three stencil loops without math
 # calls over views of x, y and local arrays (offsets from -3..3 with gaps,
 # repeats or one alone; strides 1 and 2; up or down; trip counts 0-3 from

@@ -22,6 +22,7 @@ from .omp import Omp
 from .pointers import Pointers
 from .primal import Primal
 from .retarg import Retarg
+from .scratch import Scratch
 from .split import Split
 from .stencil import Stencil
 from .timeloop import Timeloop
@@ -29,7 +30,7 @@ from .timewhile import TimeWhile
 
 MODES = [Pointers, Calls, Cxx, Alias, Forward, Primal, Split, Eigen, Adaptive, Omp, Entry, Kernels,
          Retarg, Timeloop, TimeWhile, Capped, Stencil, Gather,
-         Inplace]
+         Inplace, Scratch]
 
 
 class Gen(Core, *MODES):
