@@ -12,6 +12,9 @@
 #include "llvm-c/Transforms/PassBuilder.h"
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/MemoryLocation.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DiagnosticInfo.h"
@@ -148,12 +151,60 @@ struct HostState {
   FunctionAnalysisManager *FAM = nullptr;
 };
 
+// Is block bb on a cycle of its function's control flow?
+static bool inCycle(const BasicBlock *bb) {
+  SmallPtrSet<const BasicBlock *, 32> seen;
+  SmallVector<const BasicBlock *, 32> work(successors(bb));
+  while (!work.empty()) {
+    const BasicBlock *x = work.pop_back_val();
+    if (x == bb)
+      return true;
+    if (seen.insert(x).second)
+      append_range(work, successors(x));
+  }
+  return false;
+}
+
+// Does the scope list of an access name a noalias scope that f declares in
+// a cycle (llvm.experimental.noalias.scope.decl in a loop: a restrict
+// function inlined into a loop body)? Such a scope is new in each
+// iteration, and its guarantee holds between accesses of one iteration
+// only: a double-buffered time loop calling step(const double *restrict
+// u, double *restrict v) with u and v swapped writes in one step what the
+// next one reads.
+static bool loopScoped(const Function &f, const AAMDNodes &a, const AAMDNodes &b) {
+  const MDNode *lists[4] = {a.Scope, a.NoAlias, b.Scope, b.NoAlias};
+  if (!lists[0] && !lists[1] && !lists[2] && !lists[3])
+    return false;
+  SmallPtrSet<const Metadata *, 8> inLoop;
+  for (const BasicBlock &bb : f) {
+    int cyc = -1;
+    for (const Instruction &i : bb)
+      if (auto *d = dyn_cast<NoAliasScopeDeclInst>(&i)) {
+        if (cyc < 0)
+          cyc = inCycle(&bb);
+        if (cyc)
+          for (const MDOperand &op : d->getScopeList()->operands())
+            inLoop.insert(op.get());
+      }
+  }
+  for (const MDNode *l : lists)
+    for (unsigned k = 0; l && k < l->getNumOperands(); k++)
+      if (inLoop.count(l->getOperand(k).get()))
+        return true;
+  return false;
+}
+
 // May the memory at pa, accessed by instruction ia, overlap the memory at
 // pb accessed by ib, at any times? Sizes are unknown on purpose
 // (beforeOrAfterPointer): the accesses may run in different loop
 // iterations, where offsets relative to the same SSA values say nothing;
 // what remains are distinct objects, access types (TBAA) and noalias
-// scopes. 1 when unknown (no analysis manager, e.g. in a printer pass).
+// scopes declared outside loops (loopScoped). Pointers from two PHIs or
+// selects (buffers swapped each iteration) are compared as one: BasicAA
+// compares their incoming values pairwise, which holds within one
+// iteration only, and across iterations either may be the other. 1 when
+// unknown (no analysis manager, e.g. in a printer pass).
 int hostMayAlias(void *self, LLVMValueRef ia, LLVMValueRef pa, LLVMValueRef ib,
                  LLVMValueRef pb) {
   FunctionAnalysisManager *FAM = static_cast<HostState *>(self)->FAM;
@@ -162,10 +213,16 @@ int hostMayAlias(void *self, LLVMValueRef ia, LLVMValueRef pa, LLVMValueRef ib,
   if (!FAM || !IA || !IB || IA->getFunction() != IB->getFunction())
     return 1;
   AAResults &AA = FAM->getResult<AAManager>(*IA->getFunction());
-  MemoryLocation LA(unwrap(pa), LocationSize::beforeOrAfterPointer(),
-                    IA->getAAMetadata());
-  MemoryLocation LB(unwrap(pb), LocationSize::beforeOrAfterPointer(),
-                    IB->getAAMetadata());
+  AAMDNodes ma = IA->getAAMetadata(), mb = IB->getAAMetadata();
+  if (loopScoped(*IA->getFunction(), ma, mb))
+    ma.Scope = ma.NoAlias = mb.Scope = mb.NoAlias = nullptr;
+  const Value *a = unwrap(pa), *b = unwrap(pb);
+  const Value *oa = getUnderlyingObject(a), *ob = getUnderlyingObject(b);
+  if (oa != ob && (isa<PHINode>(oa) || isa<SelectInst>(oa)) &&
+      (isa<PHINode>(ob) || isa<SelectInst>(ob)))
+    b = a;
+  MemoryLocation LA(a, LocationSize::beforeOrAfterPointer(), ma);
+  MemoryLocation LB(b, LocationSize::beforeOrAfterPointer(), mb);
   return AA.alias(LA, LB) != AliasResult::NoAlias;
 }
 
