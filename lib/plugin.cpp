@@ -201,9 +201,10 @@ static bool loopScoped(const Function &f, const AAMDNodes &a, const AAMDNodes &b
 // iterations, where offsets relative to the same SSA values say nothing;
 // what remains are distinct objects, access types (TBAA) and noalias
 // scopes declared outside loops (loopScoped). Pointers from two PHIs or
-// selects (buffers swapped each iteration) are compared as one: BasicAA
-// compares their incoming values pairwise, which holds within one
-// iteration only, and across iterations either may be the other. 1 when
+// selects that may hold the same object (buffers swapped each iteration)
+// are compared as one: BasicAA compares their incoming values pairwise,
+// which holds within one iteration only, and across iterations either may
+// be the other. 1 when
 // unknown (no analysis manager, e.g. in a printer pass).
 int hostMayAlias(void *self, LLVMValueRef ia, LLVMValueRef pa, LLVMValueRef ib,
                  LLVMValueRef pb) {
@@ -219,8 +220,16 @@ int hostMayAlias(void *self, LLVMValueRef ia, LLVMValueRef pa, LLVMValueRef ib,
   const Value *a = unwrap(pa), *b = unwrap(pb);
   const Value *oa = getUnderlyingObject(a), *ob = getUnderlyingObject(b);
   if (oa != ob && (isa<PHINode>(oa) || isa<SelectInst>(oa)) &&
-      (isa<PHINode>(ob) || isa<SelectInst>(ob)))
-    b = a;
+      (isa<PHINode>(ob) || isa<SelectInst>(ob))) {
+    // only where one may hold an object the other holds (not two pointer
+    // counters over distinct arrays)
+    SmallVector<const Value *, 8> xa, xb;
+    getUnderlyingObjects(a, xa);
+    getUnderlyingObjects(b, xb);
+    for (const Value *x : xa)
+      if (is_contained(xb, x) || isa<PHINode>(x) || isa<SelectInst>(x))
+        b = a;
+  }
   MemoryLocation LA(a, LocationSize::beforeOrAfterPointer(), ma);
   MemoryLocation LB(b, LocationSize::beforeOrAfterPointer(), mb);
   return AA.alias(LA, LB) != AliasResult::NoAlias;
