@@ -79,6 +79,10 @@ static const char *const msgs[][2] = {
 
 static const char *const rt_ir =
     "declare ptr @malloc(i64)\n"
+    /* large slot areas get 2 MiB pages (lt_ckpt_rt defines it with
+     * arena.c's lt.arena.huge): 64 MB of slots faulted in 4 KiB at a time
+     * was a seventh of a gradient */
+    "declare void @lt.ckpt.huge(ptr, i64)\n"
     "declare ptr @calloc(i64, i64)\n"
     "declare void @free(ptr)\n"
     "declare ptr @getenv(ptr)\n"
@@ -226,6 +230,7 @@ static const char *const rt_ir =
     "  %n1s = add i64 %n, 1\n"
     "  %bytes = mul i64 %n1s, %sz\n"
     "  %slots = call ptr @malloc(i64 %bytes)\n"
+    "  call void @lt.ckpt.huge(ptr %slots, i64 %bytes)\n"
     "  %ob1 = add i64 %outbytes, 8\n"
     "  %outs = call ptr @calloc(i64 1, i64 %ob1)\n"
     "  %ok1 = icmp ne ptr %slots, null\n"
@@ -510,6 +515,14 @@ LLVMValueRef lt_ckpt_rt(LtCtx *c, const char *name) {
   if (LLVMLinkModules2(c->mod, m)) {
     lt_internal_error(c, NULL, "the checkpointing helpers do not link");
     return NULL;
+  }
+  LLVMValueRef huge = LLVMGetNamedFunction(c->mod, "lt.ckpt.huge");
+  if (huge && LLVMIsDeclaration(huge)) { /* the slots' huge pages (arena.c) */
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
+    LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(c->llctx, huge, "entry"));
+    lt_arena_huge(c, b, LLVMGetParam(huge, 0), LLVMGetParam(huge, 1));
+    LLVMBuildRetVoid(b);
+    LLVMDisposeBuilder(b);
   }
   /* linked with external linkage, local to the module from here on */
   for (LLVMValueRef g = LLVMGetFirstFunction(c->mod); g; g = LLVMGetNextFunction(g))
