@@ -122,8 +122,37 @@ static LLVMValueRef reload(LtGen *g, LLVMBuilderRef at, LLVMValueRef v) {
   return m;
 }
 
+/* A constant as R uses it: undef and poison lanes of a vector constant
+ * (InstCombine leaves them where a lane's result is unused: `fmul <2 x
+ * double> %v, <c, poison>`, lane 0 splatted after) become zeros. Such a
+ * lane's adjoint is zero, but zero times poison is poison, which the
+ * optimiser may make anything: a silent wrong gradient (fuzz --eigen seed
+ * 1040095 with -mavx2 -mfma at -O2: dy[6] 0.448 for 0.428). */
+static LLVMValueRef defined_const(LLVMValueRef v) {
+  LLVMTypeRef t = LLVMTypeOf(v);
+  if (LLVMIsAUndefValue(v)) /* poison too */
+    return LLVMConstNull(t);
+  if (LLVMGetTypeKind(t) != LLVMVectorTypeKind || !LLVMIsAConstantVector(v))
+    return v;
+  unsigned n = LLVMGetVectorSize(t);
+  LLVMValueRef *e = lt_xcalloc(n + 1, sizeof *e);
+  int any = 0;
+  for (unsigned k = 0; k < n; k++) {
+    e[k] = LLVMGetAggregateElement(v, k);
+    if (!e[k] || LLVMIsAUndefValue(e[k])) {
+      e[k] = LLVMConstNull(LLVMGetElementType(t));
+      any = 1;
+    }
+  }
+  LLVMValueRef r = any ? LLVMConstVector(e, n) : v;
+  free(e);
+  return r;
+}
+
 static LLVMValueRef rv_depth(LtGen *g, LLVMValueRef v, int depth) {
-  if (LLVMIsAConstant(v) || LLVMIsAInlineAsm(v))
+  if (LLVMIsAConstant(v))
+    return defined_const(v);
+  if (LLVMIsAInlineAsm(v))
     return v;
   LLVMValueRef same = lt_loop_phi_same(&g->loops, v);
   if (same)
