@@ -122,16 +122,25 @@ static LLVMValueRef reload(LtGen *g, LLVMBuilderRef at, LLVMValueRef v) {
   return m;
 }
 
+/* A defined value for an undef or poison constant of type t: 1.0 for
+ * floats (an unused lane's adjoint, zero, divided by it stays zero), zero
+ * otherwise. */
+static LLVMValueRef some_value(LLVMTypeRef t) {
+  return lt_is_float_ty(t) ? LLVMConstReal(t, 1.0) : LLVMConstNull(t);
+}
+
 /* A constant as R uses it: undef and poison lanes of a vector constant
  * (InstCombine leaves them where a lane's result is unused: `fmul <2 x
- * double> %v, <c, poison>`, lane 0 splatted after) become zeros. Such a
- * lane's adjoint is zero, but zero times poison is poison, which the
- * optimiser may make anything: a silent wrong gradient (fuzz --eigen seed
- * 1040095 with -mavx2 -mfma at -O2: dy[6] 0.448 for 0.428). */
+ * double> %v, <c, poison>`, lane 0 splatted after) get a value
+ * (some_value). Such a lane's adjoint is zero, but zero times poison is
+ * poison, which the optimiser may make anything: a silent wrong gradient
+ * (fuzz --eigen seed 1040095 with -mavx2 -mfma at -O2: dy[6] 0.448 for
+ * 0.428). */
 static LLVMValueRef defined_const(LLVMValueRef v) {
   LLVMTypeRef t = LLVMTypeOf(v);
   if (LLVMIsAUndefValue(v)) /* poison too */
-    return LLVMConstNull(t);
+    return LLVMGetTypeKind(t) == LLVMVectorTypeKind || !lt_is_float_ty(t) ? LLVMConstNull(t)
+                                                                           : some_value(t);
   if (LLVMGetTypeKind(t) != LLVMVectorTypeKind || !LLVMIsAConstantVector(v))
     return v;
   unsigned n = LLVMGetVectorSize(t);
@@ -140,7 +149,7 @@ static LLVMValueRef defined_const(LLVMValueRef v) {
   for (unsigned k = 0; k < n; k++) {
     e[k] = LLVMGetAggregateElement(v, k);
     if (!e[k] || LLVMIsAUndefValue(e[k])) {
-      e[k] = LLVMConstNull(LLVMGetElementType(t));
+      e[k] = some_value(LLVMGetElementType(t));
       any = 1;
     }
   }
