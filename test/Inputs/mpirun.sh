@@ -9,12 +9,18 @@
 # rank printed "all checks passed" (lt_done, which the tests call after
 # MPI_Finalize: each rank got through all its checks and finalized), the
 # run is taken as passed, and says so. Any other failure stays one.
+# Each run gets a session directory of its own (TMPDIR): two mpiruns that
+# lit starts at once under one temporary directory both mkdir ompi.<host>.0
+# and one fails ("A call to mkdir was unable to create the desired
+# directory ... File exists", orte_init failed: Integration/mpi-anysource.c
+# in CI).
 mpirun=$1
 np=$2
 shift 2
 out=$(mktemp)
-trap 'rm -f "$out"' EXIT
-"$mpirun" --allow-run-as-root --oversubscribe -np "$np" "$@" >"$out" 2>&1
+sess=$(mktemp -d)
+trap 'rm -f "$out"; rm -rf "$sess"' EXIT
+TMPDIR=$sess "$mpirun" --allow-run-as-root --oversubscribe -np "$np" "$@" >"$out" 2>&1
 rc=$?
 cat "$out"
 if [ "$rc" -ne 0 ] && grep -q "exiting improperly" "$out" && ! grep -q "FAILED" "$out" &&
