@@ -121,7 +121,7 @@ static int tbaa_class(Bits *b, LLVMValueRef i, LLVMTypeRef *fty) {
 /* The scalar leaves of T that overlap bytes [off, off + size), counted
  * by kind; *ft is their float type when they are all one float type. */
 typedef struct Span {
-  unsigned nfloat, nother, nptr;
+  unsigned nfloat, nother, nptr, nbyte; /* nbyte: i8 leaves (byte buffers) */
   LLVMTypeRef ft;
   int mixed_float;
 } Span;
@@ -162,6 +162,8 @@ static void span_of(Bits *b, LLVMTypeRef t, long long off, long long size,
     sp->nfloat++;
   } else if (lt_is_ptr_ty(t)) {
     sp->nptr++;
+  } else if (k == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) == 8) {
+    sp->nbyte++;
   } else {
     sp->nother++;
   }
@@ -171,8 +173,12 @@ static void span_of(Bits *b, LLVMTypeRef t, long long off, long long size,
  * bits hold: T's float, or a vector of them when several are packed. */
 static int span_class(Bits *b, LLVMTypeRef t, unsigned long long off,
                       unsigned long long size, LLVMTypeRef *fty) {
-  Span sp = {0, 0, 0, NULL, 0};
+  Span sp = {0, 0, 0, 0, NULL, 0};
   span_of(b, t, (long long)off, (long long)size, &sp, 0);
+  /* bytes with others are what the others are; bytes alone (a union's
+   * storage, an empty base's padding, SROA's [N x i8]) say nothing */
+  if (sp.nbyte && !sp.nfloat && !sp.nptr && !sp.nother)
+    return G_UNKNOWN;
   if (sp.nfloat && !sp.nother && !sp.nptr && !sp.mixed_float &&
       sp.nfloat * LLVMABISizeOfType(b->td, sp.ft) == size) {
     *fty = sp.nfloat == 1 ? sp.ft : LLVMVectorType(sp.ft, sp.nfloat);
@@ -185,6 +191,35 @@ static int span_class(Bits *b, LLVMTypeRef t, unsigned long long off,
   return sp.nother && !sp.nptr ? G_INT : G_UNKNOWN;
 }
 
+/* An i8 GEP carries no type, but its base may: SROA and InstCombine
+ * address a field of a local as `getelementptr i8, ptr %alloca, i64 16`
+ * (a pointer member of an Eigen expression copied as an i64 at -O0 once
+ * the prep pipeline's SROA has run; taken for a double, the copy left the
+ * member's shadow null and the adjoint through it was skipped: fuzz
+ * --eigen seed 1060124). Constant offsets from an alloca or a global
+ * read its declared pointers and floats there. */
+static int byte_decl_class(Bits *b, LLVMValueRef addr, unsigned long long size,
+                           LLVMTypeRef *fty) {
+  long long off;
+  LLVMValueRef base = lt_const_offset(b->td, addr, &off);
+  LLVMTypeRef t;
+  if (!base || off < 0)
+    return G_UNKNOWN;
+  if (LLVMIsAAllocaInst(base) && LLVMIsAConstantInt(LLVMGetOperand(base, 0)))
+    t = LLVMGetAllocatedType(base);
+  else if (LLVMIsAGlobalVariable(base))
+    t = LLVMGlobalGetValueType(base);
+  else
+    return G_UNKNOWN;
+  if ((unsigned long long)off + size > LLVMABISizeOfType(b->td, t))
+    return G_UNKNOWN;
+  /* only pointers and floats: an integer member there may be a coerced
+   * or reused slot, and an active word's default (the float of its width)
+   * stays as it was before this evidence counted */
+  int cls = span_class(b, t, (unsigned long long)off, size, fty);
+  return cls == G_PTR || cls == G_FLOAT ? cls : G_UNKNOWN;
+}
+
 /* What the declared type of the memory at addr says is there. */
 static int decl_class(Bits *b, LLVMValueRef addr, unsigned long long size,
                       LLVMTypeRef *fty) {
@@ -194,7 +229,7 @@ static int decl_class(Bits *b, LLVMValueRef addr, unsigned long long size,
       (LLVMIsAConstantExpr(addr) && LLVMGetConstOpcode(addr) == LLVMGetElementPtr)) {
     t = LLVMGetGEPSourceElementType(addr);
     if (LLVMGetTypeKind(t) == LLVMIntegerTypeKind)
-      return G_UNKNOWN; /* i8 GEPs carry no type */
+      return byte_decl_class(b, addr, size, fty);
     LLVMTypeRef cur = t;
     for (int k = 2, n = LLVMGetNumOperands(addr); k < n; k++) {
       LLVMValueRef ix = LLVMGetOperand(addr, (unsigned)k);

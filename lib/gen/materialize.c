@@ -138,16 +138,16 @@ static LLVMValueRef some_value(LLVMTypeRef t) {
  * 0.428). */
 static LLVMValueRef defined_const(LLVMValueRef v) {
   LLVMTypeRef t = LLVMTypeOf(v);
-  if (LLVMIsAUndefValue(v)) /* poison too */
-    return LLVMGetTypeKind(t) == LLVMVectorTypeKind || !lt_is_float_ty(t) ? LLVMConstNull(t)
-                                                                           : some_value(t);
-  if (LLVMGetTypeKind(t) != LLVMVectorTypeKind || !LLVMIsAConstantVector(v))
+  int whole = LLVMIsAUndefValue(v) != NULL; /* poison too */
+  if (LLVMGetTypeKind(t) != LLVMVectorTypeKind)
+    return whole ? some_value(t) : v;
+  if (!whole && !LLVMIsAConstantVector(v))
     return v;
   unsigned n = LLVMGetVectorSize(t);
   LLVMValueRef *e = lt_xcalloc(n + 1, sizeof *e);
   int any = 0;
   for (unsigned k = 0; k < n; k++) {
-    e[k] = LLVMGetAggregateElement(v, k);
+    e[k] = whole ? NULL : LLVMGetAggregateElement(v, k);
     if (!e[k] || LLVMIsAUndefValue(e[k])) {
       e[k] = some_value(LLVMGetElementType(t));
       any = 1;
