@@ -263,38 +263,100 @@ static int decl_class(Bits *b, LLVMValueRef addr, unsigned long long size,
   return cls;
 }
 
+/* A float or pointer access (scalar or vector) of i: its value type and
+ * address, or NULL. */
+static LLVMTypeRef typed_access(LLVMValueRef i, LLVMValueRef *addr) {
+  LLVMValueRef v;
+  if (LLVMIsALoadInst(i)) {
+    v = i;
+    *addr = LLVMGetOperand(i, 0);
+  } else if (LLVMIsAStoreInst(i)) {
+    v = LLVMGetOperand(i, 0);
+    *addr = LLVMGetOperand(i, 1);
+  } else {
+    return NULL;
+  }
+  LLVMTypeRef t = LLVMTypeOf(v), et = t;
+  if (LLVMGetTypeKind(t) == LLVMVectorTypeKind)
+    et = LLVMGetElementType(t);
+  return lt_is_float_ty(et) || lt_is_ptr_ty(et) ? t : NULL;
+}
+
+static void add_access(Bits *b, LLVMValueRef base, long long off, LLVMTypeRef t) {
+  Acc *a = lt_xcalloc(1, sizeof *a);
+  a->off = off;
+  a->size = LLVMABISizeOfType(b->td, t);
+  a->ty = t;
+  a->next = lt_map_get(&b->acc, base);
+  lt_map_put(&b->acc, base, a);
+  lt_vec_push(&b->owned, a);
+}
+
+#define CALLEE_DEPTH 4     /* calls followed from the function */
+#define CALLEE_BUDGET 20000 /* callee instructions looked at, per function */
+
+/* The float and pointer accesses a defined callee makes at constant
+ * offsets from its parameter k, noted as accesses of base at off0 + their
+ * offset; through its own calls in turn. A word the function moves into
+ * memory it hands to a call says what it is by how the callee reads it:
+ * an Eigen evaluator's constructor, kept as a call, loads the pointer
+ * member of the expression object its caller filled with an i64 (with no
+ * type at either end of the move, the word was taken for a double: its
+ * shadow pointer was not copied, and the adjoint through it was lost;
+ * ReverseMode/ptr-word-field.ll @g). */
+static void callee_accesses(Bits *b, LLVMValueRef fn, unsigned k, LLVMValueRef base,
+                            long long off0, int depth, int *budget) {
+  if (depth > CALLEE_DEPTH || LLVMIsDeclaration(fn) || k >= LLVMCountParams(fn))
+    return;
+  LLVMValueRef p = LLVMGetParam(fn, k);
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      if (--*budget < 0)
+        return;
+      LLVMValueRef addr;
+      long long off;
+      LLVMTypeRef t = typed_access(i, &addr);
+      if (t) {
+        if (lt_const_offset(b->td, addr, &off) == p)
+          add_access(b, base, off0 + off, t);
+        continue;
+      }
+      if (!LLVMIsACallInst(i) && !LLVMIsAInvokeInst(i))
+        continue;
+      LLVMValueRef g = LLVMGetCalledValue(i);
+      if (!g || !LLVMIsAFunction(g) || LLVMIsDeclaration(g))
+        continue;
+      for (unsigned j = 0, n = LLVMGetNumArgOperands(i); j < n && j < LLVMCountParams(g); j++)
+        if (lt_const_offset(b->td, LLVMGetOperand(i, j), &off) == p)
+          callee_accesses(b, g, j, base, off0 + off, depth + 1, budget);
+    }
+}
+
 /* Every load and store of a float or pointer value (scalar or vector) at
- * a constant offset from a base. */
+ * a constant offset from a base, and those of the callees the base is
+ * passed to (callee_accesses). */
 static void note_accesses(Bits *b, const LtCfg *g) {
+  int budget = CALLEE_BUDGET;
   for (unsigned bi = 0; bi < g->nblocks; bi++)
     for (LLVMValueRef i = LLVMGetFirstInstruction(g->block[bi]); i;
          i = LLVMGetNextInstruction(i)) {
-      LLVMValueRef v, addr;
-      if (LLVMIsALoadInst(i)) {
-        v = i;
-        addr = LLVMGetOperand(i, 0);
-      } else if (LLVMIsAStoreInst(i)) {
-        v = LLVMGetOperand(i, 0);
-        addr = LLVMGetOperand(i, 1);
-      } else {
+      LLVMValueRef addr, base;
+      long long off;
+      LLVMTypeRef t = typed_access(i, &addr);
+      if (t) {
+        if ((base = lt_const_offset(b->td, addr, &off)))
+          add_access(b, base, off, t);
         continue;
       }
-      LLVMTypeRef t = LLVMTypeOf(v), et = t;
-      if (LLVMGetTypeKind(t) == LLVMVectorTypeKind)
-        et = LLVMGetElementType(t);
-      if (!lt_is_float_ty(et) && !lt_is_ptr_ty(et))
+      if (!LLVMIsACallInst(i) && !LLVMIsAInvokeInst(i))
         continue;
-      long long off;
-      LLVMValueRef base = lt_const_offset(b->td, addr, &off);
-      if (!base)
+      LLVMValueRef fn = LLVMGetCalledValue(i);
+      if (!fn || !LLVMIsAFunction(fn) || LLVMIsDeclaration(fn))
         continue;
-      Acc *a = lt_xcalloc(1, sizeof *a);
-      a->off = off;
-      a->size = LLVMABISizeOfType(b->td, t);
-      a->ty = t;
-      a->next = lt_map_get(&b->acc, base);
-      lt_map_put(&b->acc, base, a);
-      lt_vec_push(&b->owned, a);
+      for (unsigned j = 0, n = LLVMGetNumArgOperands(i); j < n && j < LLVMCountParams(fn); j++)
+        if (lt_is_ptr_ty(LLVMTypeOf(LLVMGetOperand(i, j))) &&
+            (base = lt_const_offset(b->td, LLVMGetOperand(i, j), &off)))
+          callee_accesses(b, fn, j, base, off, 1, &budget);
     }
 }
 
