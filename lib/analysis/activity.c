@@ -508,7 +508,7 @@ int lt_activity_run(LtCtx *c, LtActivity *a, LLVMValueRef fn, const LtCfg *g,
         }
     }
     size_t before = a->bits_ty.n + a->bits_lost.n + a->bits_mixed.n;
-    lt_bits_run(a, fn, g, c->td);
+    lt_bits_run(a, fn, g, c);
     if (a->bits_ty.n + a->bits_lost.n + a->bits_mixed.n == before)
       break;
   }

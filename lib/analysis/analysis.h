@@ -189,6 +189,10 @@ int lt_realloc_layout(LtCtx *c, LLVMValueRef call, LtMemLayout *L);
 /* memnote.c: the declared types of copies, noted before canonicalising */
 void lt_mem_note_types(LtCtx *c, LLVMValueRef fn); /* before canonicalising */
 int lt_mem_ptrs_seen(LtCtx *c, LLVMValueRef call);
+/* The declared type of the memory at p, through GEPs of constant offset,
+ * stack slots and, for a parameter's memory, what every caller passes
+ * there (when they agree); the offset into it in *off. NULL: unknown. */
+LLVMTypeRef lt_mem_place(LtCtx *c, LLVMValueRef p, unsigned long long *off);
 unsigned lt_mem_note_kind(LLVMContextRef ctx); /* !leantape.layout */
 /* memlayout.c, for memnote.c: the scalar leaves of t in [lo, hi) (t
  * placed at base) added to L; a char buffer's type (SROA's [40 x i8]
@@ -209,8 +213,7 @@ int lt_mem_mixed(LLVMTargetDataRef td, LLVMValueRef call);
 LLVMTypeRef lt_elem_type_of(LLVMValueRef fn, LLVMValueRef b1, LLVMValueRef b2);
 
 /* bits.c: integers that only move floating-point bits */
-void lt_bits_run(LtActivity *a, LLVMValueRef fn, const LtCfg *g,
-                 LLVMTargetDataRef td);
+void lt_bits_run(LtActivity *a, LLVMValueRef fn, const LtCfg *g, LtCtx *c);
 /* The float type integer v moves, or NULL. */
 LLVMTypeRef lt_bits_type(const LtActivity *a, LLVMValueRef v);
 /* Pointer words (bits.c): integers whose shadow is a word of a shadow

@@ -52,6 +52,7 @@ typedef struct Bits {
   LtMap id;             /* value -> index + 1 */
   LtVec vals;
   int *parent;
+  LtCtx *c;
   LLVMTargetDataRef td;
   LtMap acc;            /* base -> its Acc list */
   LtVec owned;
@@ -197,7 +198,10 @@ static int span_class(Bits *b, LLVMTypeRef t, unsigned long long off,
  * the prep pipeline's SROA has run; taken for a double, the copy left the
  * member's shadow null and the adjoint through it was skipped: fuzz
  * --eigen seed 1060124). Constant offsets from an alloca or a global
- * read its declared pointers and floats there. */
+ * read its declared pointers and floats there; in a parameter's memory,
+ * what every caller passes there (memnote.c lt_mem_place: a function kept
+ * as a call that copies a struct holding a pointer through a `long`,
+ * Integration/ptr-copy-through-long.c). */
 static int byte_decl_class(Bits *b, LLVMValueRef addr, unsigned long long size,
                            LLVMTypeRef *fty) {
   long long off;
@@ -205,18 +209,19 @@ static int byte_decl_class(Bits *b, LLVMValueRef addr, unsigned long long size,
   LLVMTypeRef t;
   if (!base || off < 0)
     return G_UNKNOWN;
+  unsigned long long at = (unsigned long long)off;
   if (LLVMIsAAllocaInst(base) && LLVMIsAConstantInt(LLVMGetOperand(base, 0)))
     t = LLVMGetAllocatedType(base);
   else if (LLVMIsAGlobalVariable(base))
     t = LLVMGlobalGetValueType(base);
-  else
+  else if (!(t = lt_mem_place(b->c, addr, &at)))
     return G_UNKNOWN;
-  if ((unsigned long long)off + size > LLVMABISizeOfType(b->td, t))
+  if (at + size > LLVMABISizeOfType(b->td, t))
     return G_UNKNOWN;
   /* only pointers and floats: an integer member there may be a coerced
    * or reused slot, and an active word's default (the float of its width)
    * stays as it was before this evidence counted */
-  int cls = span_class(b, t, (unsigned long long)off, size, fty);
+  int cls = span_class(b, t, at, size, fty);
   return cls == G_PTR || cls == G_FLOAT ? cls : G_UNKNOWN;
 }
 
@@ -252,7 +257,7 @@ static int decl_class(Bits *b, LLVMValueRef addr, unsigned long long size,
   } else if (LLVMIsAGlobalVariable(addr)) {
     t = LLVMGlobalGetValueType(addr);
   } else {
-    return G_UNKNOWN;
+    return byte_decl_class(b, addr, size, fty); /* a parameter's memory */
   }
   /* i8 arrays (unions, byte buffers) say nothing. */
   int cls = span_class(b, t, off, size, fty);
@@ -491,9 +496,11 @@ static int move_use(LLVMValueRef v, LLVMValueRef user) {
   }
 }
 
-void lt_bits_run(LtActivity *a, LLVMValueRef fn, const LtCfg *g, LLVMTargetDataRef td) {
+void lt_bits_run(LtActivity *a, LLVMValueRef fn, const LtCfg *g, LtCtx *c) {
+  LLVMTargetDataRef td = c->td;
   Bits b;
   memset(&b, 0, sizeof b);
+  b.c = c;
   b.td = td;
   (void)fn;
   lt_map_init(&b.id, 64);

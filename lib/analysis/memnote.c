@@ -258,3 +258,11 @@ int lt_mem_ptrs_seen(LtCtx *c, LLVMValueRef call) {
   return LLVMGetMetadata(call, ptrs_kind(c->llctx)) != NULL;
 }
 
+LLVMTypeRef lt_mem_place(LtCtx *c, LLVMValueRef p, unsigned long long *off) {
+  Place pl;
+  Seen seen = {0, 1024};
+  if (!place_of(c, p, 0, &pl, &seen))
+    return NULL;
+  *off = pl.off;
+  return pl.t;
+}
