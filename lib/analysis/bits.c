@@ -297,6 +297,14 @@ static void add_access(Bits *b, LLVMValueRef base, long long off, LLVMTypeRef t)
   lt_vec_push(&b->owned, a);
 }
 
+/* The function a call or invoke i calls, if it has a body here. */
+static LLVMValueRef defined_callee(LLVMValueRef i) {
+  if (!LLVMIsACallInst(i) && !LLVMIsAInvokeInst(i))
+    return NULL;
+  LLVMValueRef fn = LLVMGetCalledValue(i);
+  return fn && LLVMIsAFunction(fn) && !LLVMIsDeclaration(fn) ? fn : NULL;
+}
+
 #define CALLEE_DEPTH 4     /* calls followed from the function */
 #define CALLEE_BUDGET 20000 /* callee instructions looked at, per function */
 
@@ -326,12 +334,9 @@ static void callee_accesses(Bits *b, LLVMValueRef fn, unsigned k, LLVMValueRef b
           add_access(b, base, off0 + off, t);
         continue;
       }
-      if (!LLVMIsACallInst(i) && !LLVMIsAInvokeInst(i))
-        continue;
-      LLVMValueRef g = LLVMGetCalledValue(i);
-      if (!g || !LLVMIsAFunction(g) || LLVMIsDeclaration(g))
-        continue;
-      for (unsigned j = 0, n = LLVMGetNumArgOperands(i); j < n && j < LLVMCountParams(g); j++)
+      LLVMValueRef g = defined_callee(i);
+      for (unsigned j = 0, n = g ? LLVMGetNumArgOperands(i) : 0; j < n && j < LLVMCountParams(g);
+           j++)
         if (lt_const_offset(b->td, LLVMGetOperand(i, j), &off) == p)
           callee_accesses(b, g, j, base, off0 + off, depth + 1, budget);
     }
@@ -353,12 +358,9 @@ static void note_accesses(Bits *b, const LtCfg *g) {
           add_access(b, base, off, t);
         continue;
       }
-      if (!LLVMIsACallInst(i) && !LLVMIsAInvokeInst(i))
-        continue;
-      LLVMValueRef fn = LLVMGetCalledValue(i);
-      if (!fn || !LLVMIsAFunction(fn) || LLVMIsDeclaration(fn))
-        continue;
-      for (unsigned j = 0, n = LLVMGetNumArgOperands(i); j < n && j < LLVMCountParams(fn); j++)
+      LLVMValueRef fn = defined_callee(i);
+      for (unsigned j = 0, n = fn ? LLVMGetNumArgOperands(i) : 0; j < n && j < LLVMCountParams(fn);
+           j++)
         if (lt_is_ptr_ty(LLVMTypeOf(LLVMGetOperand(i, j))) &&
             (base = lt_const_offset(b->td, LLVMGetOperand(i, j), &off)))
           callee_accesses(b, fn, j, base, off, 1, &budget);
