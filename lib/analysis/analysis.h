@@ -15,8 +15,9 @@ int lt_param_int_only(LLVMValueRef fn, unsigned p);
 /* Values of type t may hold a pointer's bits: pointers, integers,
  * aggregates and vectors. */
 int lt_may_hold_ptr(LLVMTypeRef t);
-/* A load of an integer that can hold a pointer: as wide and as aligned as
- * one (points.c reads no pointer targets out of narrower ones). */
+/* A load of an integer that can hold a pointer: as wide as one, and as
+ * aligned or at an offset a pointer may start at (points.c reads no
+ * pointer targets out of others). */
 int lt_ptr_sized_int(LtCtx *c, LLVMValueRef load);
 /* STORED: the parameter's pointer is stored; COPIED: pointers kept in the
  * memory it reaches are; RETURNED / RETCONT: returned. */

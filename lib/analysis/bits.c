@@ -370,11 +370,9 @@ static void note_accesses(Bits *b, const LtCfg *g) {
 /* What the function's float and pointer accesses of the same bytes say
  * is there: one float type covering them (a vector of it when several
  * floats tile the bytes), pointers, or a conflict. */
-static int addr_class(Bits *b, LLVMValueRef addr, unsigned long long size,
-                      LLVMTypeRef *fty) {
-  long long off;
-  LLVMValueRef base = lt_const_offset(b->td, addr, &off);
-  if (!base || size > 64)
+static int acc_class(Bits *b, LLVMValueRef base, long long off, unsigned long long size,
+                     LLVMTypeRef *fty) {
+  if (size > 64)
     return G_UNKNOWN;
   long long end = off + (long long)size;
   LLVMTypeRef ft = NULL;
@@ -410,6 +408,95 @@ static int addr_class(Bits *b, LLVMValueRef addr, unsigned long long size,
     return G_CONFLICT; /* floats and other bytes in one word */
   *fty = size == es ? ft : LLVMVectorType(ft, (unsigned)(size / es));
   return G_FLOAT;
+}
+
+/* The typed accesses function cf makes of base, and those of its
+ * callees but the ones in skip[2] (the function asking, and what it
+ * copies). */
+static void note_base(Bits *b, LLVMValueRef cf, LLVMValueRef base, LLVMValueRef skip[2],
+                      int *budget) {
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(cf); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      if (--*budget < 0)
+        return;
+      LLVMValueRef addr;
+      long long off;
+      LLVMTypeRef t = typed_access(i, &addr);
+      if (t) {
+        if (lt_const_offset(b->td, addr, &off) == base)
+          add_access(b, base, off, t);
+        continue;
+      }
+      LLVMValueRef g = defined_callee(i);
+      if (g == skip[0] || g == skip[1])
+        continue;
+      for (unsigned j = 0, n = g ? LLVMGetNumArgOperands(i) : 0; j < n && j < LLVMCountParams(g);
+           j++)
+        if (lt_const_offset(b->td, LLVMGetOperand(i, j), &off) == base)
+          callee_accesses(b, g, j, base, off, 1, budget);
+    }
+}
+
+/* What the callers of the function say of the bytes at off in the memory
+ * they pass as its parameter arg: their own float and pointer accesses of
+ * it and their other callees' (note_base). A function kept as a call that
+ * copies a word between its parameters' memory sees no type of it; a
+ * malloc'd struct holding a pointer, copied through a long, was taken for
+ * a double (gradient 0 at every -O level;
+ * Integration/ptr-copy-through-long.c). The callers must agree. */
+static int caller_class(Bits *b, LLVMValueRef arg, long long off, unsigned long long size,
+                        LLVMTypeRef *fty) {
+  LLVMValueRef fn = LLVMGetParamParent(arg);
+  unsigned k = 0;
+  while (LLVMGetParam(fn, k) != arg)
+    k++;
+  LLVMValueRef fns[2] = {fn, lt_map_get(&b->c->copy_of, fn)};
+  int cls = G_UNKNOWN, budget = CALLEE_BUDGET;
+  LtMap scanned;
+  lt_map_init(&scanned, 8);
+  for (int f = 0; f < 2 && cls != G_CONFLICT; f++)
+    for (LLVMUseRef u = fns[f] ? LLVMGetFirstUse(fns[f]) : NULL; u && cls != G_CONFLICT;
+         u = LLVMGetNextUse(u)) {
+      LLVMValueRef call = LLVMGetUser(u);
+      if ((!LLVMIsACallInst(call) && !LLVMIsAInvokeInst(call)) ||
+          LLVMGetCalledValue(call) != fns[f] || k >= LLVMGetNumArgOperands(call))
+        continue;
+      LLVMValueRef cf = LLVMGetBasicBlockParent(LLVMGetInstructionParent(call));
+      long long at;
+      LLVMValueRef base = lt_const_offset(b->td, LLVMGetOperand(call, k), &at);
+      if (!base || cf == fns[0] || cf == fns[1])
+        continue; /* a recursive call passes it on */
+      if (!lt_map_get(&scanned, base)) {
+        lt_map_put(&scanned, base, (void *)1);
+        note_base(b, cf, base, fns, &budget);
+      }
+      LLVMTypeRef t = NULL;
+      int c2 = acc_class(b, base, at + off, size, &t);
+      if (c2 == G_UNKNOWN)
+        continue;
+      if (cls == G_UNKNOWN) {
+        cls = c2;
+        *fty = t;
+      } else if (c2 != cls || t != *fty) {
+        cls = G_CONFLICT;
+      }
+    }
+  lt_map_free(&scanned);
+  return cls;
+}
+
+/* What the function's accesses of the bytes at addr say, and for a
+ * parameter's memory its callers'. */
+static int addr_class(Bits *b, LLVMValueRef addr, unsigned long long size,
+                      LLVMTypeRef *fty) {
+  long long off;
+  LLVMValueRef base = lt_const_offset(b->td, addr, &off);
+  if (!base)
+    return G_UNKNOWN;
+  int cls = acc_class(b, base, off, size, fty);
+  if (cls == G_UNKNOWN && LLVMIsAArgument(base) && size <= 64)
+    cls = caller_class(b, base, off, size, fty);
+  return cls;
 }
 
 static void vote(Group *g, int kind, int cls, LLVMTypeRef fty) {

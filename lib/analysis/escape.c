@@ -48,8 +48,18 @@ static int carries(LtCtx *c, LLVMTypeRef t) {
 
 int lt_ptr_sized_int(LtCtx *c, LLVMValueRef load) {
   LLVMTypeRef t = LLVMTypeOf(load);
-  return LLVMGetTypeKind(t) == LLVMIntegerTypeKind && carries(c, t) &&
-         LLVMGetAlignment(load) >= LLVMABISizeOfType(c->td, c->ptr);
+  if (LLVMGetTypeKind(t) != LLVMIntegerTypeKind || !carries(c, t))
+    return 0;
+  long long psize = (long long)LLVMABISizeOfType(c->td, c->ptr), off;
+  if (LLVMGetAlignment(load) >= (unsigned)psize)
+    return 1;
+  /* Less aligned: a memcpy of unknown alignment lowered to an i64 load
+   * (`memcpy(&w, s, 8)` with a void *s) may read a pointer (its targets
+   * were lost, and with them the shadow: gradient 0 at -O2,
+   * Integration/ptr-copy-through-long-heap.c); only a word at an offset
+   * no pointer can start at reads none ({nrows, ncols} at offset 4). */
+  LLVMValueRef base = lt_const_offset(c->td, LLVMGetOperand(load, 0), &off);
+  return !base || off % psize == 0;
 }
 
 /* What passing v (at level lv: 0 the parameter's address or arithmetic on

@@ -247,9 +247,10 @@ static int join_stored(LtPoints *pt, LLVMValueRef addr, const uint64_t *src) {
 }
 
 /* An integer load that cannot hold a pointer's bits: narrower than a
- * pointer, or less aligned than one (an i64 read of two adjacent ints,
- * {nrows, ncols}, at offset 4). Otherwise loading it from memory that
- * holds pointers would give it their targets. */
+ * pointer, or less aligned than one at an offset no pointer starts at (an
+ * i64 read of two adjacent ints, {nrows, ncols}, at offset 4;
+ * lt_ptr_sized_int). Otherwise loading it from memory that holds pointers
+ * would give it their targets. */
 static int narrow_int(LtPoints *pt, LLVMValueRef load) {
   return LLVMGetTypeKind(LLVMTypeOf(load)) == LLVMIntegerTypeKind &&
          !lt_ptr_sized_int(pt->c, load);
