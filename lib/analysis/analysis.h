@@ -207,7 +207,7 @@ LLVMTypeRef lt_mem_declared(LLVMTargetDataRef td, LLVMValueRef p, unsigned long 
                             int *element);
 /* The float (else pointer) type the function of `call` accesses through
  * pointers based on its destination or source (b1, b2), or NULL. */
-LLVMTypeRef lt_mem_elem_type(LLVMValueRef call);
+LLVMTypeRef lt_mem_elem_type(LLVMTargetDataRef td, LLVMValueRef call);
 /* The function accesses the copy's memory both as floats and pointers,
  * and pointers where the copy may move them (not all below its start). */
 int lt_mem_mixed(LLVMTargetDataRef td, LLVMValueRef call);

@@ -35,14 +35,40 @@ static LLVMValueRef access(LLVMValueRef i, LLVMTypeRef *t) {
 }
 
 /* How fn accesses the objects b1 and b2: the first float type a load,
- * store or GEP into them has, the last pointer type a load reads, and
- * whether loads and stores move floats, pointers or both there. */
+ * store or GEP into them has (of a vector's elements too), the last
+ * pointer type a load reads, and whether loads and stores move floats,
+ * pointers or both there. With a copy `call` of n bytes (0: not constant),
+ * accesses at a constant offset from one of its ends that lie outside
+ * the copied bytes do not count: Eigen's aligned malloc keeps the block's
+ * own pointer 8 bytes before the data it returns, and the load that frees
+ * it made a copy of doubles a copy of pointers (their adjoints dropped,
+ * silently, where the doubles were stored as <4 x double> and read back
+ * through a pointer loaded from the vector object; fuzz --eigen seed
+ * 1122025 at -O3). */
 typedef struct {
   LLVMTypeRef fl, pt;
   int any_fl, any_pt;
 } Uses;
 
-static Uses uses_of(LLVMValueRef fn, LLVMValueRef b1, LLVMValueRef b2) {
+static int outside_copy(LLVMTargetDataRef td, LLVMValueRef call, unsigned long long n,
+                        LLVMValueRef addr, LLVMTypeRef t) {
+  long long o;
+  LLVMValueRef at = call ? lt_const_offset(td, addr, &o) : NULL;
+  if (!at)
+    return 0;
+  for (unsigned e = 0; e < 2 && e < LLVMGetNumArgOperands(call); e++) {
+    long long oe;
+    LLVMValueRef end = LLVMGetOperand(call, e);
+    if (!lt_is_ptr_ty(LLVMTypeOf(end)) || lt_const_offset(td, end, &oe) != at)
+      continue;
+    long long r = o - oe;
+    return r + (long long)LLVMABISizeOfType(td, t) <= 0 || (n && r >= (long long)n);
+  }
+  return 0;
+}
+
+static Uses uses_of(LLVMValueRef fn, LLVMValueRef b1, LLVMValueRef b2, LLVMTargetDataRef td,
+                    LLVMValueRef call, unsigned long long n) {
   Uses u = {NULL, NULL, 0, 0};
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
        bb = LLVMGetNextBasicBlock(bb))
@@ -60,6 +86,10 @@ static Uses uses_of(LLVMValueRef fn, LLVMValueRef b1, LLVMValueRef b2) {
       LLVMValueRef base = lt_base_of(addr);
       if (base != b1 && base != b2)
         continue;
+      if (moves && outside_copy(td, call, n, addr, t))
+        continue;
+      if (LLVMGetTypeKind(t) == LLVMVectorTypeKind && lt_is_float_ty(LLVMGetElementType(t)))
+        t = LLVMGetElementType(t);
       if (lt_is_float_ty(t) && !u.fl)
         u.fl = t;
       if (lt_is_ptr_ty(t) && LLVMIsALoadInst(i))
@@ -71,7 +101,7 @@ static Uses uses_of(LLVMValueRef fn, LLVMValueRef b1, LLVMValueRef b2) {
 }
 
 LLVMTypeRef lt_elem_type_of(LLVMValueRef fn, LLVMValueRef b1, LLVMValueRef b2) {
-  Uses u = uses_of(fn, b1, b2);
+  Uses u = uses_of(fn, b1, b2, NULL, NULL, 0);
   return u.fl ? u.fl : u.pt;
 }
 
@@ -99,19 +129,23 @@ static int ptrs_before(LLVMTargetDataRef td, LLVMValueRef fn, LLVMValueRef end) 
 
 int lt_mem_mixed(LLVMTargetDataRef td, LLVMValueRef call) {
   LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInstructionParent(call));
-  Uses u = uses_of(fn, lt_base_of(LLVMGetOperand(call, 0)), lt_base_of(LLVMGetOperand(call, 1)));
+  Uses u = uses_of(fn, lt_base_of(LLVMGetOperand(call, 0)), lt_base_of(LLVMGetOperand(call, 1)),
+                   NULL, NULL, 0);
   return u.any_fl && u.any_pt &&
          !(ptrs_before(td, fn, LLVMGetOperand(call, 0)) &&
            ptrs_before(td, fn, LLVMGetOperand(call, 1)));
 }
 
-LLVMTypeRef lt_mem_elem_type(LLVMValueRef call) {
+LLVMTypeRef lt_mem_elem_type(LLVMTargetDataRef td, LLVMValueRef call) {
   LLVMValueRef b1 = lt_base_of(LLVMGetOperand(call, 0));
   LLVMValueRef b2 = LLVMGetNumArgOperands(call) > 1 &&
                             lt_is_ptr_ty(LLVMTypeOf(LLVMGetOperand(call, 1)))
                         ? lt_base_of(LLVMGetOperand(call, 1))
                         : b1;
-  return lt_elem_type_of(LLVMGetBasicBlockParent(LLVMGetInstructionParent(call)), b1, b2);
+  LLVMValueRef size = LLVMGetOperand(call, 2);
+  Uses u = uses_of(LLVMGetBasicBlockParent(LLVMGetInstructionParent(call)), b1, b2, td, call,
+                   LLVMIsAConstantInt(size) ? LLVMConstIntGetZExtValue(size) : 0);
+  return u.fl ? u.fl : u.pt;
 }
 
 static void add(LtMemLayout *L, unsigned long long off, LLVMTypeRef t) {
@@ -447,7 +481,7 @@ int lt_mem_layout(LtCtx *c, const LtActivity *a, LLVMValueRef call, LtMemLayout 
   LLVMValueRef size = LLVMGetOperand(call, 2);
   int constant = LLVMIsAConstantInt(size) != NULL;
   unsigned long long n = constant ? LLVMConstIntGetZExtValue(size) : 0;
-  LLVMTypeRef et = lt_mem_elem_type(call);
+  LLVMTypeRef et = lt_mem_elem_type(td, call);
   LLVMTypeRef fill = et ? et
                      : constant && n % 8 ? LLVMFloatTypeInContext(c->llctx)
                                          : c->f64;

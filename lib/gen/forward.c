@@ -387,7 +387,7 @@ static void mirror_pointer_memory(LtGen *g, LLVMBuilderRef b, LLVMValueRef i) {
     if (k == LT_CALL_MEMCPY && L.guessed &&
         lt_points_contents_active(&g->act_of.pts, src) &&
         ((mixed = lt_mem_mixed(g->c->td, i)) ||
-         (!lt_mem_elem_type(i) && lt_mem_ptrs_seen(g->c, i))) &&
+         (!lt_mem_elem_type(g->c->td, i) && lt_mem_ptrs_seen(g->c, i))) &&
         !(LLVMIsAAllocaInst(lt_base_of(dst)) && write_only(lt_base_of(dst), 0))) {
       lt_error(g->c, i, "this copies memory that may hold %s",
                mixed ? "both pointers to active data and floating-point "
