@@ -503,6 +503,46 @@ static void register_lanes(LLVMValueRef fn) {
     }
 }
 
+/* A lane of computed floats taken as an integer: `extractelement (bitcast
+ * <N x double> %v to <N x i64>), k` where %v is arithmetic, not memory
+ * (those lanes may hold pointers, and lane_source loads them again), and
+ * the i64 stored where a double goes (SLP at -O2 stores two products of
+ * a 3x3 determinant's cofactors so: fuzz --eigen seed 1130099; it was "an
+ * active floating-point value is reinterpreted as bits"). The lane as a
+ * float, then bitcast to the integer: analysis/bits.c follows a scalar
+ * bitcast's bits. */
+static void computed_lanes(LtCtx *c, LLVMValueRef fn, LLVMBuilderRef b) {
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
+      next = LLVMGetNextInstruction(i);
+      if (!LLVMIsAExtractElementInst(i) ||
+          LLVMGetTypeKind(LLVMTypeOf(i)) != LLVMIntegerTypeKind)
+        continue;
+      LLVMValueRef bc = LLVMGetOperand(i, 0);
+      if (!LLVMIsABitCastInst(bc))
+        continue;
+      LLVMValueRef v = LLVMGetOperand(bc, 0);
+      LLVMTypeRef vt = LLVMTypeOf(v), it = LLVMTypeOf(bc);
+      if (LLVMGetTypeKind(vt) != LLVMVectorTypeKind ||
+          !lt_is_float_ty(LLVMGetElementType(vt)) ||
+          LLVMGetVectorSize(vt) != LLVMGetVectorSize(it) || LLVMIsALoadInst(v) ||
+          LLVMIsAPHINode(v) || LLVMIsASelectInst(v) || LLVMIsAInsertElementInst(v) ||
+          !LLVMIsAInstruction(v) || LLVMGetInstructionOpcode(v) == LLVMBitCast)
+        continue;
+      (void)c;
+      LLVMPositionBuilderBefore(b, i);
+      LLVMValueRef lane = LLVMBuildExtractElement(b, v, LLVMGetOperand(i, 1), "lt.lane");
+      LLVMValueRef r = LLVMBuildBitCast(b, lane, LLVMTypeOf(i), "lt.lane.bits");
+      LLVMReplaceAllUsesWith(i, r);
+      LLVMInstructionEraseFromParent(i);
+      if (!LLVMGetFirstUse(bc)) {
+        if (bc == next)
+          next = LLVMGetNextInstruction(bc);
+        LLVMInstructionEraseFromParent(bc);
+      }
+    }
+}
+
 void lt_pointer_lanes(LtCtx *c, LLVMValueRef fn) {
   LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
   register_lanes(fn);
@@ -535,6 +575,7 @@ void lt_pointer_lanes(LtCtx *c, LLVMValueRef fn) {
       LLVMInstructionEraseFromParent(dead.v[k]);
     }
   lt_vec_free(&dead);
+  computed_lanes(c, fn, b);
   float_loads(c, fn, b);
   float_lanes(c, fn, b);
   drop_dead_views(fn);

@@ -23,6 +23,12 @@
 ;     "an active floating-point value is reinterpreted as bits and used in
 ;     integer arithmetic". Loaded as <2 x double> in the clone (its x is
 ;     marked enzyme_dup: read only as integers, it would be taken as const);
+;   - @cof_lane: lane 1 of a computed <2 x double> (a product, not
+;     memory) taken as an i64 (bitcast to <2 x i64>, extractelement) and
+;     stored where a double goes, as SLP writes two of a 3x3
+;     determinant's products at -O2 (fuzz --eigen seed 1130099: "an active
+;     floating-point value is reinterpreted as bits"): the lane as a double,
+;     bitcast to i64, in the clone;
 ;   - @idx_lane: an object {double 0.72, ptr x, i64 2} read as one <4 x
 ;     double>, the pointer from lane 1 and the index from lane 2, which is
 ;     used as an integer, not a pointer (fuzz --eigen seeds 996120 with
@@ -57,6 +63,9 @@
 ; CHECK-NOT: bitcast <2 x double>
 ; CHECK: {{^}$}}
 ; CHECK-LABEL: define internal void @sel_lane.lt.grad(
+; CHECK-NOT: bitcast <2 x double>
+; CHECK: {{^}$}}
+; CHECK-LABEL: define internal void @cof_lane.lt.grad(
 ; CHECK-NOT: bitcast <2 x double>
 ; CHECK: {{^}$}}
 
@@ -188,6 +197,35 @@ define double @sel_lane(ptr %x) {
 }
 
 ; f(x) = x[1] * x[2], both from one <4 x double> load of x through i256
+; f(x) = x0 x2 + x1 x3, the products as one <2 x double>, lane 1 stored
+; through its integer bits
+define double @cof_lane(ptr %x) {
+  %slot = alloca double, align 8
+  %a = load <2 x double>, ptr %x, align 16
+  %p2 = getelementptr inbounds i8, ptr %x, i64 16
+  %b = load <2 x double>, ptr %p2, align 16
+  %v = fmul <2 x double> %a, %b
+  %bits = bitcast <2 x double> %v to <2 x i64>
+  %w = extractelement <2 x i64> %bits, i64 1
+  store i64 %w, ptr %slot, align 8, !tbaa !0
+  %l0 = extractelement <2 x double> %v, i64 0
+  %l1 = call double @read_slot(ptr %slot)
+  %r = fadd double %l0, %l1
+  ret double %r
+}
+
+; kept as a call (recursive): the slot stays memory
+define internal double @read_slot(ptr %p) {
+  %v = load double, ptr %p, align 8, !tbaa !0
+  %z = fcmp olt double %v, -1.0e300
+  br i1 %z, label %again, label %done
+again:
+  %w = call double @read_slot(ptr %p)
+  ret double %w
+done:
+  ret double %v
+}
+
 define double @wide_lanes(ptr %x) {
   %v = load <4 x double>, ptr %x, align 8
   %b = bitcast <4 x double> %v to i256
@@ -239,6 +277,7 @@ declare double @llvm.fabs.f64(double)
 @n6 = private constant [9 x i8] c"idx_lane\00"
 @n7 = private constant [9 x i8] c"phi_lane\00"
 @n8 = private constant [9 x i8] c"sel_lane\00"
+@n9 = private constant [9 x i8] c"cof_lane\00"
 
 define i32 @check(ptr %name, double %got, double %want) {
   %d = fsub double %got, %want
@@ -323,5 +362,25 @@ define i32 @main() {
   %s11 = add i32 %s10, %c12
   %s12 = add i32 %s11, %c13
   %s13 = add i32 %s12, %c14
-  ret i32 %s13
+  store <4 x double> zeroinitializer, ptr %dx, align 16
+  call void (ptr, ...) @__enzyme_autodiff(ptr @cof_lane, ptr %x, ptr %dx)
+  ; d/dx = (x2, x3, x0, x1) = (-2, 3, 0.5, 1.5)
+  %g15 = load double, ptr %dx
+  %c15 = call i32 @check(ptr @n9, double %g15, double -2.0)
+  %g16 = load double, ptr %d1p
+  %c16 = call i32 @check(ptr @n9, double %g16, double 3.0)
+  %g17 = load double, ptr %d2p
+  %c17 = call i32 @check(ptr @n9, double %g17, double 0.5)
+  %g18 = load double, ptr %d3p
+  %c18 = call i32 @check(ptr @n9, double %g18, double 1.5)
+  %s14 = add i32 %s13, %c15
+  %s15 = add i32 %s14, %c16
+  %s16 = add i32 %s15, %c17
+  %s17 = add i32 %s16, %c18
+  ret i32 %s17
 }
+
+!0 = !{!1, !1, i64 0}
+!1 = !{!"double", !2, i64 0}
+!2 = !{!"omnipotent char", !3, i64 0}
+!3 = !{!"Simple C++ TBAA"}
