@@ -243,8 +243,8 @@ static LLVMValueRef through_casts(LLVMValueRef v) {
 }
 
 /* r = bitcast ... (shufflevector (bitcast ... a), (bitcast ... b), mask)
- * to a float vector type F, where a and b are of type F and the mask moves
- * whole lanes of F (Eigen's SSE swizzles at -O0: _mm_shuffle_epi32 on
+ * to a float vector type F, where a and b are vectors of F's element
+ * type (as many lanes, or not) and the mask moves whole lanes (Eigen's SSE swizzles at -O0: _mm_shuffle_epi32 on
  * _mm_castpd_si128 of doubles): the same shuffle of a and b in lanes of F.
  * NULL otherwise. */
 static LLVMValueRef integer_shuffle(LtCtx *c, LLVMBuilderRef b, LLVMValueRef r) {
@@ -259,14 +259,20 @@ static LLVMValueRef integer_shuffle(LtCtx *c, LLVMBuilderRef b, LLVMValueRef r) 
   LLVMValueRef a = through_casts(LLVMGetOperand(sh, 0)), bb = through_casts(LLVMGetOperand(sh, 1));
   int a_undef = LLVMIsAUndefValue(LLVMGetOperand(sh, 0)) != NULL;
   int b_undef = LLVMIsAUndefValue(LLVMGetOperand(sh, 1)) != NULL;
-  if ((!a_undef && LLVMTypeOf(a) != ft) || (!b_undef && LLVMTypeOf(bb) != ft))
+  /* the floats shuffled may be fewer or more than the result's (a
+   * <2 x double> widened to <4 x double> through <2 x i64>: fuzz --eigen
+   * seed 1140076 at -O2 with -mavx2 -mfma) */
+  LLVMTypeRef fa = !a_undef ? LLVMTypeOf(a) : !b_undef ? LLVMTypeOf(bb) : NULL;
+  if (!fa || LLVMGetTypeKind(fa) != LLVMVectorTypeKind ||
+      LLVMGetElementType(fa) != LLVMGetElementType(ft) ||
+      (!a_undef && LLVMTypeOf(a) != fa) || (!b_undef && LLVMTypeOf(bb) != fa))
     return NULL;
   unsigned long long es = LLVMABISizeOfType(c->td, LLVMGetElementType(ft));
   unsigned long long is = LLVMABISizeOfType(c->td, LLVMGetElementType(it));
   unsigned nin = LLVMGetVectorSize(LLVMTypeOf(LLVMGetOperand(sh, 0)));
   unsigned nout = LLVMGetNumMaskElements(sh);
   if (!is || es % is || LLVMGetVectorSize(ft) * es != nout * is ||
-      nin * is != LLVMGetVectorSize(ft) * es)
+      nin * is != LLVMGetVectorSize(fa) * es)
     return NULL;
   unsigned r_ = (unsigned)(es / is), lanes = LLVMGetVectorSize(ft);
   LLVMValueRef mask[64];
@@ -285,8 +291,8 @@ static LLVMValueRef integer_shuffle(LtCtx *c, LLVMBuilderRef b, LLVMValueRef r) 
                                             : LLVMConstInt(c->i32, (unsigned)m0 / r_, 0);
   }
   LLVMPositionBuilderBefore(b, r);
-  return LLVMBuildShuffleVector(b, a_undef ? LLVMGetPoison(ft) : a,
-                                b_undef ? LLVMGetPoison(ft) : bb,
+  return LLVMBuildShuffleVector(b, a_undef ? LLVMGetPoison(fa) : a,
+                                b_undef ? LLVMGetPoison(fa) : bb,
                                 LLVMConstVector(mask, lanes), "lt.lanes");
 }
 

@@ -29,6 +29,12 @@
 ;     determinant's products at -O2 (fuzz --eigen seed 1130099: "an active
 ;     floating-point value is reinterpreted as bits"): the lane as a double,
 ;     bitcast to i64, in the clone;
+;   - @splat_lane: lane 0 of a computed <2 x double> splat across a <4 x
+;     double> through integers (bitcast to <2 x i64>, a widening shuffle to
+;     <4 x i64>, bitcast to <4 x double>, then the splat), as -O2 writes
+;     Eigen with -mavx2 -mfma (fuzz --eigen seed 1140076: "an active
+;     floating-point value is reinterpreted as bits"): a float shuffle in
+;     the clone;
 ;   - @idx_lane: an object {double 0.72, ptr x, i64 2} read as one <4 x
 ;     double>, the pointer from lane 1 and the index from lane 2, which is
 ;     used as an integer, not a pointer (fuzz --eigen seeds 996120 with
@@ -66,6 +72,9 @@
 ; CHECK-NOT: bitcast <2 x double>
 ; CHECK: {{^}$}}
 ; CHECK-LABEL: define internal void @cof_lane.lt.grad(
+; CHECK-NOT: bitcast <2 x double>
+; CHECK: {{^}$}}
+; CHECK-LABEL: define internal void @splat_lane.lt.grad(
 ; CHECK-NOT: bitcast <2 x double>
 ; CHECK: {{^}$}}
 
@@ -226,6 +235,44 @@ done:
   ret double %v
 }
 
+; f(x) = sum over k of (x0 x2) x_k: the product as lane 0 of a <2 x
+; double>, splat to four lanes through integers
+define double @splat_lane(ptr %x) {
+  %out = alloca <4 x double>, align 32
+  %a = load <2 x double>, ptr %x, align 16
+  %p2 = getelementptr inbounds i8, ptr %x, i64 16
+  %b = load <2 x double>, ptr %p2, align 16
+  %v = fmul <2 x double> %a, %b
+  %bits = bitcast <2 x double> %v to <2 x i64>
+  %wide = shufflevector <2 x i64> %bits, <2 x i64> poison, <4 x i32> <i32 0, i32 poison, i32 poison, i32 poison>
+  %f = bitcast <4 x i64> %wide to <4 x double>
+  %s = shufflevector <4 x double> %f, <4 x double> poison, <4 x i32> zeroinitializer
+  %xs = load <4 x double>, ptr %x, align 16
+  %m = fmul <4 x double> %s, %xs
+  store <4 x double> %m, ptr %out, align 32
+  %r = call double @sum4(ptr %out)
+  ret double %r
+}
+
+; kept as a call (recursive): the vector stays memory
+define internal double @sum4(ptr %p) {
+  %v = load <4 x double>, ptr %p, align 32
+  %v0 = extractelement <4 x double> %v, i64 0
+  %v1 = extractelement <4 x double> %v, i64 1
+  %v2 = extractelement <4 x double> %v, i64 2
+  %v3 = extractelement <4 x double> %v, i64 3
+  %r01 = fadd double %v0, %v1
+  %r012 = fadd double %r01, %v2
+  %r = fadd double %r012, %v3
+  %z = fcmp olt double %r, -1.0e300
+  br i1 %z, label %again, label %done
+again:
+  %w = call double @sum4(ptr %p)
+  ret double %w
+done:
+  ret double %r
+}
+
 define double @wide_lanes(ptr %x) {
   %v = load <4 x double>, ptr %x, align 8
   %b = bitcast <4 x double> %v to i256
@@ -278,6 +325,7 @@ declare double @llvm.fabs.f64(double)
 @n7 = private constant [9 x i8] c"phi_lane\00"
 @n8 = private constant [9 x i8] c"sel_lane\00"
 @n9 = private constant [9 x i8] c"cof_lane\00"
+@n10 = private constant [11 x i8] c"splat_lane\00"
 
 define i32 @check(ptr %name, double %got, double %want) {
   %d = fsub double %got, %want
@@ -377,7 +425,23 @@ define i32 @main() {
   %s15 = add i32 %s14, %c16
   %s16 = add i32 %s15, %c17
   %s17 = add i32 %s16, %c18
-  ret i32 %s17
+  store <4 x double> zeroinitializer, ptr %dx, align 16
+  call void (ptr, ...) @__enzyme_autodiff(ptr @splat_lane, ptr %x, ptr %dx)
+  ; f = x0 x2 S, S = x0 + x1 + x2 + x3 = 3: d/dx0 = x2 S + x0 x2 = -7,
+  ; d/dx1 = x0 x2 = -1, d/dx2 = x0 S + x0 x2 = 0.5, d/dx3 = -1
+  %g19 = load double, ptr %dx
+  %c19 = call i32 @check(ptr @n10, double %g19, double -7.0)
+  %g20 = load double, ptr %d1p
+  %c20 = call i32 @check(ptr @n10, double %g20, double -1.0)
+  %g21 = load double, ptr %d2p
+  %c21 = call i32 @check(ptr @n10, double %g21, double 0.5)
+  %g22 = load double, ptr %d3p
+  %c22 = call i32 @check(ptr @n10, double %g22, double -1.0)
+  %s18 = add i32 %s17, %c19
+  %s19 = add i32 %s18, %c20
+  %s20 = add i32 %s19, %c21
+  %s21 = add i32 %s20, %c22
+  ret i32 %s21
 }
 
 !0 = !{!1, !1, i64 0}
