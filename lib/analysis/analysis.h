@@ -217,11 +217,11 @@ LLVMTypeRef lt_elem_type_of(LLVMValueRef fn, LLVMValueRef b1, LLVMValueRef b2);
 void lt_bits_run(LtActivity *a, LLVMValueRef fn, const LtCfg *g, LtCtx *c);
 /* The float type integer v moves, or NULL. */
 LLVMTypeRef lt_bits_type(const LtActivity *a, LLVMValueRef v);
-/* Pointer words (bits.c): integers whose shadow is a word of a shadow
+/* Pointer words (ptrword.c): integers whose shadow is a word of a shadow
  * address; the one pointer-word operand of arithmetic v, or NULL. */
 void lt_ptr_words_run(LtActivity *a, const LtCfg *g);
 int lt_is_ptr_word(const LtActivity *a, LLVMValueRef v);
-/* The 64-bit scalar whose bytes lane extract v takes, or NULL (bits.c). */
+/* The 64-bit scalar whose bytes lane extract v takes, or NULL (ptrword.c). */
 LLVMValueRef lt_word_source(LLVMValueRef v);
 LLVMValueRef lt_ptr_word_base(const LtActivity *a, LLVMValueRef v);
 /* The type of v's adjoint: v's own, or the float its bits hold. */

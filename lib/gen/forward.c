@@ -200,7 +200,7 @@ static LLVMValueRef shadow_of_inst(LtGen *g, LLVMBuilderRef b, LLVMValueRef i) {
   return LLVMGetPoison(LLVMTypeOf(i));
 }
 
-/* The shadow of a pointer word (bits.c): the same word of the shadow
+/* The shadow of a pointer word (ptrword.c): the same word of the shadow
  * address. */
 static LLVMValueRef shadow_of_word(LtGen *g, LLVMBuilderRef b, LLVMValueRef i) {
   LLVMValueRef ai = amap(g, i);

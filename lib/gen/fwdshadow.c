@@ -2,7 +2,7 @@
  *
  * A pointer into active memory gets a shadow per lane by the same address
  * arithmetic on its operand's shadow; a pointer word (an integer holding
- * such an address, bits.c) the same word of the shadow address.
+ * such an address, ptrword.c) the same word of the shadow address.
  */
 #include "lt.h"
 

@@ -59,7 +59,7 @@ static LLVMValueRef at(LtCtx *c, LLVMBuilderRef b, LLVMValueRef p, long long off
 /* The block's offset from a 64-byte boundary is the primal's (the primal
  * may round its address to a stricter alignment through an integer, as
  * Eigen's handmade_aligned_malloc does, and the shadow's address follows
- * by the same offset: shadow words, bits.c), and an alignment above 64 is
+ * by the same offset: shadow words, ptrword.c), and an alignment above 64 is
  * kept. */
 static void fill_alloc(LtCtx *c, LLVMValueRef f, LLVMBuilderRef b) {
   LLVMValueRef n = LLVMGetParam(f, 0), al = LLVMGetParam(f, 1), primal = LLVMGetParam(f, 2);

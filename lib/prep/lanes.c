@@ -6,7 +6,7 @@
  * (bitcast %v to <2 x i64>), 1` then inttoptr. To the analysis that is an
  * active float reinterpreted as bits. In the canonical clone such a lane
  * is loaded as an integer of its own, from the same address at the same
- * point (right after the vector load): a pointer word (analysis/bits.c)
+ * point (right after the vector load): a pointer word (analysis/ptrword.c)
  * whose shadow is the lane of the shadow memory. The same when the vector
  * is put together from scalar loads by insertelement (SROA's form of it)
  * or merged from loads by PHIs, and for integer lanes used as integers
