@@ -276,6 +276,33 @@ static int from_tbaa_struct(LtCtx *c, LLVMValueRef call, unsigned long long n,
   return !L->overflow;
 }
 
+/* A copy whose !tbaa access tag names one scalar type copies elements of
+ * it: loop-idiom recognition turns a loop of loads and stores of doubles
+ * into a memcpy tagged "double" (the loads' and stores' tags merged, so
+ * any other type makes it char, which says nothing). Eigen's copy of a
+ * product's result kept in the evaluator next to its data pointer had a
+ * run-time length and no other evidence (fuzz --eigen seed 1140237). */
+static int from_tbaa(LtCtx *c, LLVMValueRef call, int constant, unsigned long long n,
+                     LtMemLayout *L) {
+  LLVMTypeRef ft = NULL;
+  switch (lt_tbaa_class_of(call, &ft)) {
+  case LT_TBAA_FLOAT:
+    break;
+  case LT_TBAA_PTR:
+    ft = c->ptr;
+    break;
+  default:
+    return 0;
+  }
+  unsigned long long ts = LLVMABISizeOfType(c->td, ft);
+  if (!ts || (constant && n % ts))
+    return 0;
+  memset(L, 0, sizeof *L);
+  L->period = ts;
+  add(L, 0, ft);
+  return 1;
+}
+
 /* Layout from a declared type t, the copy starting off bytes into it
  * (element: the address may step over an array of t). */
 static int from_declared(LLVMTargetDataRef td, LLVMTypeRef t,
@@ -493,6 +520,8 @@ int lt_mem_layout(LtCtx *c, const LtActivity *a, LLVMValueRef call, LtMemLayout 
     memset(L, 0, sizeof *L);
     L->period = n;
   }
+  if (from_tbaa(c, call, constant, n, L))
+    return 0;
   LLVMValueRef ends[2] = {LLVMGetOperand(call, 0),
                           LLVMGetNumArgOperands(call) > 1 &&
                                   lt_is_ptr_ty(LLVMTypeOf(LLVMGetOperand(call, 1)))

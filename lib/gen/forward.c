@@ -411,7 +411,7 @@ static void mirror_pointer_memory(LtGen *g, LLVMBuilderRef b, LLVMValueRef i) {
   LLVMValueRef args[3] = {
       LLVMBuildPointerCast(b, need_shadow(g, dst, i), g->c->ptr, ""),
       LLVMBuildPointerCast(b, ss, g->c->ptr, ""),
-      LLVMBuildUDiv(b, n, LLVMConstInt(g->c->i64, L.period, 0), "")};
+      n};
   LLVMBuildCall2(b, LLVMGlobalGetValueType(f), f, args, 3, "");
 }
 

@@ -324,7 +324,7 @@ LLVMValueRef lt_undo_run_apart(LtGen *g, LLVMValueRef store, unsigned l, LLVMBui
 LLVMValueRef lt_arena_push(LtCtx *c, LLVMBuilderRef b, LLVMValueRef n);
 void lt_arena_pop(LtCtx *c, LLVMBuilderRef b, LLVMValueRef p); /* p and after */
 void lt_arena_hint(LtCtx *c, LLVMValueRef grad, LLVMBuilderRef entry, LLVMBuilderRef exit);
-/* memhelper.c: helper (dst, src, elements) per copy layout (memlayout.c):
+/* memhelper.c: helper (dst, src, bytes) per copy layout (memlayout.c):
  * forward moves pointer fields, reverse moves float adjoints from dst to
  * src. */
 LLVMValueRef lt_mem_helper(LtCtx *c, const LtMemLayout *L, int forward);

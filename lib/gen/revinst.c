@@ -158,7 +158,7 @@ static int rev_memcall(LtGen *g, LLVMValueRef i, LtCallKind k) {
   LLVMValueRef args[3] = {
       LLVMBuildPointerCast(g->b, ddst, g->c->ptr, ""),
       LLVMBuildPointerCast(g->b, dsrc, g->c->ptr, ""),
-      LLVMBuildUDiv(g->b, n, LLVMConstInt(g->c->i64, L.period, 0), "")};
+      n};
   LLVMBuildCall2(g->b, LLVMGlobalGetValueType(f), f, args, 3, "");
   return 0;
 }
@@ -186,8 +186,7 @@ static int rev_alloc(LtGen *g, LLVMValueRef i) {
       LLVMValueRef k = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntULT, m, n, ""),
                                        m, n, "");
       LLVMValueRef f = lt_mem_helper(g->c, &L, 0);
-      LLVMValueRef args[3] = {s, old,
-                              LLVMBuildUDiv(g->b, k, LLVMConstInt(g->c->i64, L.period, 0), "")};
+      LLVMValueRef args[3] = {s, old, k};
       LLVMBuildCall2(g->b, LLVMGlobalGetValueType(f), f, args, 3, "");
     }
   }

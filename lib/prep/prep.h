@@ -60,6 +60,9 @@ void lt_known_asm(LtCtx *c, LLVMValueRef fn);
 /* lanes.c: a pointer taken out of a float vector load's bits is loaded as
  * an integer of its own (after the pipeline) */
 void lt_pointer_lanes(LtCtx *c, LLVMValueRef fn);
+/* floatlanes.c: floats moved through integers become float lanes again
+ * (after lt_pointer_lanes) */
+void lt_float_lanes(LtCtx *c, LLVMValueRef fn);
 
 /* indirect.c: each call through a function pointer in fn becomes a call
  * of a dispatcher over the module's functions it may reach (inlined by the

@@ -13,6 +13,12 @@
 // (an SROA char slice taken for the layout: a lost adjoint), 5061.
 // RUN: bash %S/../../tools/fuzz/run.sh -S -n 4 -s 1 -O "0 2" -j 2 -g --pointers
 // RUN: for s in 2043 4056 4165 5009 5061; do bash %S/../../tools/fuzz/run.sh -S -n 1 -s $s -O "0 2" -g --pointers || exit 1; done
+// --copies: run-time length copies of structs and of their first member;
+// seeds 134 and 137 (a gradient 0 through a struct's prefix, silently) and
+// 213 and 276 (a null shadow pointer, a segfault) before the helpers took
+// bytes (gen/memhelper.c)
+// RUN: bash %S/../../tools/fuzz/run.sh -S -n 2 -s 1 -O "0 2" -j 2 -g --copies
+// RUN: for s in 134 137 213 276; do bash %S/../../tools/fuzz/run.sh -S -n 1 -s $s -O "0 2" -g --copies || exit 1; done
 // Calls (helpers, recursion, custom gradients): seed 1 found fastcc
 // callees called with the C convention; --calls --pointers seeds 2 and 4
 // the escape of recursive parameters; C++.

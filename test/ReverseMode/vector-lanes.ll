@@ -1,5 +1,5 @@
 ; Lanes of float vectors moved through integers, as -O2 leaves them in
-; Eigen code (prep/lanes.c):
+; Eigen code (prep/lanes.c, prep/floatlanes.c):
 ;   - @ptr_lane: SLP loads an expression object {double 0.72, ptr x+1} as
 ;     one <2 x double> and takes the pointer out of lane 1 with a bitcast to
 ;     <2 x i64>, extractelement and inttoptr; it was "an active
@@ -42,7 +42,11 @@
 ;     loaded again as an i64 too;
 ;   - @phi_lane, @sel_lane: the {double, ptr} object merged from two loads
 ;     by a PHI (Eigen with assertions on, seed 996146 -O2: the same error)
-;     or a select: a PHI or select of the lanes loaded again as i64.
+;     or a select: a PHI or select of the lanes loaded again as i64;
+;   - @one_lane: a double made a <1 x double> by bitcast and back, as opt
+;     -O2 leaves Eigen's SSE code (fuzz --eigen seed 1140237 through opt:
+;     "an active vector is reinterpreted as another vector type"): an
+;     insertelement and an extractelement in the clone.
 ; RUN: %ltopt -passes=leantape -S %s | FileCheck %s
 ; RUN: %ltopt -passes=leantape -S %s | %opt -passes=verify -disable-output
 ; RUN: %ltopt -passes=leantape -S %s -o %t.ll && lli %t.ll
@@ -76,6 +80,9 @@
 ; CHECK: {{^}$}}
 ; CHECK-LABEL: define internal void @splat_lane.lt.grad(
 ; CHECK-NOT: bitcast <2 x double>
+; CHECK: {{^}$}}
+; CHECK-LABEL: define internal void @one_lane.lt.grad(
+; CHECK-NOT: bitcast
 ; CHECK: {{^}$}}
 
 ; f(x) = 0.72 * x[1]^2, the 0.72 and &x[1] read back from one <2 x double>
@@ -312,6 +319,17 @@ define double @int_lanes(ptr %x) {
   ret double %r
 }
 
+; f(x) = x0 x1 in vectors of one lane
+define double @one_lane(ptr %x) {
+  %a = load double, ptr %x, align 8
+  %v = bitcast double %a to <1 x double>
+  %p1 = getelementptr inbounds i8, ptr %x, i64 8
+  %w = load <1 x double>, ptr %p1, align 8
+  %m = fmul <1 x double> %v, %w
+  %r = bitcast <1 x double> %m to double
+  ret double %r
+}
+
 declare void @__enzyme_autodiff(ptr, ...)
 declare i32 @printf(ptr, ...)
 declare double @llvm.fabs.f64(double)
@@ -326,6 +344,7 @@ declare double @llvm.fabs.f64(double)
 @n8 = private constant [9 x i8] c"sel_lane\00"
 @n9 = private constant [9 x i8] c"cof_lane\00"
 @n10 = private constant [11 x i8] c"splat_lane\00"
+@n11 = private constant [9 x i8] c"one_lane\00"
 
 define i32 @check(ptr %name, double %got, double %want) {
   %d = fsub double %got, %want
@@ -441,7 +460,16 @@ define i32 @main() {
   %s19 = add i32 %s18, %c20
   %s20 = add i32 %s19, %c21
   %s21 = add i32 %s20, %c22
-  ret i32 %s21
+  store <4 x double> zeroinitializer, ptr %dx, align 16
+  call void (ptr, ...) @__enzyme_autodiff(ptr @one_lane, ptr %x, ptr %dx)
+  ; d/dx = (x1, x0) = (1.5, 0.5)
+  %g23 = load double, ptr %dx
+  %c23 = call i32 @check(ptr @n11, double %g23, double 1.5)
+  %g24 = load double, ptr %d1p
+  %c24 = call i32 @check(ptr @n11, double %g24, double 0.5)
+  %s22 = add i32 %s21, %c23
+  %s23 = add i32 %s22, %c24
+  ret i32 %s23
 }
 
 !0 = !{!1, !1, i64 0}

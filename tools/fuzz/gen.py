@@ -4,7 +4,8 @@
     python3 tools/fuzz/gen.py --seed 42 [--no-loops] [--max-depth D] [--pointers]
                               [--calls] [--cxx] [--alias] [--fwd] [--split]
                               [--eigen] [--adaptive] [--entry] [--kernels] [--retarg]
-                              [--gather] [--inplace] [--primal-only] [-o prog.c]
+                              [--gather] [--inplace] [--copies] [--primal-only]
+                              [-o prog.c]
 
 Writes a self-checking C (or C++) program: a random function
 
@@ -32,7 +33,8 @@ what the flag adds: ltfuzz/pointers.py, calls.py, cxx.py, alias.py,
 forward.py (--fwd), primal.py (--primal-only), split.py, eigen.py (implies
 --cxx), adaptive.py, entry.py, kernels.py, retarg.py, gather.py (stencil
 loops without math calls whose reverse loops lib/gen/gather.c rewrites),
-inplace.py (--inplace: Gram-Schmidt and ADI sweeps in --kernels' kernels).
+inplace.py (--inplace: Gram-Schmidt and ADI sweeps in --kernels' kernels),
+copies.py (--copies: run-time length copies of structs and their prefixes).
 A new mode is a module there and a line in ltfuzz/__init__.py's MODES.
 """
 import os

@@ -10,6 +10,7 @@ from .adaptive import Adaptive
 from .alias import Alias
 from .calls import Calls
 from .capped import Capped
+from .copies import Copies
 from .core import Core
 from .cxx import Cxx
 from .eigen import Eigen
@@ -30,7 +31,7 @@ from .timewhile import TimeWhile
 
 MODES = [Pointers, Calls, Cxx, Alias, Forward, Primal, Split, Eigen, Adaptive, Omp, Entry, Kernels,
          Retarg, Timeloop, TimeWhile, Capped, Stencil, Gather,
-         Inplace, Scratch]
+         Inplace, Scratch, Copies]
 
 
 class Gen(Core, *MODES):

@@ -3,10 +3,10 @@ of the other options do not change): f also takes `const double *c`
 (enzyme_const) and reaches memory through pointers: row-pointer arrays on
 the stack or heap into x, y, c, local and heap arrays (also mixed); arrays
 of `struct S { const double *p; double w; int k; }` with copies
-(assignment, memcpy, swaps); a struct parameter `const struct S *sp`
-(enzyme_dup; main's shadow struct holds the shadow pointer, w's adjoint and
-a copy of k; sp->w is checked as one more gradient entry); `struct P2 {
-double a, b; }` copied and passed by value; malloc/calloc buffers (freed at
+(assignment, memcpy, swaps; --copies adds run-time lengths); a struct
+parameter `const struct S *sp` (enzyme_dup; main's shadow struct holds the
+shadow pointer, w's adjoint and a copy of k; sp->w is checked as one more
+gradient entry); `struct P2 { double a, b; }` copied and passed by value; malloc/calloc buffers (freed at
 the end); pointer selects and phis mixing active and inactive memory,
 re-selected inside loops; and, per program, a return value, an output array
 `double *out` (enzyme_dupnoneed, adjoints seeded with out_seed[]), or both.
@@ -296,7 +296,11 @@ static struct P2 p2rot(struct P2 v, double t) { /* a rotation: keeps |v| */
             cname = "su%d" % (self.nst - 1)
             out.append("  struct S %s[%d];" % (cname, m))
             if r.random() < 0.5:
-                out.append("  memcpy(%s, %s, %d * sizeof *%s);" % (cname, name, m, cname))
+                # --copies: a run-time length in a third of them
+                size = ("(size_t)(n - %d) * sizeof *%s" % (N - m, cname)
+                        if self.copy_draw("%s/%s" % (name, els), 0.34)
+                        else "%d * sizeof *%s" % (m, cname))
+                out.append("  memcpy(%s, %s, %s);" % (cname, name, size))
             else:
                 perm = list(range(m))
                 r.shuffle(perm)
@@ -309,7 +313,16 @@ static struct P2 p2rot(struct P2 v, double t) { /* a rotation: keeps |v| */
                 out.append("  struct S %s = *sp;" % sname)
                 self.pstruct_view(sname, None, self.sp_w)
             else:
-                out.append("  struct S %s = %s[%d];" % (sname, name, r.randrange(m)))
+                k = r.randrange(m)
+                if self.copy_draw("%s/%s/%d" % (name, els, k), 0.3):
+                    # --copies: the first member alone, by a run-time length
+                    out += ["  struct S %s;" % sname,
+                            "  memcpy(&%s, &%s[%d], (size_t)(n - %d) * sizeof %s.p);" % (
+                                sname, name, k, N - 1, sname),
+                            "  %s.w = %s[%d].w;" % (sname, name, k),
+                            "  %s.k = %s[%d].k;" % (sname, name, k)]
+                else:
+                    out.append("  struct S %s = %s[%d];" % (sname, name, k))
                 self.pstruct_view(sname, None, w)
         return out
 
@@ -339,7 +352,13 @@ static struct P2 p2rot(struct P2 v, double t) { /* a rotation: keeps |v| */
         self.p2s.append(a)
         b = "pa%d" % len(self.p2s)
         if r.random() < 0.5:
-            out.append("  struct P2 %s = %s;" % (b, a))
+            if self.copy_draw(out[0], 0.3):
+                # --copies: .a alone by a run-time length, then .b
+                out += ["  struct P2 %s;" % b,
+                        "  memcpy(&%s, &%s, (size_t)(n - %d) * sizeof %s.a);" % (b, a, N - 1, b),
+                        "  %s.b = %s.b;" % (b, a)]
+            else:
+                out.append("  struct P2 %s = %s;" % (b, a))
         else:
             out.append("  struct P2 %s = p2rot(%s, %s);" % (b, a, self.expr([])))
         self.p2s.append(b)
