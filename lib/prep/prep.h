@@ -63,6 +63,8 @@ void lt_pointer_lanes(LtCtx *c, LLVMValueRef fn);
 /* floatlanes.c: floats moved through integers become float lanes again
  * (after lt_pointer_lanes) */
 void lt_float_lanes(LtCtx *c, LLVMValueRef fn);
+/* reduce.c: llvm.vector.reduce.{fadd,fmul,fmax,...} as chains of lanes */
+void lt_expand_reductions(LtCtx *c, LLVMValueRef fn);
 
 /* indirect.c: each call through a function pointer in fn becomes a call
  * of a dispatcher over the module's functions it may reach (inlined by the

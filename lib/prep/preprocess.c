@@ -377,5 +377,6 @@ LLVMValueRef lt_preprocess(LtCtx *c, LLVMValueRef fn, LLVMValueRef at) {
   lt_step_iter_hints(c, p);
   lt_pointer_lanes(c, p);
   lt_float_lanes(c, p);
+  lt_expand_reductions(c, p);
   return p;
 }
