@@ -74,6 +74,7 @@ for var in ("HOME", "TMPDIR", "LANG"):
 # and this build.
 config.environment["CLANG"] = clang
 config.environment["CLANGXX"] = clangxx
+config.environment["OPT"] = opt
 config.environment["LEANTAPE_BUILD_DIR"] = build
 config.environment["LEANTAPE_PLUGIN"] = plugin
 

@@ -19,6 +19,9 @@
 // bytes (gen/memhelper.c)
 // RUN: bash %S/../../tools/fuzz/run.sh -S -n 2 -s 1 -O "0 2" -j 2 -g --copies
 // RUN: for s in 134 137 213 276; do bash %S/../../tools/fuzz/run.sh -S -n 1 -s $s -O "0 2" -g --copies || exit 1; done
+// -X: the pass run by opt on IR clang has already optimised (-E: with
+// -ffast-math, so vectorised reductions and SLP lanes reach it)
+// RUN: bash %S/../../tools/fuzz/run.sh -S -X -E -n 2 -s 1 -O "0 3" -j 2 -g --pointers
 // Calls (helpers, recursion, custom gradients): seed 1 found fastcc
 // callees called with the C convention; --calls --pointers seeds 2 and 4
 // the escape of recursive parameters; C++.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Random differential tester for Leantape (issue 3, item 4).
 #
-#   bash tools/fuzz/run.sh [-n COUNT] [-s START_SEED] [-O "LEVELS"] [-g "GEN_ARGS"] [-k] [-P] [-E] [-T]
+#   bash tools/fuzz/run.sh [-n COUNT] [-s START_SEED] [-O "LEVELS"] [-g "GEN_ARGS"] [-k] [-P] [-E] [-T] [-X]
 #
 # For each seed START_SEED .. START_SEED+COUNT-1: generate a program with
 # tools/fuzz/gen.py (GEN_ARGS are passed on, e.g. -g --no-loops, -g --pointers,
@@ -153,6 +153,12 @@
 # --timeloop-while (tools/fuzz/ltfuzz/timewhile.py) the time loop is a while
 # loop whose exit depends on an active value (2-8 steps): checkpointed
 # online, the same way.
+# With -X the pass runs after the optimiser, as for users who run opt on
+# IR clang has already optimised: each level's program is compiled to IR by
+# clang -O$L without the plugin (-O0 without optnone), then
+# opt-22 -load-pass-plugin=... -passes=leantape, then linked (vectorised
+# loops, reductions, SLP's lanes, everything the pipeline left). Not with
+# --timeloop (no -leantape-checkpoint there).
 set -u
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -165,7 +171,9 @@ clangxx=${CLANGXX:-clang++-22}
 tmo=${FUZZ_TIMEOUT:-20}
 
 count=20 start=1 levels="0 2" genargs="" keep=0 jobs=1 strict=0 primal=0 enzflags="" tsan=0
-while getopts "n:s:O:g:kj:SPETh" opt; do
+after=0
+optbin=${OPT:-opt-22}
+while getopts "n:s:O:g:kj:SPETXh" opt; do
   case $opt in
     n) count=$OPTARG ;;
     s) start=$OPTARG ;;
@@ -177,6 +185,7 @@ while getopts "n:s:O:g:kj:SPETh" opt; do
     P) primal=1 ;; # sanitizer check of the generated primal programs
     E) enzflags="-ffast-math -fno-unroll-loops -fno-vectorize -fno-slp-vectorize -fno-exceptions" ;;
     T) tsan=1 ;; # ThreadSanitizer with Archer: a data race is a failure
+    X) after=1 ;; # the pass after the optimiser, through opt
     *) sed -n "2,$(($(grep -n '^set -u' "$0" | cut -d: -f1) - 1))p" "$0"; exit 2 ;;
   esac
 done
@@ -222,6 +231,7 @@ done
 [ "$primal" = 1 ] && suffix="$suffix-primal"
 [ -n "$enzflags" ] && suffix="$suffix-E"
 [ "$tsan" = 1 ] && suffix="$suffix-T"
+[ "$after" = 1 ] && suffix="$suffix-X"
 archer=${ARCHER:-/usr/lib/llvm-22/lib/libarcher.so}
 tsanflags=""
 if [ "$tsan" = 1 ]; then
@@ -288,11 +298,23 @@ run_seed() {
     return
   fi
   for L in $levels; do
-    # shellcheck disable=SC2086
-    # shellcheck disable=SC2046
-    "$clang" $xf $tsanflags ${FUZZ_PLUGIN_FLAGS:-} $(ckpt_flags "$d/prog.$ext") -O"$L" \
-      -fpass-plugin="$plugin" \
-      -I"$repo/include" "$d/prog.$ext" -lm -o "$d/prog.O$L" >"$d/cc.O$L.log" 2>&1
+    if [ "$after" = 1 ]; then
+      local nonone=""
+      [ "$L" = 0 ] && nonone="-Xclang -disable-O0-optnone"
+      # shellcheck disable=SC2086
+      { "$clang" $xf $tsanflags -O"$L" $nonone -S -emit-llvm -I"$repo/include" \
+          "$d/prog.$ext" -o "$d/prog.O$L.ll" &&
+        "$optbin" -load-pass-plugin="$plugin" -passes=leantape "$d/prog.O$L.ll" \
+          -o "$d/prog.O$L.bc" &&
+        "$clang" $tsanflags -O"$L" "$d/prog.O$L.bc" -lm -o "$d/prog.O$L"; } \
+        >"$d/cc.O$L.log" 2>&1
+    else
+      # shellcheck disable=SC2086
+      # shellcheck disable=SC2046
+      "$clang" $xf $tsanflags ${FUZZ_PLUGIN_FLAGS:-} $(ckpt_flags "$d/prog.$ext") -O"$L" \
+        -fpass-plugin="$plugin" \
+        -I"$repo/include" "$d/prog.$ext" -lm -o "$d/prog.O$L" >"$d/cc.O$L.log" 2>&1
+    fi
     rc=$?
     if [ $rc -ne 0 ]; then
       if grep -q -e 'Stack dump' -e 'PLEASE submit' "$d/cc.O$L.log"; then
@@ -336,7 +358,7 @@ if [ "$jobs" -gt 1 ]; then
   export -f run_seed
   export -f prog_flags ckpt_flags ckpt_budget
   export tmp here genargs levels clang plugin repo tmo primal sancc cxx ext enzflags tsan \
-    tsanflags archer
+    tsanflags archer after optbin
   printf '%s\n' $seeds | xargs -P "$jobs" -I{} bash -c 'run_seed {}' | tee -a "$results"
 else
   for seed in $seeds; do run_seed "$seed"; done | tee -a "$results"
@@ -365,6 +387,13 @@ if [ "$fail" -gt 0 ]; then
           echo "  seed $seed asan: $sancc ${xf:+$xf }-O0 -g -fsanitize=address,undefined" \
             "-fno-sanitize-recover=all -I$repo/include $f" \
             "-lm -o /tmp/fz-$seed && /tmp/fz-$seed"
+          continue
+        fi
+        if [ "$after" = 1 ]; then
+          echo "  seed $seed -O$L: $clang ${xf:+$xf }-O$L -S -emit-llvm -I$repo/include $f" \
+            "-o /tmp/fz-$seed.ll && $optbin -load-pass-plugin=$plugin -passes=leantape" \
+            "/tmp/fz-$seed.ll -o /tmp/fz-$seed.bc && $clang -O$L /tmp/fz-$seed.bc -lm" \
+            "-o /tmp/fz-$seed && /tmp/fz-$seed"
           continue
         fi
         echo "  seed $seed -O$L: $clang ${xf:+$xf }${tsanflags:+$tsanflags }${FUZZ_PLUGIN_FLAGS:+$FUZZ_PLUGIN_FLAGS }-O$L" \
