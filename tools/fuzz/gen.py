@@ -4,7 +4,8 @@
     python3 tools/fuzz/gen.py --seed 42 [--no-loops] [--max-depth D] [--pointers]
                               [--calls] [--cxx] [--alias] [--fwd] [--split]
                               [--eigen] [--adaptive] [--entry] [--kernels] [--retarg]
-                              [--gather] [--inplace] [--copies] [--primal-only]
+                              [--gather] [--inplace] [--copies] [--structvec]
+                              [--primal-only]
                               [-o prog.c]
 
 Writes a self-checking C (or C++) program: a random function
@@ -34,7 +35,8 @@ forward.py (--fwd), primal.py (--primal-only), split.py, eigen.py (implies
 --cxx), adaptive.py, entry.py, kernels.py, retarg.py, gather.py (stencil
 loops without math calls whose reverse loops lib/gen/gather.c rewrites),
 inplace.py (--inplace: Gram-Schmidt and ADI sweeps in --kernels' kernels),
-copies.py (--copies: run-time length copies of structs and their prefixes).
+copies.py (--copies: run-time length copies of structs and their prefixes),
+structvec.py (--structvec: std::vector of structs with pointers).
 A new mode is a module there and a line in ltfuzz/__init__.py's MODES.
 """
 import os

@@ -12,7 +12,7 @@
 # in LEVELS (default "0 2"), run it, and report per seed/level (with --cxx
 # in GEN_ARGS the program is prog.cpp, compiled with clang++-22 -std=c++17
 # plus the flags of its "fuzz-cxxflags:" line, -fexceptions or
-# -fno-exceptions, chosen per seed; --eigen implies --cxx):
+# -fno-exceptions, chosen per seed; --eigen and --structvec imply --cxx):
 #   PASS   gradients agree with central finite differences
 #   SKIP   the plugin rejected the program cleanly ("error: leantape: ...
 #          not supported"), e.g. loops before loop support lands
@@ -192,7 +192,7 @@ done
 
 # --cxx: C++ programs (prog.cpp, clang++ -std=c++17)
 cxx=0 ext=c
-case " $genargs " in *" --cxx "* | *" --eigen "*) cxx=1 ext=cpp ;; esac
+case " $genargs " in *" --cxx "* | *" --eigen "* | *" --structvec "*) cxx=1 ext=cpp ;; esac
 sancc=${SANCC:-$clang}
 if [ "$cxx" = 1 ]; then
   clang=$clangxx

@@ -26,12 +26,13 @@ from .retarg import Retarg
 from .scratch import Scratch
 from .split import Split
 from .stencil import Stencil
+from .structvec import StructVec
 from .timeloop import Timeloop
 from .timewhile import TimeWhile
 
 MODES = [Pointers, Calls, Cxx, Alias, Forward, Primal, Split, Eigen, Adaptive, Omp, Entry, Kernels,
          Retarg, Timeloop, TimeWhile, Capped, Stencil, Gather,
-         Inplace, Scratch, Copies]
+         Inplace, Scratch, Copies, StructVec]
 
 
 class Gen(Core, *MODES):

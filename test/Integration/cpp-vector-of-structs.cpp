@@ -1,0 +1,105 @@
+// std::vector of a struct holding a double and a pointer into x: push_back
+// (relocating on growth), insert and erase (elements moved up and down by
+// memmove), a copy of a range into a new vector (memcpy) and reverse.
+// libstdc++ moves the elements with memmove / memcpy of a run-time number
+// of bytes between its blocks, which nothing typed: at -O0 the new block
+// is a PHI of operator new's result, indexed as %struct.S only where the
+// inserted element goes; at -O2 the source is an `i8` GEP from a PHI of
+// the data pointer, whose other values alone are indexed as %struct.S.
+// Both copies were taken for copies of doubles: the shadows of the
+// pointers stayed behind and the adjoints went to the wrong entries of x,
+// silently (-O0), or "may hold both pointers ... layout is unknown"
+// (-O1..-O3). The element type now comes through those PHIs
+// (analysis/memelem.c). Against central differences, -O0..-O3.
+// RUN: %ltclangxx -O0 %s -o %t.O0 && %t.O0
+// RUN: %ltclangxx -O1 %s -o %t.O1 && %t.O1
+// RUN: %ltclangxx -O2 %s -o %t.O2 && %t.O2
+// RUN: %ltclangxx -O3 %s -o %t.O3 && %t.O3
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+#include "check.h"
+
+extern int enzyme_const;
+template <typename R, typename... T> R __enzyme_autodiff(T...);
+
+struct S {
+  double w;
+  double *p; /* into x */
+  int k;
+};
+
+static volatile int nn = 5;
+
+/* pushes (growing 1, 2, 4, 8), then an insert without growth */
+double grow_insert(double *x, int n) {
+  std::vector<S> v;
+  for (int i = 0; i < n; i++)
+    v.push_back({std::sin(x[i]), x + (i + 2) % n, i});
+  v.insert(v.begin() + 1, S{x[0] * x[1], x + 3, 7});
+  double s = 0;
+  for (size_t i = 0; i < v.size(); i++)
+    s += (double)(i + 1) * v[i].w * *v[i].p;
+  return s;
+}
+
+/* reserved, then a range copied into a new vector */
+double copy_range(double *x, int n) {
+  std::vector<S> v;
+  v.reserve(8);
+  for (int i = 0; i < n; i++)
+    v.push_back({std::sin(x[i]), x + (i + 2) % n, i});
+  std::vector<S> u(v.begin() + 1, v.end());
+  double s = 0;
+  for (size_t i = 0; i < u.size(); i++)
+    s += (double)(i + 1) * u[i].w * *u[i].p;
+  return s;
+}
+
+/* all of it */
+double shuffle(double *x, int n) {
+  std::vector<S> v;
+  for (int i = 0; i < n; i++)
+    v.push_back({std::sin(x[i]), x + (i + 2) % n, i});
+  v.insert(v.begin() + 1, S{x[0] * x[1], x + 3, 7});
+  v.erase(v.begin() + 2);
+  std::vector<S> u(v.begin() + 1, v.end());
+  std::reverse(u.begin(), u.end());
+  double s = 0;
+  for (size_t i = 0; i < u.size(); i++)
+    s += (double)(i + 1) * u[i].w * *u[i].p;
+  return s + v[1].w;
+}
+
+static double (*cur)(double *, int);
+static double on_copy(const double *x0) {
+  double x[5];
+  std::memcpy(x, x0, sizeof x);
+  return cur(x, nn);
+}
+
+static void check(const char *name, double (*f)(double *, int), double *dx) {
+  double x[5] = {0.3, -0.7, 1.1, 0.4, -0.2};
+  cur = f;
+  for (int k = 0; k < 5; k++) {
+    char what[32];
+    std::snprintf(what, sizeof what, "%s dx[%d]", name, k);
+    lt_check(what, dx[k], lt_fd_at(on_copy, x, k), 1e-6, 1e-9);
+  }
+}
+
+int main() {
+  double x[5] = {0.3, -0.7, 1.1, 0.4, -0.2};
+  double d1[5] = {0}, d2[5] = {0}, d3[5] = {0};
+  __enzyme_autodiff<void>((void *)grow_insert, x, d1, enzyme_const, (int)nn);
+  __enzyme_autodiff<void>((void *)copy_range, x, d2, enzyme_const, (int)nn);
+  __enzyme_autodiff<void>((void *)shuffle, x, d3, enzyme_const, (int)nn);
+  check("grow_insert", grow_insert, d1);
+  check("copy_range", copy_range, d2);
+  check("shuffle", shuffle, d3);
+  return lt_done();
+}
