@@ -35,44 +35,44 @@ struct S {
 
 static volatile int nn = 5;
 
-/* pushes (growing 1, 2, 4, 8), then an insert without growth */
-double grow_insert(double *x, int n) {
-  std::vector<S> v;
+static void fill(std::vector<S> &v, double *x, int n) {
   for (int i = 0; i < n; i++)
     v.push_back({std::sin(x[i]), x + (i + 2) % n, i});
-  v.insert(v.begin() + 1, S{x[0] * x[1], x + 3, 7});
+}
+
+static double weighted(const std::vector<S> &v) {
   double s = 0;
   for (size_t i = 0; i < v.size(); i++)
     s += (double)(i + 1) * v[i].w * *v[i].p;
   return s;
 }
 
+/* pushes (growing 1, 2, 4, 8), then an insert without growth */
+double grow_insert(double *x, int n) {
+  std::vector<S> v;
+  fill(v, x, n);
+  v.insert(v.begin() + 1, S{x[0] * x[1], x + 3, 7});
+  return weighted(v);
+}
+
 /* reserved, then a range copied into a new vector */
 double copy_range(double *x, int n) {
   std::vector<S> v;
   v.reserve(8);
-  for (int i = 0; i < n; i++)
-    v.push_back({std::sin(x[i]), x + (i + 2) % n, i});
+  fill(v, x, n);
   std::vector<S> u(v.begin() + 1, v.end());
-  double s = 0;
-  for (size_t i = 0; i < u.size(); i++)
-    s += (double)(i + 1) * u[i].w * *u[i].p;
-  return s;
+  return weighted(u);
 }
 
 /* all of it */
 double shuffle(double *x, int n) {
   std::vector<S> v;
-  for (int i = 0; i < n; i++)
-    v.push_back({std::sin(x[i]), x + (i + 2) % n, i});
+  fill(v, x, n);
   v.insert(v.begin() + 1, S{x[0] * x[1], x + 3, 7});
   v.erase(v.begin() + 2);
   std::vector<S> u(v.begin() + 1, v.end());
   std::reverse(u.begin(), u.end());
-  double s = 0;
-  for (size_t i = 0; i < u.size(); i++)
-    s += (double)(i + 1) * u[i].w * *u[i].p;
-  return s + v[1].w;
+  return weighted(u) + v[1].w;
 }
 
 static double (*cur)(double *, int);
