@@ -186,17 +186,6 @@ typedef struct LtGen LtGen;
  * when they are not known yet (integer accesses are then integers) */
 int lt_mem_layout(LtCtx *c, const LtActivity *a, LLVMValueRef call, LtMemLayout *L);
 int lt_mem_layout_has(const LtMemLayout *L, int ptrs); /* pointer / float fields */
-/* memelem.c: the aggregate type a GEP indexes base's object with (also
- * through the PHIs and selects that merge base with other pointers, when
- * they agree), or NULL */
-LLVMTypeRef lt_mem_element_type(LLVMValueRef base);
-/* ... of the allocations of the function p may address, when those that
- * have one agree, or NULL */
-LLVMTypeRef lt_mem_pointee_element_type(LtPoints *pt, LLVMValueRef p);
-/* Is some allocation p may address indexed with a type that has pointer
- * fields? (A copy of it guessed to move floats would leave their shadows
- * behind.) */
-int lt_mem_pointee_holds_ptrs(LtCtx *c, LtPoints *pt, LLVMValueRef p);
 int lt_realloc_layout(LtCtx *c, LLVMValueRef call, LtMemLayout *L);
 /* memnote.c: the declared types of copies, noted before canonicalising */
 void lt_mem_note_types(LtCtx *c, LLVMValueRef fn); /* before canonicalising */

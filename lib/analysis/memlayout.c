@@ -18,8 +18,6 @@
  */
 #include "lt.h"
 
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* The address a load or store accesses, and in *t the type it accesses
@@ -490,20 +488,22 @@ static int from_accesses(LtCtx *c, const LtActivity *a, LLVMValueRef call,
   return !L->overflow;
 }
 
-static int mem_layout(LtCtx *c, const LtActivity *a, LLVMValueRef call, LtMemLayout *L);
-
-int lt_mem_layout(LtCtx *c, const LtActivity *a, LLVMValueRef call, LtMemLayout *L) {
-  int rc = mem_layout(c, a, call, L);
-  if (getenv("LEANTAPE_DEBUG_LAYOUT")) { /* debugging: each copy's layout */
-    char *s = LLVMPrintValueToString(call);
-    fprintf(stderr, "leantape layout: period %llu, %u fields%s:%s\n", L->period, L->n,
-            L->guessed ? ", guessed" : "", s);
-    LLVMDisposeMessage(s);
+/* An aggregate type that a GEP indexes the object at base with (`gep
+ * %struct.S, ptr base, i64 %i`), or NULL. */
+static LLVMTypeRef element_type_of(LLVMValueRef base) {
+  for (LLVMUseRef u = LLVMGetFirstUse(base); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef w = LLVMGetUser(u);
+    if (!LLVMIsAGetElementPtrInst(w) || LLVMGetOperand(w, 0) != base)
+      continue;
+    LLVMTypeRef t = LLVMGetGEPSourceElementType(w);
+    LLVMTypeKind k = LLVMGetTypeKind(t);
+    if ((k == LLVMStructTypeKind || k == LLVMArrayTypeKind) && !lt_mem_bytes_only(t))
+      return t;
   }
-  return rc;
+  return NULL;
 }
 
-static int mem_layout(LtCtx *c, const LtActivity *a, LLVMValueRef call, LtMemLayout *L) {
+int lt_mem_layout(LtCtx *c, const LtActivity *a, LLVMValueRef call, LtMemLayout *L) {
   LLVMTargetDataRef td = c->td;
   LLVMValueRef size = LLVMGetOperand(call, 2);
   int constant = LLVMIsAConstantInt(size) != NULL;
@@ -563,36 +563,13 @@ static int mem_layout(LtCtx *c, const LtActivity *a, LLVMValueRef call, LtMemLay
   }
   /* The object's element type from another access of it: at -O2 the copy
    * is `gep i8, %st, 8` while a loop reads st[i].p through
-   * `gep %struct.S, %st, i`. A copy of a run-time length that starts on
-   * an element copies elements (or a prefix of one): libstdc++'s vector
-   * relocates its elements into new storage with memmove(new, old, n *
-   * sizeof(S)), new a PHI of operator new's block that `gep %struct.S,
-   * new, k` places the inserted element in; the copy was taken for
-   * doubles, the shadows of S's pointers stayed behind, and the adjoints
-   * went to the wrong elements (silently: push_back then insert of a
-   * struct {double, double *, int} at -O0). */
-  for (int e = 0; e < 2; e++) {
+   * `gep %struct.S, %st, i`. */
+  for (int e = 0; e < 2 && constant; e++) {
     long long at;
     LLVMValueRef base = ends[e] ? lt_const_offset(td, ends[e], &at) : NULL;
-    LLVMTypeRef t = base && at >= 0 ? lt_mem_element_type(base) : NULL;
+    LLVMTypeRef t = base && at >= 0 ? element_type_of(base) : NULL;
     unsigned long long ts = t ? LLVMABISizeOfType(td, t) : 0;
-    if (ts && (constant || (unsigned long long)at % ts == 0) &&
-        from_declared(td, t, (unsigned long long)at % ts, 1, constant, n, L))
-      return 0;
-  }
-  /* The element type of the allocations an end may address, when it is
-   * their pointer loaded from memory or merged, at a whole number of
-   * elements from it: `tmp = sv` copies sv's elements from the data
-   * pointer loaded from sv. */
-  for (int e = 0; e < 2 && a; e++) {
-    long long at;
-    LLVMValueRef base = ends[e] ? lt_const_offset(td, ends[e], &at) : NULL;
-    if (!base || at < 0 || LLVMIsAGetElementPtrInst(base))
-      continue;
-    LLVMTypeRef t = lt_mem_pointee_element_type((LtPoints *)&a->pts, base);
-    unsigned long long ts = t ? LLVMABISizeOfType(td, t) : 0;
-    if (ts && (unsigned long long)at % ts == 0 &&
-        from_declared(td, t, 0, 1, constant, n, L))
+    if (ts && from_declared(td, t, (unsigned long long)at % ts, 1, constant, n, L))
       return 0;
   }
   memset(L, 0, sizeof *L);

@@ -380,17 +380,13 @@ static void mirror_pointer_memory(LtGen *g, LLVMBuilderRef b, LLVMValueRef i) {
   if (!lt_mem_layout_has(&L, 1)) {
     /* Pointers with shadows may be among what is copied, and nothing says
      * where: their shadows could not be moved. The layout is a guess,
-     * and either the function also moves pointers there, or the
-     * allocations it may copy are indexed elsewhere as structs with
-     * pointers (a std::vector's elements copied by operator= at -O2:
-     * memelem.c), or it accesses the memory not at all and its callers
-     * pass structs with pointers there, of different layouts. */
+     * and either the function also moves pointers there, or it accesses
+     * the memory not at all and its callers pass structs with pointers
+     * there, of different layouts. */
     int mixed = 0;
     if (k == LT_CALL_MEMCPY && L.guessed &&
         lt_points_contents_active(&g->act_of.pts, src) &&
         ((mixed = lt_mem_mixed(g->c->td, i)) ||
-         (mixed = lt_mem_pointee_holds_ptrs(g->c, &g->act_of.pts, src) ||
-                  lt_mem_pointee_holds_ptrs(g->c, &g->act_of.pts, dst)) ||
          (!lt_mem_elem_type(g->c->td, i) && lt_mem_ptrs_seen(g->c, i))) &&
         !(LLVMIsAAllocaInst(lt_base_of(dst)) && write_only(lt_base_of(dst), 0))) {
       lt_error(g->c, i, "this copies memory that may hold %s",

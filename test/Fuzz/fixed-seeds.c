@@ -19,11 +19,6 @@
 // bytes (gen/memhelper.c)
 // RUN: bash %S/../../tools/fuzz/run.sh -S -n 2 -s 1 -O "0 2" -j 2 -g --copies
 // RUN: for s in 134 137 213 276; do bash %S/../../tools/fuzz/run.sh -S -n 1 -s $s -O "0 2" -g --copies || exit 1; done
-// --structvec: std::vector of structs holding pointers into x and y
-// (grown, inserted into, erased from, copied); seeds 6, 26 and 30 were
-// wrong gradients at -O0, silently (analysis/memelem.c)
-// RUN: for s in 1 6 26; do bash %S/../../tools/fuzz/run.sh -S -n 1 -s $s -O "0 2" -g --structvec || exit 1; done
-// RUN: bash %S/../../tools/fuzz/run.sh -S -n 1 -s 30 -O 0 -g --structvec
 // -X: the pass run by opt on IR clang has already optimised (-E: with
 // -ffast-math, so vectorised reductions and SLP lanes reach it)
 // RUN: bash %S/../../tools/fuzz/run.sh -S -X -E -n 2 -s 1 -O "0 3" -j 2 -g --pointers
