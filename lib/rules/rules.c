@@ -137,9 +137,14 @@ static LLVMValueRef call2(const LtRuleIn *in, const char *base, LLVMValueRef a,
  * Each fills dx[] and returns nonzero only when a needed call could not be
  * emitted (no intrinsic and no libm variant for fty). */
 
-/* d sqrt(x) = 0.5/y; +inf at x == 0, like the derivative itself. */
+/* d sqrt(x) = 0.5/y, and 0 at x == +-0 (y == 0), as Enzyme has it (its
+ * test/Enzyme/ForwardMode/sqrt.ll: select(x == 0, 0, 0.5 x' / sqrt(x))):
+ * the norm of a vector that is zero by construction, |v| = sqrt(v.v),
+ * inside cos(|v|) has the derivative 0, and 0.5 * 0 / 0 made it NaN (fuzz
+ * --eigen seed 1140404: Eigen's .norm() of a product with a zero matrix). */
 static int d_sqrt(const LtRuleIn *in, LLVMValueRef *dx) {
-  dx[0] = fdiv(in, mul(in, in->dy, cst(in, 0.5)), in->y);
+  LLVMValueRef d = fdiv(in, mul(in, in->dy, cst(in, 0.5)), in->y);
+  dx[0] = sel(in, fcmp(in, LLVMRealOEQ, in->y, cst(in, 0.0)), cst(in, 0.0), d);
   return 0;
 }
 
