@@ -186,6 +186,22 @@ typedef struct LtGen LtGen;
  * when they are not known yet (integer accesses are then integers) */
 int lt_mem_layout(LtCtx *c, const LtActivity *a, LLVMValueRef call, LtMemLayout *L);
 int lt_mem_layout_has(const LtMemLayout *L, int ptrs); /* pointer / float fields */
+/* memelem.c: the aggregate type a GEP indexes base's object with (also
+ * through the PHIs and selects that merge base with other pointers, when
+ * they agree), or NULL */
+LLVMTypeRef lt_mem_element_type(LLVMValueRef base);
+/* The element size the byte count of `call` (a copy of a run-time length)
+ * is made of or divided by exactly (n * 24, (last - first) / 24), or 0 */
+unsigned long long lt_mem_size_stride(LLVMValueRef call);
+/* ... of the allocations p (an end of `call`) may address, or the objects
+ * copied into or out of them, when those agree and have the size of the
+ * elements call copies (from its byte count or its blocks'), or NULL */
+LLVMTypeRef lt_mem_pointee_element_type(LtCtx *c, LtPoints *pt, LLVMValueRef call,
+                                        LLVMValueRef p);
+/* Is some allocation the copy `call` may copy from of a type with
+ * pointer fields, and of its stride? (A copy of it guessed to move floats
+ * would leave their shadows behind.) */
+int lt_mem_pointee_holds_ptrs(LtCtx *c, LtPoints *pt, LLVMValueRef call);
 int lt_realloc_layout(LtCtx *c, LLVMValueRef call, LtMemLayout *L);
 /* memnote.c: the declared types of copies, noted before canonicalising */
 void lt_mem_note_types(LtCtx *c, LLVMValueRef fn); /* before canonicalising */
@@ -205,6 +221,9 @@ void lt_mem_leaves(LLVMTargetDataRef td, LLVMTypeRef t, long long base, long lon
 int lt_mem_bytes_only(LLVMTypeRef t);
 LLVMTypeRef lt_mem_declared(LLVMTargetDataRef td, LLVMValueRef p, unsigned long long *off,
                             int *element);
+/* memuse.c: the address a load or store accesses, and in *t the type it
+ * accesses there; NULL for other instructions */
+LLVMValueRef lt_mem_access(LLVMValueRef i, LLVMTypeRef *t);
 /* The float (else pointer) type the function of `call` accesses through
  * pointers based on its destination or source (b1, b2), or NULL. */
 LLVMTypeRef lt_mem_elem_type(LLVMTargetDataRef td, LLVMValueRef call);

@@ -12,141 +12,18 @@
  * type, as before. The helpers generated per layout (gen/memhelper.c)
  * walk the elements.
  *
+ * How the function accesses the copy's objects is memuse.c's; the element
+ * types of the blocks a run-time length copy moves, memelem.c's.
+ *
  * activity.c, points.c, bits.c and memlayout.c call each other: they are
  * one fixpoint (which floats vary, which memory has shadows, which integers
  * carry float bits, what a copy moves), split by concept for size.
  */
 #include "lt.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-
-/* The address a load or store accesses, and in *t the type it accesses
- * there; NULL for other instructions. */
-static LLVMValueRef access(LLVMValueRef i, LLVMTypeRef *t) {
-  if (LLVMIsALoadInst(i)) {
-    *t = LLVMTypeOf(i);
-    return LLVMGetOperand(i, 0);
-  }
-  if (LLVMIsAStoreInst(i)) {
-    *t = LLVMTypeOf(LLVMGetOperand(i, 0));
-    return LLVMGetOperand(i, 1);
-  }
-  return NULL;
-}
-
-/* How fn accesses the objects b1 and b2: the first float type a load,
- * store or GEP into them has (of a vector's elements too), the last
- * pointer type a load reads, and whether loads and stores move floats,
- * pointers or both there. With a copy `call` of n bytes (0: not constant),
- * accesses at a constant offset from one of its ends that lie outside
- * the copied bytes do not count: Eigen's aligned malloc keeps the block's
- * own pointer 8 bytes before the data it returns, and the load that frees
- * it made a copy of doubles a copy of pointers (their adjoints dropped,
- * silently, where the doubles were stored as <4 x double> and read back
- * through a pointer loaded from the vector object; fuzz --eigen seed
- * 1122025 at -O3). */
-typedef struct {
-  LLVMTypeRef fl, pt;
-  int any_fl, any_pt;
-} Uses;
-
-static int outside_copy(LLVMTargetDataRef td, LLVMValueRef call, unsigned long long n,
-                        LLVMValueRef addr, LLVMTypeRef t) {
-  long long o;
-  LLVMValueRef at = call ? lt_const_offset(td, addr, &o) : NULL;
-  if (!at)
-    return 0;
-  for (unsigned e = 0; e < 2 && e < LLVMGetNumArgOperands(call); e++) {
-    long long oe;
-    LLVMValueRef end = LLVMGetOperand(call, e);
-    if (!lt_is_ptr_ty(LLVMTypeOf(end)) || lt_const_offset(td, end, &oe) != at)
-      continue;
-    long long r = o - oe;
-    return r + (long long)LLVMABISizeOfType(td, t) <= 0 || (n && r >= (long long)n);
-  }
-  return 0;
-}
-
-static Uses uses_of(LLVMValueRef fn, LLVMValueRef b1, LLVMValueRef b2, LLVMTargetDataRef td,
-                    LLVMValueRef call, unsigned long long n) {
-  Uses u = {NULL, NULL, 0, 0};
-  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
-       bb = LLVMGetNextBasicBlock(bb))
-    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
-         i = LLVMGetNextInstruction(i)) {
-      LLVMTypeRef t = NULL;
-      LLVMValueRef addr = access(i, &t);
-      int moves = addr != NULL;
-      if (!addr && LLVMIsAGetElementPtrInst(i)) {
-        addr = i;
-        t = LLVMGetGEPSourceElementType(i);
-      }
-      if (!addr || !t)
-        continue;
-      LLVMValueRef base = lt_base_of(addr);
-      if (base != b1 && base != b2)
-        continue;
-      if (moves && outside_copy(td, call, n, addr, t))
-        continue;
-      if (LLVMGetTypeKind(t) == LLVMVectorTypeKind && lt_is_float_ty(LLVMGetElementType(t)))
-        t = LLVMGetElementType(t);
-      if (lt_is_float_ty(t) && !u.fl)
-        u.fl = t;
-      if (lt_is_ptr_ty(t) && LLVMIsALoadInst(i))
-        u.pt = t;
-      u.any_fl |= moves && lt_is_float_ty(t);
-      u.any_pt |= moves && lt_is_ptr_ty(t);
-    }
-  return u;
-}
-
-LLVMTypeRef lt_elem_type_of(LLVMValueRef fn, LLVMValueRef b1, LLVMValueRef b2) {
-  Uses u = uses_of(fn, b1, b2, NULL, NULL, 0);
-  return u.fl ? u.fl : u.pt;
-}
-
-/* Every pointer fn loads or stores in the object of `end` lies at a
- * constant offset below end's: a copy starting at end moves none of them
- * (a std::string's characters copied into a map node, after the node's
- * links and the string's own pointer). */
-static int ptrs_before(LLVMTargetDataRef td, LLVMValueRef fn, LLVMValueRef end) {
-  long long at, off;
-  LLVMValueRef base = lt_const_offset(td, end, &at);
-  if (!base)
-    return 0;
-  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
-    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
-      LLVMTypeRef t = NULL;
-      LLVMValueRef addr = access(i, &t);
-      if (!addr || !lt_is_ptr_ty(t) || lt_base_of(addr) != lt_base_of(base))
-        continue;
-      if (lt_const_offset(td, addr, &off) != base ||
-          off + (long long)LLVMABISizeOfType(td, t) > at)
-        return 0;
-    }
-  return 1;
-}
-
-int lt_mem_mixed(LLVMTargetDataRef td, LLVMValueRef call) {
-  LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInstructionParent(call));
-  Uses u = uses_of(fn, lt_base_of(LLVMGetOperand(call, 0)), lt_base_of(LLVMGetOperand(call, 1)),
-                   NULL, NULL, 0);
-  return u.any_fl && u.any_pt &&
-         !(ptrs_before(td, fn, LLVMGetOperand(call, 0)) &&
-           ptrs_before(td, fn, LLVMGetOperand(call, 1)));
-}
-
-LLVMTypeRef lt_mem_elem_type(LLVMTargetDataRef td, LLVMValueRef call) {
-  LLVMValueRef b1 = lt_base_of(LLVMGetOperand(call, 0));
-  LLVMValueRef b2 = LLVMGetNumArgOperands(call) > 1 &&
-                            lt_is_ptr_ty(LLVMTypeOf(LLVMGetOperand(call, 1)))
-                        ? lt_base_of(LLVMGetOperand(call, 1))
-                        : b1;
-  LLVMValueRef size = LLVMGetOperand(call, 2);
-  Uses u = uses_of(LLVMGetBasicBlockParent(LLVMGetInstructionParent(call)), b1, b2, td, call,
-                   LLVMIsAConstantInt(size) ? LLVMConstIntGetZExtValue(size) : 0);
-  return u.fl ? u.fl : u.pt;
-}
 
 static void add(LtMemLayout *L, unsigned long long off, LLVMTypeRef t) {
   if (L->n < LT_MEM_FIELDS) {
@@ -394,6 +271,58 @@ static unsigned copy_places(LLVMTargetDataRef td, LLVMValueRef fn, LLVMValueRef 
   return np;
 }
 
+/* The fields an array of elements of p bytes has at r, by the fields
+ * seen at r's images in the other elements: 1 when those seen agree and
+ * none overlaps another's bytes. */
+static int period_fits(LLVMTargetDataRef td, LLVMTypeRef *field, unsigned long long n,
+                       unsigned long long p) {
+  for (unsigned long long r = 0; r < n; r++) {
+    if (!field[r])
+      continue;
+    unsigned long long ts = LLVMABISizeOfType(td, field[r]);
+    if (r % p + ts > p)
+      return 0; /* a field across two elements */
+    for (unsigned long long q = r % p; q < n; q += p) {
+      if (field[q] && field[q] != field[r])
+        return 0;
+      for (unsigned long long b = q + 1; b < q + ts && b < n; b++)
+        if (field[b])
+          return 0;
+    }
+  }
+  return 1;
+}
+
+/* Bytes no access covers, in a copy of whole elements of which others
+ * are accessed, are what those others have there: push_back at -O3 copies
+ * an S {double, double *, int} into the grown block as 48 bytes whose
+ * second element alone the function stores, field by field; the first
+ * element's pointer was taken for a double and its shadow left behind
+ * (a segfault in the gradient; fuzz --structvec seed 128). The period is
+ * the smallest that the fields seen agree with, and only fields of more
+ * than one kind (floats, pointers, integers) say there is one: a lone
+ * pointer field does not make its neighbours pointers. */
+static void periodic_fill(LLVMTargetDataRef td, LLVMTypeRef *field, unsigned long long n) {
+  int kinds = 0;
+  for (unsigned long long r = 0; r < n; r++)
+    if (field[r])
+      kinds |= lt_is_float_ty(field[r]) ? 1 : lt_is_ptr_ty(field[r]) ? 2 : 4;
+  if (kinds == 1 || kinds == 2 || kinds == 4)
+    return;
+  for (unsigned long long p = 16; p <= n / 2; p += 8) {
+    if (n % p || !period_fits(td, field, n, p))
+      continue;
+    for (unsigned long long r = 0; r < p; r++) {
+      LLVMTypeRef t = NULL;
+      for (unsigned long long q = r; q < n && !t; q += p)
+        t = field[q];
+      for (unsigned long long q = r; t && q < n; q += p)
+        field[q] = t;
+    }
+    return;
+  }
+}
+
 /* Layout from how the function accesses the copied bytes: every load and
  * store of a float or pointer at a constant offset from the base of either
  * end that falls inside the copy is a field (-O2's memcpyopt turns
@@ -421,7 +350,7 @@ static int from_accesses(LtCtx *c, const LtActivity *a, LLVMValueRef call,
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
          i = LLVMGetNextInstruction(i)) {
       LLVMTypeRef t;
-      LLVMValueRef addr = access(i, &t);
+      LLVMValueRef addr = lt_mem_access(i, &t);
       if (!addr)
         continue;
       if (!lt_is_float_ty(t) && !lt_is_ptr_ty(t) &&
@@ -456,6 +385,7 @@ static int from_accesses(LtCtx *c, const LtActivity *a, LLVMValueRef call,
         field[r] = t;
       }
     }
+  periodic_fill(td, field, n);
   /* Without pointer fields the layout says something only when no 8
    * bytes in a row are left that a pointer could occupy. */
   int any = 0, run = 0, hole = 0;
@@ -488,22 +418,20 @@ static int from_accesses(LtCtx *c, const LtActivity *a, LLVMValueRef call,
   return !L->overflow;
 }
 
-/* An aggregate type that a GEP indexes the object at base with (`gep
- * %struct.S, ptr base, i64 %i`), or NULL. */
-static LLVMTypeRef element_type_of(LLVMValueRef base) {
-  for (LLVMUseRef u = LLVMGetFirstUse(base); u; u = LLVMGetNextUse(u)) {
-    LLVMValueRef w = LLVMGetUser(u);
-    if (!LLVMIsAGetElementPtrInst(w) || LLVMGetOperand(w, 0) != base)
-      continue;
-    LLVMTypeRef t = LLVMGetGEPSourceElementType(w);
-    LLVMTypeKind k = LLVMGetTypeKind(t);
-    if ((k == LLVMStructTypeKind || k == LLVMArrayTypeKind) && !lt_mem_bytes_only(t))
-      return t;
-  }
-  return NULL;
-}
+static int mem_layout(LtCtx *c, const LtActivity *a, LLVMValueRef call, LtMemLayout *L);
 
 int lt_mem_layout(LtCtx *c, const LtActivity *a, LLVMValueRef call, LtMemLayout *L) {
+  int rc = mem_layout(c, a, call, L);
+  if (getenv("LEANTAPE_DEBUG_LAYOUT")) { /* debugging: each copy's layout */
+    char *s = LLVMPrintValueToString(call);
+    fprintf(stderr, "leantape layout: period %llu, %u fields%s:%s\n", L->period, L->n,
+            L->guessed ? ", guessed" : "", s);
+    LLVMDisposeMessage(s);
+  }
+  return rc;
+}
+
+static int mem_layout(LtCtx *c, const LtActivity *a, LLVMValueRef call, LtMemLayout *L) {
   LLVMTargetDataRef td = c->td;
   LLVMValueRef size = LLVMGetOperand(call, 2);
   int constant = LLVMIsAConstantInt(size) != NULL;
@@ -563,13 +491,32 @@ int lt_mem_layout(LtCtx *c, const LtActivity *a, LLVMValueRef call, LtMemLayout 
   }
   /* The object's element type from another access of it: at -O2 the copy
    * is `gep i8, %st, 8` while a loop reads st[i].p through
-   * `gep %struct.S, %st, i`. */
-  for (int e = 0; e < 2 && constant; e++) {
+   * `gep %struct.S, %st, i`. A copy of a run-time length that starts on
+   * an element copies elements (or a prefix of one): libstdc++'s vector
+   * relocates its elements into new storage with memmove(new, old, n *
+   * sizeof(S)), new a PHI of operator new's block that `gep %struct.S,
+   * new, k` places the inserted element in; the copy was taken for
+   * doubles, the shadows of S's pointers stayed behind, and the adjoints
+   * went to the wrong elements (silently: push_back then insert of a
+   * struct {double, double *, int} at -O0). */
+  for (int e = 0; e < 2; e++) {
     long long at;
     LLVMValueRef base = ends[e] ? lt_const_offset(td, ends[e], &at) : NULL;
-    LLVMTypeRef t = base && at >= 0 ? element_type_of(base) : NULL;
-    unsigned long long ts = t ? LLVMABISizeOfType(td, t) : 0;
-    if (ts && from_declared(td, t, (unsigned long long)at % ts, 1, constant, n, L))
+    LLVMTypeRef t = base && at >= 0 ? lt_mem_element_type(base) : NULL;
+    unsigned long long ts = t ? LLVMABISizeOfType(td, t) : 0, st = lt_mem_size_stride(call);
+    if (ts && (constant || ((unsigned long long)at % ts == 0 && (!st || st == ts))) &&
+        from_declared(td, t, (unsigned long long)at % ts, 1, constant, n, L))
+      return 0;
+  }
+  /* The element type of the allocations an end may address, when it is
+   * their pointer loaded from memory or merged, at a whole number of
+   * elements from it: `tmp = sv` copies sv's elements from the data
+   * pointer loaded from sv; insert moves the elements after the new one
+   * from old + k * sizeof(S). */
+  for (int e = 0; e < 2 && a; e++) {
+    LLVMTypeRef t = ends[e] ? lt_mem_pointee_element_type(c, (LtPoints *)&a->pts, call, ends[e])
+                            : NULL;
+    if (t && from_declared(td, t, 0, 1, constant, n, L))
       return 0;
   }
   memset(L, 0, sizeof *L);

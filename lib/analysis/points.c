@@ -344,7 +344,10 @@ static int step_call(LtPoints *pt, LLVMValueRef i) {
     return changed;
   }
   LtMemLayout L;
-  if (k == LT_CALL_MEMCPY && !lt_mem_layout(pt->c, NULL, i, &L) && !lt_mem_layout_has(&L, 1))
+  /* A guessed layout says nothing: the copy may move the addresses its
+   * source holds (operator= of a std::vector of structs with pointers). */
+  if (k == LT_CALL_MEMCPY && !lt_mem_layout(pt->c, NULL, i, &L) && !L.guessed &&
+      !lt_mem_layout_has(&L, 1))
     return 0; /* it copies no pointers */
   if (k == LT_CALL_MEMCPY) {
     LLVMValueRef src = LLVMGetOperand(i, 1);

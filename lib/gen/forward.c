@@ -380,13 +380,18 @@ static void mirror_pointer_memory(LtGen *g, LLVMBuilderRef b, LLVMValueRef i) {
   if (!lt_mem_layout_has(&L, 1)) {
     /* Pointers with shadows may be among what is copied, and nothing says
      * where: their shadows could not be moved. The layout is a guess,
-     * and either the function also moves pointers there, or it accesses
-     * the memory not at all and its callers pass structs with pointers
-     * there, of different layouts. */
+     * and either the function also moves pointers there, or the
+     * allocations it may copy from are structs with pointers (memelem.c;
+     * the source only: what the destination held before does not matter,
+     * and points-to joins a vector<double>'s data pointer with a
+     * vector<S>'s through the calls both are passed to at -O0), or it
+     * accesses the memory not at all and its callers pass structs with
+     * pointers there, of different layouts. */
     int mixed = 0;
     if (k == LT_CALL_MEMCPY && L.guessed &&
         lt_points_contents_active(&g->act_of.pts, src) &&
         ((mixed = lt_mem_mixed(g->c->td, i)) ||
+         (mixed = lt_mem_pointee_holds_ptrs(g->c, &g->act_of.pts, i)) ||
          (!lt_mem_elem_type(g->c->td, i) && lt_mem_ptrs_seen(g->c, i))) &&
         !(LLVMIsAAllocaInst(lt_base_of(dst)) && write_only(lt_base_of(dst), 0))) {
       lt_error(g->c, i, "this copies memory that may hold %s",

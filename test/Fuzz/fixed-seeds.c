@@ -19,6 +19,12 @@
 // bytes (gen/memhelper.c)
 // RUN: bash %S/../../tools/fuzz/run.sh -S -n 2 -s 1 -O "0 2" -j 2 -g --copies
 // RUN: for s in 134 137 213 276; do bash %S/../../tools/fuzz/run.sh -S -n 1 -s $s -O "0 2" -g --copies || exit 1; done
+// --structvec: std::vector of structs holding pointers into x and y
+// (grown, inserted into, erased from, sorted, rotated, assigned, copied);
+// with the plugin of 737e4da seeds 2, 12 and 17 were wrong gradients at
+// -O0 and 7 at -O2, silently, and 4 segfaulted at -O2 and -O3
+// (analysis/memelem.c, memlayout.c's periodic fields)
+// RUN: for s in 2 4 7 12 17; do bash %S/../../tools/fuzz/run.sh -S -n 1 -s $s -O "0 2 3" -g --structvec || exit 1; done
 // -X: the pass run by opt on IR clang has already optimised (-E: with
 // -ffast-math, so vectorised reductions and SLP lanes reach it)
 // RUN: bash %S/../../tools/fuzz/run.sh -S -X -E -n 2 -s 1 -O "0 3" -j 2 -g --pointers

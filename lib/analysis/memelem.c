@@ -1,0 +1,356 @@
+/* memelem.c: the element type of an object that a copy moves, from how
+ * the function indexes it (memlayout.c's evidence when neither end of the
+ * copy has a declared type): a GEP with an aggregate source type on the
+ * object's pointer, or on the pointers PHIs and selects merge it with; for
+ * a pointer loaded from memory, the type of the allocations points-to says
+ * it may address (a std::vector's data pointer, loaded from the vector),
+ * found so or through the copies into and out of them. The size of the
+ * elements a copy moves, where its byte count or its blocks' say
+ * (libstdc++'s n * sizeof(T) and (last - first) / sizeof(T)), rules out
+ * the types and allocations of other sizes that field-blind points-to
+ * puts beside them.
+ */
+#include "lt.h"
+#include "points.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int aggregate(LLVMTypeRef t) {
+  LLVMTypeKind k = LLVMGetTypeKind(t);
+  return (k == LLVMStructTypeKind || k == LLVMArrayTypeKind) && !lt_mem_bytes_only(t);
+}
+
+/* An aggregate type that a GEP indexes the object at base with (`gep
+ * %struct.S, ptr base, i64 %i`), or that base steps over as such a GEP
+ * itself (`gep %struct.S, ptr %p, i64 1`: one of the pointers the PHI
+ * of erase's first moved element merges at -O0), or NULL. */
+static LLVMTypeRef direct_element_type(LLVMValueRef base) {
+  if (LLVMIsAGetElementPtrInst(base) && LLVMGetNumOperands(base) == 2 &&
+      aggregate(LLVMGetGEPSourceElementType(base)))
+    return LLVMGetGEPSourceElementType(base);
+  for (LLVMUseRef u = LLVMGetFirstUse(base); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef w = LLVMGetUser(u);
+    if (!LLVMIsAGetElementPtrInst(w) || LLVMGetOperand(w, 0) != base)
+      continue;
+    if (aggregate(LLVMGetGEPSourceElementType(w)))
+      return LLVMGetGEPSourceElementType(w);
+  }
+  return NULL;
+}
+
+/* The element type of the pointers that flow into or out of v through
+ * PHIs and selects (a vector's data pointer, merged over reallocations
+ * and loop iterations), when those that have one agree: *t, or
+ * (LLVMTypeRef)1 on a conflict. */
+static void merged_element_type(LLVMValueRef v, LtMap *seen, int depth, LLVMTypeRef *t) {
+  /* Constants (null, undef) join unrelated pointers: a vector<double>'s
+   * data pointer and a vector<S>'s both merge with null, and the doubles'
+   * copies became copies of S (LLVM 19, fuzz --structvec seed 2 -O2). */
+  if (depth > 6 || *t == (LLVMTypeRef)1 || lt_map_get(seen, v) || LLVMIsAConstant(v))
+    return;
+  lt_map_put(seen, v, (void *)1);
+  LLVMTypeRef d = direct_element_type(v);
+  if (d) {
+    *t = !*t || *t == d ? d : (LLVMTypeRef)1;
+    return;
+  }
+  if (LLVMIsAPHINode(v))
+    for (unsigned k = 0, n = LLVMCountIncoming(v); k < n; k++)
+      merged_element_type(LLVMGetIncomingValue(v, k), seen, depth + 1, t);
+  if (LLVMIsASelectInst(v))
+    for (unsigned k = 1; k < 3; k++)
+      merged_element_type(LLVMGetOperand(v, k), seen, depth + 1, t);
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef w = LLVMGetUser(u);
+    if (LLVMIsAPHINode(w) || (LLVMIsASelectInst(w) && LLVMGetOperand(w, 0) != v))
+      merged_element_type(w, seen, depth + 1, t);
+  }
+}
+
+/* direct_element_type, or failing that the type the pointers merged with
+ * base by PHIs and selects agree on: libstdc++'s vector copies its
+ * elements from a PHI of its data pointer (at -O2 an `i8` GEP from it)
+ * while only the PHI's other values are indexed as `%struct.S`. */
+LLVMTypeRef lt_mem_element_type(LLVMValueRef base) {
+  LLVMTypeRef t = direct_element_type(base);
+  if (t || !(LLVMIsAPHINode(base) || LLVMIsASelectInst(base) || LLVMIsACallInst(base)))
+    return t;
+  LtMap seen;
+  lt_map_init(&seen, 16);
+  merged_element_type(base, &seen, 0, &t);
+  lt_map_free(&seen);
+  return t == (LLVMTypeRef)1 ? NULL : t;
+}
+
+static unsigned long long const_of(LLVMValueRef v) {
+  return v && LLVMIsAConstantInt(v) ? LLVMConstIntGetZExtValue(v) : 0;
+}
+
+/* The element size a byte count of a run-time value counts, from how it
+ * is made or used: `mul %n, C`, `shl %n, k`, or `sdiv exact %bytes, C`
+ * (libstdc++ counts a range's elements so: (last - first) / sizeof(T));
+ * 0 when nothing says. */
+static unsigned long long stride_of(LLVMValueRef size) {
+  if (!size || LLVMIsAConstant(size))
+    return 0;
+  unsigned long long c = 0;
+  if (LLVMIsAInstruction(size)) {
+    LLVMOpcode op = LLVMGetInstructionOpcode(size);
+    if (op == LLVMMul)
+      c = const_of(LLVMGetOperand(size, 1)) ? const_of(LLVMGetOperand(size, 1))
+                                            : const_of(LLVMGetOperand(size, 0));
+    else if (op == LLVMShl && const_of(LLVMGetOperand(size, 1)) < 32)
+      c = 1ull << const_of(LLVMGetOperand(size, 1));
+    if (c)
+      return c;
+  }
+  for (LLVMUseRef u = LLVMGetFirstUse(size); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef w = LLVMGetUser(u);
+    if (!LLVMIsABinaryOperator(w) || LLVMGetOperand(w, 0) != size || !LLVMGetExact(w))
+      continue;
+    LLVMOpcode op = LLVMGetInstructionOpcode(w);
+    unsigned long long k = const_of(LLVMGetOperand(w, 1)), d = 0;
+    if (op == LLVMSDiv || op == LLVMUDiv)
+      d = k;
+    else if ((op == LLVMAShr || op == LLVMLShr) && k && k < 32)
+      d = 1ull << k;
+    if (d && c && d != c)
+      return 0; /* two answers: none */
+    c = d ? d : c;
+  }
+  return c;
+}
+
+unsigned long long lt_mem_size_stride(LLVMValueRef call) {
+  return stride_of(LLVMGetOperand(call, 2));
+}
+
+/* A query's state: per object, whether its type is being found (a copy
+ * back into it says nothing new: optimistic, as type inference over
+ * cycles is) or has been, and which. */
+typedef struct {
+  LtCtx *c;
+  LtPoints *pt;
+  unsigned char *busy, *done;
+  LLVMTypeRef *type;
+} Query;
+
+static void query_init(Query *q, LtCtx *c, LtPoints *pt) {
+  q->c = c;
+  q->pt = pt;
+  q->busy = lt_xcalloc(pt->nobj + 1, 1);
+  q->done = lt_xcalloc(pt->nobj + 1, 1);
+  q->type = lt_xcalloc(pt->nobj + 1, sizeof *q->type);
+}
+
+static void query_free(Query *q) {
+  free(q->busy);
+  free(q->done);
+  free(q->type);
+}
+
+#define PENDING ((LLVMTypeRef)1)
+
+static LLVMTypeRef pointee_type(Query *q, LLVMValueRef p, unsigned long long stride, int depth);
+
+/* The element size of the allocations p may address, when their byte
+ * counts say one (`new(n * 24)`) and agree; 0 otherwise. */
+static unsigned long long alloc_stride(LtPoints *pt, LLVMValueRef p) {
+  const uint64_t *s = lt_points_of(pt, p);
+  unsigned long long c = 0;
+  for (unsigned o = 0; s && o < pt->nobj; o++) {
+    if (!set_has(s, o) || pt->obj[o].kind == O_NULL)
+      continue;
+    LLVMValueRef src = pt->obj[o].src;
+    const LtAllocFn *af = pt->obj[o].kind == O_ALLOC && src && LLVMIsACallInst(src)
+                              ? lt_alloc_fn(src)
+                              : NULL;
+    unsigned long long d = af && af->count_arg < 0 && af->size_arg >= 0
+                               ? stride_of(LLVMGetOperand(src, (unsigned)af->size_arg))
+                               : 0;
+    if (!d || (c && d != c))
+      return 0;
+    c = d;
+  }
+  return c;
+}
+
+/* The element size the copy `call` moves: from its byte count, or from
+ * those of the blocks either end addresses (the elements after an
+ * inserted one, copied into a block of n * sizeof(S) bytes); 0: unknown. */
+static unsigned long long copy_stride(Query *q, LLVMValueRef call) {
+  unsigned long long c = stride_of(LLVMGetOperand(call, 2));
+  for (unsigned e = 0; e < 2 && !c; e++)
+    c = alloc_stride(q->pt, LLVMGetOperand(call, e));
+  return c;
+}
+
+/* The element type of object o: how the function indexes it, or failing
+ * that the type of the objects copied into it or out of it (the bytes a
+ * copy moves keep their layout): vector<S>'s operator= copies the
+ * elements into a new block that nothing indexes, and erase then moves
+ * them within it (fuzz --structvec seed 14 -O2: a silent wrong gradient
+ * while that copy was taken for doubles). NULL: unknown; PENDING: o is
+ * being found further up. */
+static LLVMTypeRef object_type(Query *q, unsigned o, int depth);
+
+static LLVMTypeRef copied_type(Query *q, unsigned o, int depth) {
+  LtPoints *pt = q->pt;
+  LLVMValueRef src = pt->obj[o].src;
+  LLVMTypeRef t = lt_mem_element_type(src);
+  if (t || depth > 3 || !LLVMIsAInstruction(src))
+    return t;
+  LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInstructionParent(src));
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      const LtRule *r;
+      if (!LLVMIsACallInst(i) || lt_call_kind(i, &r) != LT_CALL_MEMCPY)
+        continue;
+      for (unsigned e = 0; e < 2; e++) {
+        const uint64_t *s = lt_points_of(pt, LLVMGetOperand(i, e));
+        if (!s || !set_has(s, o))
+          continue;
+        LLVMTypeRef u = pointee_type(q, LLVMGetOperand(i, !e), copy_stride(q, i), depth + 1);
+        if (u && t && u != t)
+          return NULL; /* copies of two types: no type */
+        t = u ? u : t;
+      }
+    }
+  return t;
+}
+
+static LLVMTypeRef object_type(Query *q, unsigned o, int depth) {
+  if (q->pt->obj[o].kind != O_ALLOC || !q->pt->obj[o].src)
+    return NULL;
+  if (q->busy[o])
+    return PENDING;
+  if (!q->done[o]) {
+    q->busy[o] = 1;
+    q->type[o] = copied_type(q, o, depth);
+    q->busy[o] = 0;
+    q->done[o] = 1;
+  }
+  return q->type[o];
+}
+
+/* Object o may be an array of elements of stride bytes: not an allocation
+ * of a constant size that is no multiple of them. Points-to joins the data
+ * pointers of a std::vector<double> and a std::vector<S> (field-blind, and
+ * through the calls both are passed to), and a block of 8 doubles is no
+ * array of 24-byte S. */
+static int holds_whole(LtPoints *pt, unsigned o, unsigned long long stride) {
+  LLVMValueRef src = pt->obj[o].src;
+  const LtAllocFn *af = pt->obj[o].kind == O_ALLOC && src && LLVMIsACallInst(src)
+                            ? lt_alloc_fn(src)
+                            : NULL;
+  if (!af || af->count_arg >= 0 || af->old_arg >= 0 || af->size_arg < 0)
+    return 1;
+  LLVMValueRef n = LLVMGetOperand(src, (unsigned)af->size_arg);
+  return !LLVMIsAConstantInt(n) || LLVMConstIntGetZExtValue(n) % stride == 0;
+}
+
+/* An element type of size stride (0: any) that every object p may address
+ * agrees on (null and objects being found aside), or NULL. */
+static LLVMTypeRef pointee_type(Query *q, LLVMValueRef p, unsigned long long stride, int depth) {
+  LtPoints *pt = q->pt;
+  const uint64_t *s = lt_points_of(pt, p);
+  LLVMTypeRef t = NULL;
+  for (unsigned o = 0; s && o < pt->nobj; o++) {
+    if (!set_has(s, o) || pt->obj[o].kind == O_NULL)
+      continue;
+    LLVMTypeRef e = object_type(q, o, depth);
+    if (e == PENDING || (!e && stride && !holds_whole(pt, o, stride)))
+      continue;
+    if (!e || (t && e != t) || (stride && LLVMABISizeOfType(q->c->td, e) != stride))
+      return NULL;
+    t = e;
+  }
+  return t;
+}
+
+static int whole_elements(LLVMTargetDataRef td, LLVMValueRef p, unsigned long long m, int depth);
+
+/* v is a multiple of m: a constant one, a product by one (mul, shl),
+ * divided by one exactly (sdiv exact: libstdc++'s element counts), or the
+ * distance between two pointers at whole elements (pos - begin). */
+static int multiple_of(LLVMTargetDataRef td, LLVMValueRef v, unsigned long long m, int depth) {
+  if (LLVMIsAConstantInt(v))
+    return LLVMConstIntGetSExtValue(v) % (long long)m == 0;
+  if (LLVMIsAInstruction(v)) {
+    LLVMOpcode op = LLVMGetInstructionOpcode(v);
+    for (unsigned k = 0; op == LLVMMul && k < 2; k++)
+      if (const_of(LLVMGetOperand(v, k)) % m == 0 && const_of(LLVMGetOperand(v, k)))
+        return 1;
+    if (op == LLVMShl && const_of(LLVMGetOperand(v, 1)) < 32 &&
+        (1ull << const_of(LLVMGetOperand(v, 1))) % m == 0)
+      return 1;
+    if (op == LLVMSub && depth < 4 && LLVMIsAPtrToIntInst(LLVMGetOperand(v, 0)) &&
+        LLVMIsAPtrToIntInst(LLVMGetOperand(v, 1)) &&
+        whole_elements(td, LLVMGetOperand(LLVMGetOperand(v, 0), 0), m, depth + 1) &&
+        whole_elements(td, LLVMGetOperand(LLVMGetOperand(v, 1), 0), m, depth + 1))
+      return 1;
+  }
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef w = LLVMGetUser(u);
+    if (!LLVMIsABinaryOperator(w) || LLVMGetOperand(w, 0) != v || !LLVMGetExact(w))
+      continue;
+    LLVMOpcode op = LLVMGetInstructionOpcode(w);
+    unsigned long long k = const_of(LLVMGetOperand(w, 1));
+    if ((op == LLVMSDiv || op == LLVMUDiv) && k && k % m == 0)
+      return 1;
+    if ((op == LLVMAShr || op == LLVMLShr) && k && k < 32 && (1ull << k) % m == 0)
+      return 1;
+  }
+  return 0;
+}
+
+/* p steps from the pointer it is derived from by GEPs of whole elements
+ * of m bytes (constant or not); what it starts from is taken to address
+ * an element's start. */
+static int whole_elements(LLVMTargetDataRef td, LLVMValueRef p, unsigned long long m, int depth) {
+  for (int k = 0; k < 8; k++) {
+    if (!LLVMIsAGetElementPtrInst(p))
+      return 1;
+    if (LLVMGetNumOperands(p) != 2)
+      return 0; /* into a struct's fields */
+    unsigned long long es = LLVMABISizeOfType(td, LLVMGetGEPSourceElementType(p));
+    LLVMValueRef ix = LLVMGetOperand(p, 1);
+    if (es % m && !(LLVMIsAConstantInt(ix) &&
+                    (LLVMConstIntGetSExtValue(ix) * (long long)es) % (long long)m == 0) &&
+        !(es == 1 && multiple_of(td, ix, m, depth)))
+      return 0;
+    p = LLVMGetOperand(p, 0);
+  }
+  return 0;
+}
+
+LLVMTypeRef lt_mem_pointee_element_type(LtCtx *c, LtPoints *pt, LLVMValueRef call,
+                                        LLVMValueRef p) {
+  Query q;
+  query_init(&q, c, pt);
+  LLVMTypeRef t = pointee_type(&q, p, copy_stride(&q, call), 0);
+  query_free(&q);
+  return t && whole_elements(c->td, p, LLVMABISizeOfType(c->td, t), 0) ? t : NULL;
+}
+
+int lt_mem_pointee_holds_ptrs(LtCtx *c, LtPoints *pt, LLVMValueRef call) {
+  const uint64_t *s = lt_points_of(pt, LLVMGetOperand(call, 1));
+  Query q;
+  query_init(&q, c, pt);
+  unsigned long long stride = copy_stride(&q, call);
+  int holds = 0;
+  for (unsigned o = 0; s && o < pt->nobj && !holds; o++) {
+    LLVMTypeRef e = set_has(s, o) ? object_type(&q, o, 0) : NULL;
+    unsigned long long es = e ? LLVMABISizeOfType(c->td, e) : 0;
+    /* elements of another size are not what it copies */
+    if (!e || (stride && es != stride))
+      continue;
+    LtMemLayout L;
+    memset(&L, 0, sizeof L);
+    lt_mem_leaves(c->td, e, 0, 0, (long long)es, &L, 0);
+    holds = L.overflow || lt_mem_layout_has(&L, 1);
+  }
+  query_free(&q);
+  return holds;
+}
