@@ -173,64 +173,7 @@ enum { LT_TBAA_UNKNOWN, LT_TBAA_FLOAT, LT_TBAA_INT, LT_TBAA_PTR };
 int lt_tbaa_class(LLVMContextRef c, LLVMValueRef tag, LLVMTypeRef *fty);
 int lt_tbaa_class_of(LLVMValueRef inst, LLVMTypeRef *fty); /* its !tbaa */
 
-/* memlayout.c: the float and pointer fields a memcpy/memmove copies */
-#define LT_MEM_FIELDS 32
-typedef struct LtMemLayout {
-  unsigned long long period; /* bytes per element */
-  unsigned n, overflow;
-  int guessed;               /* uniform, from how the memory is accessed */
-  struct { unsigned off; LLVMTypeRef ty; } f[LT_MEM_FIELDS]; /* float or ptr */
-} LtMemLayout;
-typedef struct LtGen LtGen;
-/* a: its bit groups (bits.c) say which integer accesses move floats; NULL
- * when they are not known yet (integer accesses are then integers) */
-int lt_mem_layout(LtCtx *c, const LtActivity *a, LLVMValueRef call, LtMemLayout *L);
-int lt_mem_layout_has(const LtMemLayout *L, int ptrs); /* pointer / float fields */
-/* memelem.c: the aggregate type a GEP indexes base's object with (also
- * through the PHIs and selects that merge base with other pointers, when
- * they agree), or NULL */
-LLVMTypeRef lt_mem_element_type(LLVMValueRef base);
-/* The element size the byte count of `call` (a copy of a run-time length)
- * is made of or divided by exactly (n * 24, (last - first) / 24), or 0 */
-unsigned long long lt_mem_size_stride(LLVMValueRef call);
-/* ... of the allocations p (an end of `call`) may address, or the objects
- * copied into or out of them, when those agree and have the size of the
- * elements call copies (from its byte count or its blocks'), or NULL */
-LLVMTypeRef lt_mem_pointee_element_type(LtCtx *c, LtPoints *pt, LLVMValueRef call,
-                                        LLVMValueRef p);
-/* Is some allocation the copy `call` may copy from of a type with
- * pointer fields, and of its stride? (A copy of it guessed to move floats
- * would leave their shadows behind.) */
-int lt_mem_pointee_holds_ptrs(LtCtx *c, LtPoints *pt, LLVMValueRef call);
-int lt_realloc_layout(LtCtx *c, LLVMValueRef call, LtMemLayout *L);
-/* memnote.c: the declared types of copies, noted before canonicalising */
-void lt_mem_note_types(LtCtx *c, LLVMValueRef fn); /* before canonicalising */
-int lt_mem_ptrs_seen(LtCtx *c, LLVMValueRef call);
-/* The declared type of the memory at p, through GEPs of constant offset,
- * stack slots and, for a parameter's memory, what every caller passes
- * there (when they agree); the offset into it in *off. NULL: unknown. */
-LLVMTypeRef lt_mem_place(LtCtx *c, LLVMValueRef p, unsigned long long *off);
-unsigned lt_mem_note_kind(LLVMContextRef ctx); /* !leantape.layout */
-/* memlayout.c, for memnote.c: the scalar leaves of t in [lo, hi) (t
- * placed at base) added to L; a char buffer's type (SROA's [40 x i8]
- * slices, aligned storage), which says nothing of what it holds; the
- * declared type at p (alloca, global, typed GEP), p's byte offset into it
- * and whether p may step over an array of it. */
-void lt_mem_leaves(LLVMTargetDataRef td, LLVMTypeRef t, long long base, long long lo,
-                   long long hi, LtMemLayout *L, int depth);
-int lt_mem_bytes_only(LLVMTypeRef t);
-LLVMTypeRef lt_mem_declared(LLVMTargetDataRef td, LLVMValueRef p, unsigned long long *off,
-                            int *element);
-/* memuse.c: the address a load or store accesses, and in *t the type it
- * accesses there; NULL for other instructions */
-LLVMValueRef lt_mem_access(LLVMValueRef i, LLVMTypeRef *t);
-/* The float (else pointer) type the function of `call` accesses through
- * pointers based on its destination or source (b1, b2), or NULL. */
-LLVMTypeRef lt_mem_elem_type(LLVMTargetDataRef td, LLVMValueRef call);
-/* The function accesses the copy's memory both as floats and pointers,
- * and pointers where the copy may move them (not all below its start). */
-int lt_mem_mixed(LLVMTargetDataRef td, LLVMValueRef call);
-LLVMTypeRef lt_elem_type_of(LLVMValueRef fn, LLVMValueRef b1, LLVMValueRef b2);
+#include "analysis/memcopy.h" /* what a memcpy/memmove copies */
 
 /* bits.c: integers that only move floating-point bits */
 void lt_bits_run(LtActivity *a, LLVMValueRef fn, const LtCfg *g, LtCtx *c);
