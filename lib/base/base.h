@@ -55,6 +55,7 @@ LLVMValueRef lt_const_fill(LLVMTypeRef t, double v);
 const char *lt_callee_name(LLVMValueRef call, size_t *len); /* "" if indirect */
 LLVMValueRef lt_called_fn(LLVMValueRef call); /* NULL if indirect */
 LLVMValueRef lt_first_non_phi(LLVMBasicBlockRef bb);
+void lt_copy_md(LLVMContextRef x, LLVMValueRef to, LLVMValueRef from);
 /* The address a load, store or atomic instruction accesses; NULL for
  * other instructions. */
 LLVMValueRef lt_access_addr(LLVMValueRef i);

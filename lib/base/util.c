@@ -147,6 +147,18 @@ const char *lt_callee_name(LLVMValueRef call, size_t *len) {
   return LLVMGetValueName2(f, len);
 }
 
+/* to gets from's metadata (!tbaa, !alias.scope, ...) and debug location */
+void lt_copy_md(LLVMContextRef x, LLVMValueRef to, LLVMValueRef from) {
+  size_t n = 0;
+  LLVMValueMetadataEntry *e = LLVMInstructionGetAllMetadataOtherThanDebugLoc(from, &n);
+  for (size_t k = 0; k < n; k++)
+    LLVMSetMetadata(to, LLVMValueMetadataEntriesGetKind(e, (unsigned)k),
+                    LLVMMetadataAsValue(x, LLVMValueMetadataEntriesGetMetadata(e, (unsigned)k)));
+  if (e)
+    LLVMDisposeValueMetadataEntries(e);
+  LLVMInstructionSetDebugLoc(to, LLVMInstructionGetDebugLoc(from));
+}
+
 LLVMValueRef lt_first_non_phi(LLVMBasicBlockRef bb) {
   LLVMValueRef i = LLVMGetFirstInstruction(bb);
   while (i && LLVMIsAPHINode(i))

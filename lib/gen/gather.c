@@ -216,17 +216,6 @@ static int alone(Loop *L, int grp, LLVMTypeRef t, LLVMValueRef *conf, unsigned *
   return versioned ? 2 : 1;
 }
 
-static void copy_md(LLVMContextRef x, LLVMValueRef to, LLVMValueRef from) {
-  size_t n = 0;
-  LLVMValueMetadataEntry *e = LLVMInstructionGetAllMetadataOtherThanDebugLoc(from, &n);
-  for (size_t k = 0; k < n; k++)
-    LLVMSetMetadata(to, LLVMValueMetadataEntriesGetKind(e, (unsigned)k),
-                    LLVMMetadataAsValue(x, LLVMValueMetadataEntriesGetMetadata(e, (unsigned)k)));
-  if (e)
-    LLVMDisposeValueMetadataEntries(e);
-  LLVMInstructionSetDebugLoc(to, LLVMInstructionGetDebugLoc(from));
-}
-
 /* the flags of lt_build_accum's additions */
 static LLVMValueRef fast(LLVMValueRef s) {
   if (LLVMIsAInstruction(s) && LLVMCanValueUseFastMathFlags(s))
@@ -245,10 +234,10 @@ static void accumulate(LtCtx *c, LLVMBuilderRef b, const Acc *like, LLVMValueRef
   LLVMTypeRef t = LLVMTypeOf(like->add);
   LLVMValueRef ld = LLVMBuildLoad2(b, t, addr, "");
   LLVMSetAlignment(ld, LLVMGetAlignment(like->load));
-  copy_md(c->llctx, ld, like->load);
+  lt_copy_md(c->llctx, ld, like->load);
   LLVMValueRef st = LLVMBuildStore(b, fadd(b, ld, v), addr);
   LLVMSetAlignment(st, LLVMGetAlignment(like->store));
-  copy_md(c->llctx, st, like->store);
+  lt_copy_md(c->llctx, st, like->store);
 }
 
 /* PHIs of bb that name pred name nb instead (the C API cannot change an

@@ -57,6 +57,9 @@ void lt_step_iter_hints(LtCtx *c, LLVMValueRef fn);
  * intrinsic it computes */
 void lt_known_asm(LtCtx *c, LLVMValueRef fn);
 
+/* ptrvec.c: every <N x ptr> value becomes N pointers, its loads and
+ * stores N loads and stores (after the pipeline) */
+void lt_pointer_vectors(LtCtx *c, LLVMValueRef fn);
 /* lanes.c: a pointer taken out of a float vector load's bits is loaded as
  * an integer of its own (after the pipeline) */
 void lt_pointer_lanes(LtCtx *c, LLVMValueRef fn);

@@ -375,6 +375,7 @@ LLVMValueRef lt_preprocess(LtCtx *c, LLVMValueRef fn, LLVMValueRef at) {
     return NULL;
   }
   lt_step_iter_hints(c, p);
+  lt_pointer_vectors(c, p);
   lt_pointer_lanes(c, p);
   lt_float_lanes(c, p);
   lt_expand_reductions(c, p);

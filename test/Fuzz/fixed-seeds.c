@@ -28,6 +28,10 @@
 // -X: the pass run by opt on IR clang has already optimised (-E: with
 // -ffast-math, so vectorised reductions and SLP lanes reach it)
 // RUN: bash %S/../../tools/fuzz/run.sh -S -X -E -n 2 -s 1 -O "0 3" -j 2 -g --pointers
+// -X --structvec seed 302 at -O2: std::vector's swap moves {end,
+// capacity} as one <2 x ptr>, whose shadows were left behind (a silent
+// wrong gradient; prep/ptrvec.c)
+// RUN: bash %S/../../tools/fuzz/run.sh -S -X -n 1 -s 302 -O 2 -g --structvec
 // Calls (helpers, recursion, custom gradients): seed 1 found fastcc
 // callees called with the C convention; --calls --pointers seeds 2 and 4
 // the escape of recursive parameters; C++.
