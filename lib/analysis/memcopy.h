@@ -13,7 +13,11 @@ typedef struct LtMemLayout {
   unsigned long long period; /* bytes per element */
   unsigned n, overflow;
   int guessed;               /* uniform, from how the memory is accessed */
-  struct { unsigned off; LLVMTypeRef ty; } f[LT_MEM_FIELDS]; /* float or ptr */
+  struct {
+    unsigned off;
+    unsigned char filled; /* a float guessed for bytes nothing else says */
+    LLVMTypeRef ty;
+  } f[LT_MEM_FIELDS]; /* float or ptr */
 } LtMemLayout;
 typedef struct LtGen LtGen;
 /* a: its bit groups (bits.c) say which integer accesses move floats; NULL
@@ -27,6 +31,9 @@ LLVMTypeRef lt_mem_element_type(LLVMValueRef base);
 /* The element size the byte count of `call` (a copy of a run-time length)
  * is made of or divided by exactly (n * 24, (last - first) / 24), or 0 */
 unsigned long long lt_mem_size_stride(LLVMValueRef call);
+/* Byte count v is a whole number of m-byte elements: a multiple of a
+ * constant, or the distance between two pointers at whole elements */
+int lt_mem_multiple_of(LLVMTargetDataRef td, LLVMValueRef v, unsigned long long m);
 /* ... of the allocations p (an end of `call`) may address, or the objects
  * copied into or out of them, when those agree and have the size of the
  * elements call copies (from its byte count or its blocks'), or NULL */
@@ -65,5 +72,12 @@ LLVMTypeRef lt_mem_elem_type(LLVMTargetDataRef td, LLVMValueRef call);
  * and pointers where the copy may move them (not all below its start). */
 int lt_mem_mixed(LLVMTargetDataRef td, LLVMValueRef call);
 LLVMTypeRef lt_elem_type_of(LLVMValueRef fn, LLVMValueRef b1, LLVMValueRef b2);
+/* The allocation `block` in fn is accessed, or copied with a known layout,
+ * both as floats and as pointers */
+int lt_mem_block_mixed(LtCtx *c, LLVMValueRef fn, LLVMValueRef block);
+/* A run-time length copy's layout from the constant copies of the same
+ * objects at whole elements from it (1: found, in *L) */
+int lt_mem_layout_from_copies(LtCtx *c, const LtActivity *a, LLVMValueRef call,
+                              LtMemLayout *L);
 
 #endif

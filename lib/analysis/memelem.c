@@ -325,6 +325,10 @@ static int whole_elements(LLVMTargetDataRef td, LLVMValueRef p, unsigned long lo
   return 0;
 }
 
+int lt_mem_multiple_of(LLVMTargetDataRef td, LLVMValueRef v, unsigned long long m) {
+  return m && multiple_of(td, v, m, 0);
+}
+
 LLVMTypeRef lt_mem_pointee_element_type(LtCtx *c, LtPoints *pt, LLVMValueRef call,
                                         LLVMValueRef p) {
   Query q;
@@ -336,6 +340,7 @@ LLVMTypeRef lt_mem_pointee_element_type(LtCtx *c, LtPoints *pt, LLVMValueRef cal
 
 int lt_mem_pointee_holds_ptrs(LtCtx *c, LtPoints *pt, LLVMValueRef call) {
   const uint64_t *s = lt_points_of(pt, LLVMGetOperand(call, 1));
+  LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInstructionParent(call));
   Query q;
   query_init(&q, c, pt);
   unsigned long long stride = copy_stride(&q, call);
@@ -343,6 +348,13 @@ int lt_mem_pointee_holds_ptrs(LtCtx *c, LtPoints *pt, LLVMValueRef call) {
   for (unsigned o = 0; s && o < pt->nobj && !holds; o++) {
     LLVMTypeRef e = set_has(s, o) ? object_type(&q, o, 0) : NULL;
     unsigned long long es = e ? LLVMABISizeOfType(c->td, e) : 0;
+    LLVMValueRef src = pt->obj[o].src;
+    if (!e && set_has(s, o) && pt->obj[o].kind == O_ALLOC && src && LLVMIsAInstruction(src) &&
+        LLVMGetBasicBlockParent(LLVMGetInstructionParent(src)) == fn &&
+        holds_whole(pt, o, stride ? stride : 1) && lt_mem_block_mixed(c, fn, src)) {
+      holds = 1; /* stored or copied into as both floats and pointers */
+      break;
+    }
     /* elements of another size are not what it copies */
     if (!e || (stride && es != stride))
       continue;

@@ -25,14 +25,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void add(LtMemLayout *L, unsigned long long off, LLVMTypeRef t) {
+static void add_field(LtMemLayout *L, unsigned long long off, LLVMTypeRef t, int filled) {
   if (L->n < LT_MEM_FIELDS) {
     L->f[L->n].off = off;
     L->f[L->n].ty = t;
+    L->f[L->n].filled = (unsigned char)filled;
     L->n++;
   } else {
     L->overflow = 1;
   }
+}
+
+static void add(LtMemLayout *L, unsigned long long off, LLVMTypeRef t) {
+  add_field(L, off, t, 0);
 }
 
 void lt_mem_leaves(LLVMTargetDataRef td, LLVMTypeRef t, long long base, long long lo,
@@ -148,7 +153,7 @@ static int from_tbaa_struct(LtCtx *c, LLVMValueRef call, unsigned long long n,
       add(L, off, c->ptr);
     else if (cls != LT_TBAA_INT) /* char or unknown: the accesses' floats */
       for (unsigned long long o = off; o + fs <= off + size; o += fs)
-        add(L, o, fill);
+        add_field(L, o, fill, 1);
   }
   return !L->overflow;
 }
@@ -302,13 +307,14 @@ static int period_fits(LLVMTargetDataRef td, LLVMTypeRef *field, unsigned long l
  * the smallest that the fields seen agree with, and only fields of more
  * than one kind (floats, pointers, integers) say there is one: a lone
  * pointer field does not make its neighbours pointers. */
-static void periodic_fill(LLVMTargetDataRef td, LLVMTypeRef *field, unsigned long long n) {
+static unsigned long long periodic_fill(LLVMTargetDataRef td, LLVMTypeRef *field,
+                                        unsigned long long n) {
   int kinds = 0;
   for (unsigned long long r = 0; r < n; r++)
     if (field[r])
       kinds |= lt_is_float_ty(field[r]) ? 1 : lt_is_ptr_ty(field[r]) ? 2 : 4;
   if (kinds == 1 || kinds == 2 || kinds == 4)
-    return;
+    return 0;
   for (unsigned long long p = 16; p <= n / 2; p += 8) {
     if (n % p || !period_fits(td, field, n, p))
       continue;
@@ -319,8 +325,9 @@ static void periodic_fill(LLVMTargetDataRef td, LLVMTypeRef *field, unsigned lon
       for (unsigned long long q = r; t && q < n; q += p)
         field[q] = t;
     }
-    return;
+    return p;
   }
+  return 0;
 }
 
 /* Layout from how the function accesses the copied bytes: every load and
@@ -335,16 +342,14 @@ static void periodic_fill(LLVMTargetDataRef td, LLVMTypeRef *field, unsigned lon
  * the function are places too (at -O0 an Eigen evaluator copies an
  * expression into an i8 buffer, then the buffer into its member, and
  * only the member is read as a pointer). */
-static int from_accesses(LtCtx *c, const LtActivity *a, LLVMValueRef call,
-                         unsigned long long n, LLVMTypeRef fill, LtMemLayout *L) {
+static int accesses_layout(LtCtx *c, const LtActivity *a, LLVMValueRef call,
+                           unsigned long long n, LLVMTypeRef fill, LtMemLayout *L,
+                           LLVMTypeRef *field) {
   LLVMTargetDataRef td = c->td;
   LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInstructionParent(call));
   LLVMValueRef base[LT_COPY_PLACES];
   long long at[LT_COPY_PLACES];
   unsigned np = copy_places(td, fn, call, n, base, at);
-  LLVMTypeRef field[64] = {0}; /* the access starting at each byte */
-  if (n > 64 || !n)
-    return 0;
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
        bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
@@ -385,7 +390,10 @@ static int from_accesses(LtCtx *c, const LtActivity *a, LLVMValueRef call,
         field[r] = t;
       }
     }
-  periodic_fill(td, field, n);
+  /* a copy of whole elements is described by one of them */
+  unsigned long long period = periodic_fill(td, field, n);
+  if (period)
+    n = period;
   /* Without pointer fields the layout says something only when no 8
    * bytes in a row are left that a pointer could occupy. */
   int any = 0, run = 0, hole = 0;
@@ -411,11 +419,25 @@ static int from_accesses(LtCtx *c, const LtActivity *a, LLVMValueRef call,
     while (q < n && !field[q] && q - r < fs)
       q++;
     if (q - r == fs && r % fs == 0)
-      add(L, r, fill);
+      add_field(L, r, fill, 1);
     r = q > r ? q : r + 1;
   }
   L->period = n;
   return !L->overflow;
+}
+
+/* The bytes a constant copy's layout is read from accesses of: push_back
+ * into a vector that reserved 16 elements of 24 bytes copies 384 at -O3. */
+enum { LT_ACCESS_BYTES = 4096 };
+
+static int from_accesses(LtCtx *c, const LtActivity *a, LLVMValueRef call,
+                         unsigned long long n, LLVMTypeRef fill, LtMemLayout *L) {
+  if (!n || n > LT_ACCESS_BYTES)
+    return 0;
+  LLVMTypeRef *field = lt_xcalloc(n, sizeof *field); /* the access at each byte */
+  int ok = accesses_layout(c, a, call, n, fill, L, field);
+  free(field);
+  return ok;
 }
 
 static int mem_layout(LtCtx *c, const LtActivity *a, LLVMValueRef call, LtMemLayout *L);
@@ -519,6 +541,8 @@ static int mem_layout(LtCtx *c, const LtActivity *a, LLVMValueRef call, LtMemLay
     if (t && from_declared(td, t, 0, 1, constant, n, L))
       return 0;
   }
+  if (!constant && lt_mem_layout_from_copies(c, a, call, L))
+    return 0;
   memset(L, 0, sizeof *L);
   if (constant && from_accesses(c, a, call, n, lt_is_ptr_ty(fill) ? c->f64 : fill, L))
     return 0;

@@ -1,9 +1,13 @@
 /* memuse.c: how a function accesses the objects a copy moves: the float
  * or pointer type its loads, stores and GEPs use there (the fill of
  * memlayout.c's layouts), and whether it moves both floats and pointers
- * there (the copy's layout must then say which bytes are which).
+ * there (the copy's layout must then say which bytes are which); and
+ * what the function's other copies of the same block say: the layout of
+ * a copy of a run-time length, and whether a block holds both kinds.
  */
 #include "lt.h"
+
+#include <string.h>
 
 LLVMValueRef lt_mem_access(LLVMValueRef i, LLVMTypeRef *t) {
   if (LLVMIsALoadInst(i)) {
@@ -83,6 +87,36 @@ static Uses uses_of(LLVMValueRef fn, LLVMValueRef b1, LLVMValueRef b2, LLVMTarge
   return u;
 }
 
+/* The allocation `block` (an instruction of fn) holds both floats and
+ * pointers: the function stores or loads both through addresses based on
+ * it, or copies into or out of it with a layout of its own (not guessed)
+ * that has both. Copies elsewhere in the function whose layout is a guess
+ * then cannot be taken for uniform floats: after `tmp = sv` at -O3 the
+ * copy from sv's data (a PHI of two blocks, both filled with S
+ * {double, double *, int} by stores and known copies) was taken for
+ * doubles, the shadows of S's pointers were left behind, and the gradient
+ * read a null shadow (a segfault; fuzz --structvec -X seed 441). */
+int lt_mem_block_mixed(LtCtx *c, LLVMValueRef fn, LLVMValueRef block) {
+  Uses u = uses_of(fn, block, block, NULL, NULL, 0);
+  int fl = u.any_fl, pt = u.any_pt;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb && !(fl && pt);
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && !(fl && pt);
+         i = LLVMGetNextInstruction(i)) {
+      const LtRule *r;
+      if (!LLVMIsACallInst(i) || lt_call_kind(i, &r) != LT_CALL_MEMCPY ||
+          !LLVMIsAConstantInt(LLVMGetOperand(i, 2)) ||
+          (lt_base_of(LLVMGetOperand(i, 0)) != block && lt_base_of(LLVMGetOperand(i, 1)) != block))
+        continue;
+      LtMemLayout L;
+      if (lt_mem_layout(c, NULL, i, &L) || L.guessed)
+        continue;
+      fl |= lt_mem_layout_has(&L, 0);
+      pt |= lt_mem_layout_has(&L, 1);
+    }
+  return fl && pt;
+}
+
 LLVMTypeRef lt_elem_type_of(LLVMValueRef fn, LLVMValueRef b1, LLVMValueRef b2) {
   Uses u = uses_of(fn, b1, b2, NULL, NULL, 0);
   return u.fl ? u.fl : u.pt;
@@ -129,4 +163,141 @@ LLVMTypeRef lt_mem_elem_type(LLVMTargetDataRef td, LLVMValueRef call) {
   Uses u = uses_of(LLVMGetBasicBlockParent(LLVMGetInstructionParent(call)), b1, b2, td, call,
                    LLVMIsAConstantInt(size) ? LLVMConstIntGetZExtValue(size) : 0);
   return u.fl ? u.fl : u.pt;
+}
+
+static int overlap(LLVMTargetDataRef td, const LtMemLayout *A, unsigned i,
+                   const LtMemLayout *B, unsigned j) {
+  unsigned long long a = A->f[i].off, b = B->f[j].off;
+  return a < b + LLVMABISizeOfType(td, B->f[j].ty) && b < a + LLVMABISizeOfType(td, A->f[i].ty);
+}
+
+/* whether field j of B covers every byte of field i of A */
+static int covers(LLVMTargetDataRef td, const LtMemLayout *B, unsigned j, const LtMemLayout *A,
+                  unsigned i) {
+  unsigned long long a = A->f[i].off, b = B->f[j].off;
+  return b <= a && a + LLVMABISizeOfType(td, A->f[i].ty) <= b + LLVMABISizeOfType(td, B->f[j].ty);
+}
+
+/* L becomes the union of layouts L and M of one period, when they agree:
+ * the same pointer fields, and floats where the other has the same float
+ * or nothing. A float guessed for bytes nothing else said (`filled`: the
+ * four bytes after S's int k, taken for a float by one copy, where another
+ * took all eight for a double) yields to a field that is not a guess, and
+ * to a guess that covers its bytes. */
+static int merge_layout(LLVMTargetDataRef td, LtMemLayout *L, const LtMemLayout *M) {
+  if (L->period != M->period)
+    return 0;
+  LtMemLayout U;
+  memset(&U, 0, sizeof U);
+  U.period = L->period;
+  for (int pass = 0; pass < 2; pass++) {
+    const LtMemLayout *A = pass ? M : L, *B = pass ? L : M;
+    for (unsigned i = 0; i < A->n; i++) {
+      int keep = 1, same = -1;
+      for (unsigned j = 0; j < B->n && keep; j++) {
+        if (!overlap(td, A, i, B, j))
+          continue;
+        if (B->f[j].off == A->f[i].off && B->f[j].ty == A->f[i].ty) {
+          same = (int)j;
+          continue;
+        }
+        if (lt_is_ptr_ty(A->f[i].ty) || lt_is_ptr_ty(B->f[j].ty))
+          return 0; /* a pointer where the other says otherwise */
+        if (!A->f[i].filled && !B->f[j].filled)
+          return 0; /* two types */
+        if (A->f[i].filled && !B->f[j].filled)
+          keep = 0;
+        else if (A->f[i].filled && B->f[j].filled) {
+          if (covers(td, B, j, A, i) && covers(td, A, i, B, j))
+            return 0; /* the same bytes, two types */
+          if (covers(td, B, j, A, i))
+            keep = 0;
+          else if (!covers(td, A, i, B, j))
+            return 0; /* guesses across each other */
+        }
+      }
+      if (!keep || (same >= 0 && pass)) /* each common field once */
+        continue;
+      if (same < 0 && lt_is_ptr_ty(A->f[i].ty))
+        return 0; /* a pointer only one of them has */
+      if (U.n == LT_MEM_FIELDS)
+        return 0;
+      unsigned at = U.n++;
+      while (at > 0 && U.f[at - 1].off > A->f[i].off) {
+        U.f[at] = U.f[at - 1];
+        at--;
+      }
+      U.f[at] = A->f[i];
+      U.f[at].filled = A->f[i].filled && (same < 0 || B->f[same].filled);
+    }
+  }
+  *L = U;
+  return 1;
+}
+
+/* The layout of a copy of a run-time length from the other copies of its
+ * objects: one of constant size, with a layout of its own (not guessed)
+ * that has pointer fields, copying whole elements to or from the same
+ * base at a whole number of its elements from this copy's end, when this
+ * copy's byte count is made of that element size or is a whole number of
+ * them (the distance between two pointers at element starts: assign from
+ * a range). std::vector's copy
+ * constructor at -O3 copies 72 bytes from a block that a memcpy of five S
+ * {double, double *, int} (120 bytes, laid out from the stores that
+ * filled its source) had filled, and that nothing indexes but i8 GEPs:
+ * the copy was taken for doubles and the shadows of the pointers stayed
+ * behind (fuzz --structvec -X seed 434 at -O3, a silent wrong gradient).
+ * All such copies must agree. */
+int lt_mem_layout_from_copies(LtCtx *c, const LtActivity *a, LLVMValueRef call,
+                              LtMemLayout *L) {
+  static int busy; /* the other copies' layouts do not come back here */
+  LLVMTargetDataRef td = c->td;
+  unsigned long long stride = lt_mem_size_stride(call);
+  LLVMValueRef size = LLVMGetOperand(call, 2);
+  if (busy || LLVMIsAConstantInt(size))
+    return 0;
+  LLVMValueRef base[2];
+  long long at[2];
+  for (unsigned e = 0; e < 2; e++)
+    base[e] = lt_const_offset(td, LLVMGetOperand(call, e), &at[e]);
+  LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInstructionParent(call));
+  int found = 0;
+  busy = 1;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb && found >= 0;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && found >= 0;
+         i = LLVMGetNextInstruction(i)) {
+      const LtRule *r;
+      if (i == call || !LLVMIsACallInst(i) || lt_call_kind(i, &r) != LT_CALL_MEMCPY ||
+          !LLVMIsAConstantInt(LLVMGetOperand(i, 2)))
+        continue;
+      int same = 0;
+      long long o = 0, from = 0;
+      for (unsigned f = 0; f < 2 && !same; f++) {
+        LLVMValueRef b = lt_const_offset(td, LLVMGetOperand(i, f), &o);
+        for (unsigned e = 0; e < 2 && !same; e++)
+          if (b && base[e] && b == base[e]) {
+            same = 1;
+            from = at[e] - o;
+          }
+      }
+      if (!same)
+        continue;
+      LtMemLayout M;
+      if (lt_mem_layout(c, a, i, &M) || M.guessed || M.overflow || !lt_mem_layout_has(&M, 1) ||
+          !M.period || from % (long long)M.period ||
+          !(stride ? stride % M.period == 0 : lt_mem_multiple_of(td, size, M.period)))
+        continue;
+      if (!found) {
+        *L = M;
+        found = 1;
+      } else if (!merge_layout(td, L, &M)) {
+        found = -1; /* they disagree */
+        break;
+      }
+    }
+  busy = 0;
+  if (found < 0)
+    memset(L, 0, sizeof *L);
+  return found > 0;
 }

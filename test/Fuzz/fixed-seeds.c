@@ -32,6 +32,11 @@
 // capacity} as one <2 x ptr>, whose shadows were left behind (a silent
 // wrong gradient; prep/ptrvec.c)
 // RUN: bash %S/../../tools/fuzz/run.sh -S -X -n 1 -s 302 -O 2 -g --structvec
+// -X --structvec seeds 402 and 434 at -O3: copies of S that nothing
+// types, laid out from the stores that filled them (more than 64 bytes)
+// and from the constant copies of the same block (memlayout.c, memuse.c);
+// clean errors before, and 434 a silent wrong gradient on the way
+// RUN: for s in 402 434; do bash %S/../../tools/fuzz/run.sh -S -X -n 1 -s $s -O 3 -g --structvec || exit 1; done
 // Calls (helpers, recursion, custom gradients): seed 1 found fastcc
 // callees called with the C convention; --calls --pointers seeds 2 and 4
 // the escape of recursive parameters; C++.
