@@ -11,7 +11,9 @@
  * integer loads of data used as floats are float loads, a lane of
  * computed floats taken as an integer is the float lane bitcast, and a
  * sign bit cleared or flipped through an integer mask is llvm.fabs or
- * fneg. A float and a vector of one float are the same value.
+ * fneg, and a float vector put together by insertelements from words of
+ * a wide integer (an i128 load's halves) is a shuffle of the floats. A
+ * float and a vector of one float are the same value.
  *
  * Runs after the canonicalising pipeline (which would fold them back) and
  * after lanes.c, which takes pointers out of float vectors first.
@@ -65,13 +67,79 @@ static LLVMValueRef shifted_lanes(LtCtx *c, LLVMValueRef r, unsigned *first) {
 static LLVMValueRef integer_shuffle(LtCtx *c, LLVMBuilderRef b, LLVMValueRef r);
 static LLVMValueRef sign_bits(LtCtx *c, LLVMBuilderRef b, LLVMValueRef r);
 
+/* r = bitcast (trunc (insertelement chain) to <N x iE>) to <N x F>, each
+ * lane k inserted being (lshr? (bitcast V to iW), S_k) for one float vector
+ * V of F, or r = bitcast (insertelement chain) to <N x F> with lanes
+ * trunc (lshr? (bitcast V to iW), S_k): lane k of r is lane S_k / E of V,
+ * poison where nothing is inserted. The shuffle of V that r is, before
+ * the builder's point; NULL otherwise (float_loads made V of the `load
+ * i128` such chains start from). */
+static LLVMValueRef gathered_lanes(LtCtx *c, LLVMBuilderRef b, LLVMValueRef r) {
+  LLVMTypeRef rt = LLVMTypeOf(r);
+  if (!LLVMIsABitCastInst(r) || LLVMGetTypeKind(rt) != LLVMVectorTypeKind ||
+      !lt_is_float_ty(LLVMGetElementType(rt)))
+    return NULL;
+  LLVMValueRef ie = LLVMGetOperand(r, 0), v = NULL;
+  int wide = LLVMIsATruncInst(ie) != NULL; /* the words cut by one vector trunc */
+  if (wide)
+    ie = LLVMGetOperand(ie, 0);
+  unsigned n = LLVMGetVectorSize(rt);
+  unsigned long long eb = LLVMSizeOfTypeInBits(c->td, LLVMGetElementType(rt));
+  int mask[64];
+  if (n > 64 || !LLVMIsAInsertElementInst(ie) ||
+      LLVMGetTypeKind(LLVMTypeOf(ie)) != LLVMVectorTypeKind)
+    return NULL;
+  for (unsigned k = 0; k < n; k++)
+    mask[k] = -1;
+  for (int depth = 0; LLVMIsAInsertElementInst(ie); depth++) {
+    LLVMValueRef x = LLVMGetOperand(ie, 1), at = LLVMGetOperand(ie, 2);
+    unsigned long long shift = 0;
+    if (depth > 64 || !LLVMIsAConstantInt(at) || LLVMConstIntGetZExtValue(at) >= n)
+      return NULL;
+    if (!wide) {
+      if (!LLVMIsATruncInst(x))
+        return NULL;
+      x = LLVMGetOperand(x, 0);
+    }
+    if (LLVMGetInstructionOpcode(x) == LLVMLShr) {
+      if (!LLVMIsAConstantInt(LLVMGetOperand(x, 1)))
+        return NULL;
+      shift = LLVMConstIntGetZExtValue(LLVMGetOperand(x, 1));
+      x = LLVMGetOperand(x, 0);
+    }
+    if (!LLVMIsABitCastInst(x))
+      return NULL;
+    LLVMValueRef src = LLVMGetOperand(x, 0);
+    LLVMTypeRef st = LLVMTypeOf(src);
+    if ((v && src != v) || LLVMGetTypeKind(st) != LLVMVectorTypeKind ||
+        LLVMGetElementType(st) != LLVMGetElementType(rt) || shift % eb ||
+        shift / eb >= LLVMGetVectorSize(st))
+      return NULL;
+    v = src;
+    unsigned k = (unsigned)LLVMConstIntGetZExtValue(at);
+    if (mask[k] < 0) /* the last insert into a lane wins */
+      mask[k] = (int)(shift / eb);
+    ie = LLVMGetOperand(ie, 0);
+  }
+  if (!v || !(LLVMIsAPoisonValue(ie) || LLVMIsAUndefValue(ie)))
+    return NULL;
+  LLVMValueRef m[64];
+  for (unsigned k = 0; k < n; k++)
+    m[k] = mask[k] < 0 ? LLVMGetPoison(c->i32)
+                       : LLVMConstInt(c->i32, (unsigned long long)mask[k], 0);
+  LLVMPositionBuilderBefore(b, r);
+  return LLVMBuildShuffleVector(b, v, LLVMGetPoison(LLVMTypeOf(v)), LLVMConstVector(m, n),
+                                "lt.lanes");
+}
+
 static void float_lanes(LtCtx *c, LLVMValueRef fn, LLVMBuilderRef b) {
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
       next = LLVMGetNextInstruction(i);
       unsigned first;
       LLVMValueRef v = shifted_lanes(c, i, &first), sv;
-      if (!v && ((sv = integer_shuffle(c, b, i)) || (sv = sign_bits(c, b, i)))) {
+      if (!v && ((sv = integer_shuffle(c, b, i)) || (sv = sign_bits(c, b, i)) ||
+                 (sv = gathered_lanes(c, b, i)))) {
         LLVMReplaceAllUsesWith(i, sv);
         LLVMInstructionEraseFromParent(i);
         continue; /* the integer casts and shuffle die with their uses */
@@ -199,9 +267,46 @@ static LLVMTypeRef float_view(LtCtx *c, LLVMValueRef v, unsigned long long size,
   return NULL;
 }
 
+/* The float type F when w is an insertelement whose chain of
+ * insertelements ends in a bitcast to <N x F>, after a `trunc <N x iW> to
+ * <N x iE>` when w's elements are wider than F, F of E bits (a vector
+ * gathered from words of a wide integer: InstCombine's form of an Eigen
+ * Vector2d loaded from two unaligned doubles under -X, fuzz --eigen seed
+ * 8107, or of a lane splatted from one, seed 8338), or NULL. */
+static LLVMTypeRef gathered_float(LLVMValueRef w, int *trunc) {
+  *trunc = 0;
+  for (int depth = 0; depth < 64 && LLVMIsAInsertElementInst(w); depth++) {
+    LLVMUseRef u = LLVMGetFirstUse(w);
+    if (!u || LLVMGetNextUse(u))
+      return NULL;
+    w = LLVMGetUser(u);
+  }
+  LLVMTypeRef wt = LLVMTypeOf(w);
+  if (LLVMGetTypeKind(wt) != LLVMVectorTypeKind)
+    return NULL;
+  if (LLVMIsATruncInst(w)) {
+    LLVMUseRef u = LLVMGetFirstUse(w);
+    if (!u || LLVMGetNextUse(u))
+      return NULL;
+    w = LLVMGetUser(u);
+    *trunc = 1;
+  }
+  LLVMTypeRef ft = LLVMTypeOf(w);
+  if (!LLVMIsABitCastInst(w) || LLVMGetTypeKind(ft) != LLVMVectorTypeKind ||
+      !lt_is_float_ty(LLVMGetElementType(ft)))
+    return NULL;
+  return LLVMGetVectorSize(ft) == LLVMGetVectorSize(wt) ? LLVMGetElementType(ft) : NULL;
+}
+
 /* The float lane of w = bitcast (trunc (lshr? v, S)) to F (F a scalar
- * float type, S a multiple of its width), or NULL. */
+ * float type, S a multiple of its width), or of a vector gathered from
+ * such words (gathered_float), or NULL. */
 static LLVMTypeRef lane_float(LtCtx *c, LLVMValueRef w) {
+  int trunc;
+  if (LLVMIsAInsertElementInst(w)) { /* the wide word itself, cut by a trunc */
+    LLVMTypeRef ft = gathered_float(w, &trunc);
+    return ft && trunc ? ft : NULL;
+  }
   if (LLVMGetInstructionOpcode(w) == LLVMLShr) {
     LLVMValueRef s = LLVMGetOperand(w, 1);
     LLVMUseRef u = LLVMGetFirstUse(w);
@@ -216,6 +321,13 @@ static LLVMTypeRef lane_float(LtCtx *c, LLVMValueRef w) {
     return NULL;
   LLVMValueRef bc = LLVMGetUser(u);
   LLVMTypeRef ft = LLVMTypeOf(bc);
+  if (LLVMIsAInsertElementInst(bc) && LLVMGetOperand(bc, 1) == w) {
+    ft = gathered_float(bc, &trunc); /* a truncated word put into a float vector */
+    return ft && !trunc &&
+                   LLVMSizeOfTypeInBits(c->td, ft) == LLVMSizeOfTypeInBits(c->td, LLVMTypeOf(w))
+               ? ft
+               : NULL;
+  }
   return LLVMIsABitCastInst(bc) && lt_is_float_ty(ft) ? ft : NULL;
 }
 
@@ -280,6 +392,7 @@ static void drop_dead_views(LLVMValueRef fn) {
         LLVMOpcode op = LLVMGetInstructionOpcode(i);
         if (LLVMGetFirstUse(i) ||
             !(op == LLVMBitCast || op == LLVMShuffleVector || op == LLVMExtractElement ||
+              op == LLVMInsertElement ||
               op == LLVMTrunc || op == LLVMLShr || op == LLVMAnd || op == LLVMXor ||
               (op == LLVMLoad && !LLVMGetVolatile(i) && !LLVMIsAtomic(i))))
           continue;
