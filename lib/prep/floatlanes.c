@@ -20,6 +20,24 @@
  */
 #include "lt.h"
 
+/* V for x = lshr? (bitcast V to iN), S with V a float vector (S added to
+ * *shift), or NULL. */
+static LLVMValueRef float_bits(LLVMValueRef x, unsigned long long *shift) {
+  if (LLVMGetInstructionOpcode(x) == LLVMLShr) {
+    if (!LLVMIsAConstantInt(LLVMGetOperand(x, 1)))
+      return NULL;
+    *shift += LLVMConstIntGetZExtValue(LLVMGetOperand(x, 1));
+    x = LLVMGetOperand(x, 0);
+  }
+  if (!LLVMIsABitCastInst(x))
+    return NULL;
+  LLVMValueRef v = LLVMGetOperand(x, 0);
+  LLVMTypeRef vt = LLVMTypeOf(v);
+  return LLVMGetTypeKind(vt) == LLVMVectorTypeKind && lt_is_float_ty(LLVMGetElementType(vt))
+             ? v
+             : NULL;
+}
+
 /* For r = bitcast (trunc? (lshr? (bitcast V to iN), S)) to T, where T is
  * V's element type or a shorter vector of it: V and the first lane taken;
  * NULL otherwise. */
@@ -41,18 +59,11 @@ static LLVMValueRef shifted_lanes(LtCtx *c, LLVMValueRef r, unsigned *first) {
     shift = LLVMConstIntGetZExtValue(k) *
             LLVMSizeOfTypeInBits(c->td, LLVMGetElementType(LLVMTypeOf(w)));
     x = w;
-  } else if (LLVMGetInstructionOpcode(x) == LLVMLShr) {
-    if (!LLVMIsAConstantInt(LLVMGetOperand(x, 1)))
-      return NULL;
-    shift = LLVMConstIntGetZExtValue(LLVMGetOperand(x, 1));
-    x = LLVMGetOperand(x, 0);
   }
-  if (!LLVMIsABitCastInst(x))
+  LLVMValueRef v = float_bits(x, &shift);
+  if (!v)
     return NULL;
-  LLVMValueRef v = LLVMGetOperand(x, 0);
   LLVMTypeRef vt = LLVMTypeOf(v);
-  if (LLVMGetTypeKind(vt) != LLVMVectorTypeKind || !lt_is_float_ty(LLVMGetElementType(vt)))
-    return NULL;
   LLVMTypeRef et = LLVMGetElementType(vt);
   unsigned long long eb = LLVMSizeOfTypeInBits(c->td, et);
   unsigned n = LLVMGetVectorSize(vt);
@@ -101,18 +112,11 @@ static LLVMValueRef gathered_lanes(LtCtx *c, LLVMBuilderRef b, LLVMValueRef r) {
         return NULL;
       x = LLVMGetOperand(x, 0);
     }
-    if (LLVMGetInstructionOpcode(x) == LLVMLShr) {
-      if (!LLVMIsAConstantInt(LLVMGetOperand(x, 1)))
-        return NULL;
-      shift = LLVMConstIntGetZExtValue(LLVMGetOperand(x, 1));
-      x = LLVMGetOperand(x, 0);
-    }
-    if (!LLVMIsABitCastInst(x))
+    LLVMValueRef src = float_bits(x, &shift);
+    if (!src)
       return NULL;
-    LLVMValueRef src = LLVMGetOperand(x, 0);
     LLVMTypeRef st = LLVMTypeOf(src);
-    if ((v && src != v) || LLVMGetTypeKind(st) != LLVMVectorTypeKind ||
-        LLVMGetElementType(st) != LLVMGetElementType(rt) || shift % eb ||
+    if ((v && src != v) || LLVMGetElementType(st) != LLVMGetElementType(rt) || shift % eb ||
         shift / eb >= LLVMGetVectorSize(st))
       return NULL;
     v = src;
