@@ -88,7 +88,7 @@ static LLVMValueRef sign_bits(LtCtx *c, LLVMBuilderRef b, LLVMValueRef r);
 static LLVMValueRef gathered_lanes(LtCtx *c, LLVMBuilderRef b, LLVMValueRef r) {
   LLVMTypeRef rt = LLVMTypeOf(r);
   if (!LLVMIsABitCastInst(r) || LLVMGetTypeKind(rt) != LLVMVectorTypeKind ||
-      !lt_is_float_ty(LLVMGetElementType(rt)))
+      !lt_is_float_ty(LLVMGetElementType(rt)) || LLVMByteOrder(c->td) != LLVMLittleEndian)
     return NULL;
   LLVMValueRef ie = LLVMGetOperand(r, 0), v = NULL;
   int wide = LLVMIsATruncInst(ie) != NULL; /* the words cut by one vector trunc */
@@ -143,7 +143,7 @@ static void float_lanes(LtCtx *c, LLVMValueRef fn, LLVMBuilderRef b) {
       unsigned first;
       LLVMValueRef v = shifted_lanes(c, i, &first), sv;
       if (!v && ((sv = integer_shuffle(c, b, i)) || (sv = sign_bits(c, b, i)) ||
-                 (sv = gathered_lanes(c, b, i)))) {
+                 (sv = gathered_lanes(c, b, i)) || (sv = lt_tracked_lanes(c, b, i)))) {
         LLVMReplaceAllUsesWith(i, sv);
         LLVMInstructionEraseFromParent(i);
         continue; /* the integer casts and shuffle die with their uses */

@@ -66,6 +66,9 @@ void lt_pointer_lanes(LtCtx *c, LLVMValueRef fn);
 /* floatlanes.c: floats moved through integers become float lanes again
  * (after lt_pointer_lanes) */
 void lt_float_lanes(LtCtx *c, LLVMValueRef fn);
+/* lanetrack.c: r = bitcast (integer arithmetic on float lanes) to floats
+ * as a shuffle of one float vector (before r, at b), or NULL */
+LLVMValueRef lt_tracked_lanes(LtCtx *c, LLVMBuilderRef b, LLVMValueRef r);
 /* reduce.c: llvm.vector.reduce.{fadd,fmul,fmax,...} as chains of lanes */
 void lt_expand_reductions(LtCtx *c, LLVMValueRef fn);
 

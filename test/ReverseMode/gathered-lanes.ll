@@ -7,7 +7,11 @@
 ; the doubles as a <2 x double> and the gathered vector is a shuffle of it
 ; (prep/floatlanes.c): @gather in lane order, @swapped with the lanes
 ; crossed; @splat takes each double out by trunc (and lshr), puts it into
-; lane 0 of a <2 x i64>, bitcasts and splats it (fuzz --eigen -X seed 8338).
+; lane 0 of a <2 x i64>, bitcasts and splats it (fuzz --eigen -X seed 8338);
+; @words takes lanes 1-2 and 2-3 of a computed <4 x double> through an
+; i256 splatted into a <2 x i256>, shifted by <64, 128>, bitcast to
+; <4 x i128>, words 0 and 2 (Eigen with -mavx2 -mfma, seed 8879: followed
+; slot by slot, prep/lanetrack.c).
 ; RUN: %ltopt -passes=leantape -S %s | FileCheck %s
 ; RUN: %ltopt -passes=leantape -S %s | %opt -passes=verify -disable-output
 ; RUN: %ltopt -passes=leantape -S %s -o %t.ll && lli %t.ll
@@ -71,6 +75,26 @@ define double @splat(ptr %z) {
   ret double %r
 }
 
+; words(w) with q = w * w (4 lanes): <q1, q2> . <q2, q3> = q1 q2 + q2 q3
+define double @words(ptr %w) {
+  %v = load <4 x double>, ptr %w, align 8
+  %q = fmul <4 x double> %v, %v
+  %i = bitcast <4 x double> %q to i256
+  %s0 = insertelement <2 x i256> poison, i256 %i, i64 0
+  %s = shufflevector <2 x i256> %s0, <2 x i256> poison, <2 x i32> zeroinitializer
+  %sh = lshr <2 x i256> %s, <i256 64, i256 128>
+  %h = bitcast <2 x i256> %sh to <4 x i128>
+  %w0 = extractelement <4 x i128> %h, i64 0
+  %a = bitcast i128 %w0 to <2 x double>
+  %w2 = extractelement <4 x i128> %h, i64 2
+  %b = bitcast i128 %w2 to <2 x double>
+  %m = fmul <2 x double> %a, %b
+  %m0 = extractelement <2 x double> %m, i64 0
+  %m1 = extractelement <2 x double> %m, i64 1
+  %r = fadd double %m0, %m1
+  ret double %r
+}
+
 ; CHECK-LABEL: define internal void @gather.lt.grad(
 ; CHECK-NOT: i128
 ; CHECK: {{^}$}}
@@ -79,6 +103,9 @@ define double @splat(ptr %z) {
 ; CHECK: {{^}$}}
 ; CHECK-LABEL: define internal void @splat.lt.grad(
 ; CHECK-NOT: i128
+; CHECK: {{^}$}}
+; CHECK-LABEL: define internal void @words.lt.grad(
+; CHECK-NOT: i256
 ; CHECK: {{^}$}}
 
 define i1 @near(double %a, double %b) {
@@ -94,11 +121,14 @@ define i1 @near(double %a, double %b) {
 @dy = global [2 x double] zeroinitializer
 @z = global [2 x double] [double 0.75, double -2.0]
 @dz = global [2 x double] zeroinitializer
+@w = global [4 x double] [double 0.5, double -1.5, double 2.0, double 0.25]
+@dw = global [4 x double] zeroinitializer
 
 define i32 @main() {
   call void (...) @__enzyme_autodiff(ptr @gather, metadata !"enzyme_dup", ptr @x, ptr @dx)
   call void (...) @__enzyme_autodiff(ptr @swapped, metadata !"enzyme_dup", ptr @y, ptr @dy)
   call void (...) @__enzyme_autodiff(ptr @splat, metadata !"enzyme_dup", ptr @z, ptr @dz)
+  call void (...) @__enzyme_autodiff(ptr @words, metadata !"enzyme_dup", ptr @w, ptr @dw)
   ; d gather = (0, cos(x1) x2^2, 2 sin(x1) x2)
   %g0 = load double, ptr @dx
   %g1 = load double, ptr getelementptr (double, ptr @dx, i64 1)
@@ -125,7 +155,21 @@ define i32 @main() {
   %a03 = and i1 %a01, %a23
   %a56 = and i1 %o5, %o6
   %a46 = and i1 %o4, %a56
-  %ok = and i1 %a03, %a46
+  ; d words = (0, 2 w1 q2, 2 w2 (q1 + q3), 2 w3 q2) with q = w^2
+  ;         = (0, 2 (-1.5) 4, 2 (2) (2.25 + 0.0625), 2 (0.25) 4) = (0, -12, 9.25, 2)
+  %n0 = load double, ptr @dw
+  %n1 = load double, ptr getelementptr (double, ptr @dw, i64 1)
+  %n2 = load double, ptr getelementptr (double, ptr @dw, i64 2)
+  %n3 = load double, ptr getelementptr (double, ptr @dw, i64 3)
+  %p0 = call i1 @near(double %n0, double 0.0)
+  %p1 = call i1 @near(double %n1, double -12.0)
+  %p2 = call i1 @near(double %n2, double 9.25)
+  %p3 = call i1 @near(double %n3, double 2.0)
+  %b01 = and i1 %p0, %p1
+  %b23 = and i1 %p2, %p3
+  %b03 = and i1 %b01, %b23
+  %a47 = and i1 %a46, %b03
+  %ok = and i1 %a03, %a47
   %rc = select i1 %ok, i32 0, i32 1
   ret i32 %rc
 }
