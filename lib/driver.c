@@ -174,8 +174,9 @@ static void drop_unused_decls(LLVMModuleRef m) {
   }
 }
 
-/* Last, over the generated functions: sincos (sincos.c), and the
- * accumulations of a stencil's reverse loop (gather.c). Not earlier: a
+/* Last, over the generated functions: sincos (sincos.c), loops copied
+ * without the undo log's calls (unswitch.c), and the accumulations of a
+ * stencil's reverse loop (gather.c). Not earlier: a
  * derivative may itself be differentiated (nested calls, innermost first),
  * and the rule table knows sin and cos, not sincos. */
 static void fuse_generated(LtCtx *c) {
@@ -184,6 +185,7 @@ static void fuse_generated(LtCtx *c) {
     const char *n = LLVMGetValueName2(f, &len);
     if (!LLVMIsDeclaration(f) && strstr(n, ".lt.")) {
       lt_fuse_sincos(c, f);
+      lt_unswitch_undo(c, f);
       lt_gather_accums(c, f);
     }
   }

@@ -134,6 +134,7 @@ static void gen_free(LtGen *g) {
   lt_map_free(&g->ckpt_tape);
   lt_map_free(&g->custom_tape);
   lt_vec_free(&g->slot_access);
+  lt_vec_free(&g->tape_stores);
   free(g->sc_excl);
   if (g->plan.f)
     lt_plan_free(&g->plan);
@@ -270,6 +271,7 @@ static int generate(LtGen *g, LtDeriv *d, const char *base) {
   lt_forward_loop_state(g);
   lt_undo_forward(g);
   lt_tape_store_all(g);
+  lt_scope_forward(g);
   lt_forward_loop_headers(g);
   lt_undo_skip_runs(g);
   const char *clean = g->c->opt_level >= 2 && lt_undo_guard(g) ? cleanup_unswitch : cleanup;

@@ -157,6 +157,28 @@ static int aligned(const LtAffine *a, const LtAffine *b, long long sz) {
   return 1;
 }
 
+/* Does the call leave the access acc alone by scoped-noalias metadata
+ * (LangRef: every scope of acc's !alias.scope in the call's !noalias;
+ * scopes.c tags R's calls of the undo log's helpers so)? */
+static int spares(LtCtx *c, LLVMValueRef call, LLVMValueRef acc) {
+  LLVMValueRef sc = LLVMGetMetadata(acc, LLVMGetMDKindIDInContext(c->llctx, "alias.scope", 11));
+  LLVMValueRef no = LLVMGetMetadata(call, LLVMGetMDKindIDInContext(c->llctx, "noalias", 7));
+  unsigned ns = sc ? LLVMGetMDNodeNumOperands(sc) : 0, nn = no ? LLVMGetMDNodeNumOperands(no) : 0;
+  if (!ns || !nn || ns > 16 || nn > 16)
+    return 0;
+  LLVMValueRef a[16], b[16];
+  LLVMGetMDNodeOperands(sc, a);
+  LLVMGetMDNodeOperands(no, b);
+  for (unsigned i = 0; i < ns; i++) {
+    unsigned j = 0;
+    while (j < nn && b[j] != a[i])
+      j++;
+    if (j == nn)
+      return 0;
+  }
+  return 1;
+}
+
 /* May instruction i (accessing p) touch what group grp accesses? */
 static int touches(Loop *L, int grp, LLVMValueRef i, LLVMValueRef p) {
   for (unsigned k = 0; k < L->nacc; k++) {
@@ -190,8 +212,15 @@ static int alone(Loop *L, int grp, LLVMTypeRef t, LLVMValueRef *conf, unsigned *
       LLVMValueRef p = accessed(i);
       if (!p)
         continue;
-      if (p == LT_CLOBBER)
+      if (p == LT_CLOBBER) {
+        int ok = LLVMIsACallInst(i) != NULL;
+        for (unsigned k = 0; ok && k < L->nacc; k++)
+          if (L->acc[k].group == grp)
+            ok = spares(L->c, i, L->acc[k].load) && spares(L->c, i, L->acc[k].store);
+        if (ok)
+          continue;
         return 0;
+      }
       const Acc *other = NULL;
       for (unsigned k = 0; k < L->nacc; k++)
         if (L->acc[k].load == i || L->acc[k].store == i)
@@ -564,6 +593,13 @@ void lt_gather_accums(LtCtx *c, LLVMValueRef fn) {
     return;
   LtMap copies;
   lt_map_init(&copies, 8);
+  /* R loads what it cached for an outer loop where it uses it, in the
+   * inner loop, and the cleanup (derive.c) has no LICM: an accumulation's
+   * address made from such a load has no affine form until it is hoisted */
+  if (lt_run_pipeline(c, fn, "loop-mssa(licm)")) {
+    lt_map_free(&copies);
+    return;
+  }
   for (int round = 0; round < 64; round++) {
     lt_llvm_forget(c, fn);
     if (!round_once(c, fn, &copies))

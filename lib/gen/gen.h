@@ -68,6 +68,15 @@ int lt_loop_version(LtCtx *c, const LtCfg *g, const LtLoops *ls, const LtInducti
                     unsigned l, LLVMValueRef *a, unsigned na, LLVMValueRef *o, unsigned no,
                     LLVMBasicBlockRef *copy);
 
+/* loop l copied, the preheader branching to the loop when br's condition
+ * (defined outside l) holds, else to the copy; br then always goes its
+ * true way in the loop and its false way in the copy. 0 when done. */
+int lt_loop_unswitch(LtCtx *c, const LtCfg *g, const LtLoops *ls, unsigned l, LLVMValueRef br);
+
+/* unswitch.c: innermost loops of fn copied at -O2 for the undo log's
+ * calls behind invariant branches (one copy without them) */
+void lt_unswitch_undo(LtCtx *c, LLVMValueRef fn);
+
 /* gather.c: a reverse loop's accumulations into neighbouring elements
  * (a stencil's adjoint) become one addition per element, the rest carried
  * in registers, so that the loop vectorises */
@@ -191,6 +200,8 @@ struct LtGen {
   LtPlan plan;
   LtVec slot_access;   /* R's loads of slots: (load, (void *)slot) pairs,
                           aligned once the layout is final (lt_tape_seal) */
+  LtVec tape_stores;   /* A's stores into the tape: (store, (void *)slot)
+                          pairs (lt_scope_forward) */
   LtMap callee;        /* kept P call -> its LtDeriv (callee.c) */
   LtMap apart;         /* parallel call -> its derivative for arguments
                           apart (LtDeriv.apart), when one was built */
@@ -250,6 +261,11 @@ void lt_scope_shadow(LtGen *g, LLVMValueRef inst, LLVMValueRef from);
 void lt_scope_primal(LtGen *g, LLVMValueRef inst);
 /* Tag R's load from the tape (its slots and loop caches). */
 void lt_scope_tape(LtGen *g, LLVMValueRef inst);
+/* R's calls of the undo log's helpers are !noalias shadow and tape. */
+void lt_scope_undo_calls(LtGen *g);
+/* A's tape stores get scopes of their own, one per slot of a loop's
+ * record; A's copies of P's loads and stores are !noalias them. */
+void lt_scope_forward(LtGen *g);
 
 /* loopfwd.c */
 /* A's loop state: counters and growing caches (after R fixed the layout). */

@@ -189,17 +189,45 @@ static void merge(Ver *V, LtMap *vm, LLVMBasicBlockRef *blocks, LLVMBasicBlockRe
   LLVMDisposeBuilder(b);
 }
 
+/* The loop copied: the preheader (ending in its branch term) branches to
+ * the loop when cond holds, else to the copy (*copy: its header). */
+static void split(Ver *V, LLVMValueRef term, LLVMValueRef cond, LLVMBasicBlockRef *copy,
+                  LtMap *vm) {
+  const LtLoop *lp = &V->ls->loop[V->l];
+  const LtCfg *g = V->g;
+  LLVMBasicBlockRef head = g->block[lp->header], exiting = g->block[lp->exiting[0]],
+                    exit = g->block[lp->exits[0]];
+  LLVMBasicBlockRef *blocks = lt_xcalloc(lp->nblocks, sizeof *blocks);
+  for (unsigned bi = 0; bi < lp->nblocks; bi++)
+    blocks[bi] = g->block[lp->blocks[bi]];
+  *copy = lt_clone_blocks(vm, blocks, lp->nblocks, LLVMGetBasicBlockParent(head), exit, 1);
+  LLVMBasicBlockRef exiting2 =
+      LLVMValueAsBasicBlock(lt_map_get(vm, LLVMBasicBlockAsValue(exiting)));
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(V->c->llctx);
+  LLVMPositionBuilderBefore(b, term);
+  LLVMBuildCondBr(b, cond, head, *copy);
+  LLVMInstructionEraseFromParent(term);
+  LLVMDisposeBuilder(b);
+  merge(V, vm, blocks, exit, exiting, exiting2);
+  free(blocks);
+}
+
+/* Can loop l be split (a preheader ending in a plain branch, one exit)? */
+static int splittable(Ver *V, LLVMValueRef *term) {
+  const LtLoop *lp = &V->ls->loop[V->l];
+  if (lp->preheader < 0 || lp->nexiting != 1 || lp->nexits != 1)
+    return 0;
+  *term = LLVMGetBasicBlockTerminator(V->g->block[lp->preheader]);
+  return *term && LLVMGetNumSuccessors(*term) == 1 &&
+         mergeable(V, V->g->block[lp->exits[0]], V->g->block[lp->exiting[0]]);
+}
+
 int lt_loop_version(LtCtx *c, const LtCfg *g, const LtLoops *ls, const LtInduction *ind,
                     unsigned l, LLVMValueRef *a, unsigned na, LLVMValueRef *o, unsigned no,
                     LLVMBasicBlockRef *copy) {
-  const LtLoop *lp = &ls->loop[l];
-  if (lp->preheader < 0 || lp->nexiting != 1 || lp->nexits != 1 || !ind->trip[l].known)
-    return -1;
-  LLVMBasicBlockRef head = g->block[lp->header], pre = g->block[lp->preheader],
-                    exiting = g->block[lp->exiting[0]], exit = g->block[lp->exits[0]];
-  LLVMValueRef term = LLVMGetBasicBlockTerminator(pre);
   Ver V = {c, g, ls, ind, l, {0}};
-  if (!term || LLVMGetNumSuccessors(term) != 1 || !mergeable(&V, exit, exiting))
+  LLVMValueRef term;
+  if (!ind->trip[l].known || !splittable(&V, &term))
     return -1;
   lt_map_init(&V.memo, 16);
   LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
@@ -212,24 +240,30 @@ int lt_loop_version(LtCtx *c, const LtCfg *g, const LtLoops *ls, const LtInducti
     cond = apart_test(&V, b, a, na, o, no, last);
   }
   lt_map_free(&V.memo);
-  if (!cond) {
-    /* what was emitted is dead: the cleanup after the pass deletes it */
-    LLVMDisposeBuilder(b);
-    return -1;
-  }
-  LLVMBasicBlockRef *blocks = lt_xcalloc(lp->nblocks, sizeof *blocks);
-  for (unsigned bi = 0; bi < lp->nblocks; bi++)
-    blocks[bi] = g->block[lp->blocks[bi]];
+  LLVMDisposeBuilder(b);
+  if (!cond)
+    return -1; /* what was emitted is dead: the cleanup after the pass deletes it */
   LtMap vm;
   lt_map_init(&vm, 64);
-  *copy = lt_clone_blocks(&vm, blocks, lp->nblocks, LLVMGetBasicBlockParent(head), exit, 1);
-  LLVMBasicBlockRef exiting2 =
-      LLVMValueAsBasicBlock(lt_map_get(&vm, LLVMBasicBlockAsValue(exiting)));
-  LLVMBuildCondBr(b, cond, head, *copy);
-  LLVMInstructionEraseFromParent(term);
-  LLVMDisposeBuilder(b);
-  merge(&V, &vm, blocks, exit, exiting, exiting2);
+  split(&V, term, cond, copy, &vm);
   lt_map_free(&vm);
-  free(blocks);
+  return 0;
+}
+
+int lt_loop_unswitch(LtCtx *c, const LtCfg *g, const LtLoops *ls, unsigned l, LLVMValueRef br) {
+  Ver V = {c, g, ls, NULL, l, {0}};
+  LLVMValueRef term, cond = LLVMGetCondition(br);
+  LLVMBasicBlockRef copy;
+  if (!splittable(&V, &term))
+    return -1;
+  LtMap vm;
+  lt_map_init(&vm, 64);
+  split(&V, term, cond, &copy, &vm);
+  LLVMValueRef br2 = lt_map_get(&vm, br);
+  lt_map_free(&vm);
+  /* the condition holds in the loop, not in the copy */
+  LLVMSetCondition(br, LLVMConstInt(LLVMInt1TypeInContext(c->llctx), 1, 0));
+  if (br2)
+    LLVMSetCondition(br2, LLVMConstInt(LLVMInt1TypeInContext(c->llctx), 0, 0));
   return 0;
 }

@@ -170,3 +170,123 @@ void lt_scope_tape(LtGen *g, LLVMValueRef inst) {
   LLVMMetadataRef no[2] = {g->sc_primal, g->sc_shadow};
   tag(g, inst, &g->sc_tape, 1, no, 2);
 }
+
+/* R's calls of the undo log's helpers (undort.c) swap logged primal
+ * memory with the log's entries: no shadow, no tape. Said, so that LLVM
+ * keeps a reverse loop's cache loads and shadow additions apart from a
+ * restore in the loop (LICM hoists the loads of what an outer loop
+ * cached, gather.c moves the additions). Not lt.undo.finish, which may
+ * pop the arena the loop caches live in. */
+void lt_scope_undo_calls(LtGen *g) {
+  if (!g->sc_shadow || !g->r_undo)
+    return;
+  LLVMContextRef x = g->c->llctx;
+  LLVMMetadataRef no[2] = {g->sc_shadow, g->sc_tape};
+  LLVMValueRef node = LLVMMetadataAsValue(x, LLVMMDNodeInContext2(x, no, 2));
+  unsigned kind = LLVMGetMDKindIDInContext(x, "noalias", 7);
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->R); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      LLVMValueRef f = LLVMIsACallInst(i) ? LLVMGetCalledValue(i) : NULL;
+      size_t n;
+      const char *name = f && LLVMIsAFunction(f) ? LLVMGetValueName2(f, &n) : "";
+      if (!strncmp(name, "lt.undo.", 8) && strcmp(name, "lt.undo.finish"))
+        LLVMSetMetadata(i, kind, node);
+    }
+}
+
+/* inst's !noalias list with s[0 .. ns) added */
+static void add_noalias(LLVMContextRef x, LLVMValueRef inst, const LLVMMetadataRef *s, unsigned ns) {
+  unsigned kind = LLVMGetMDKindIDInContext(x, "noalias", 7);
+  LLVMValueRef old = LLVMGetMetadata(inst, kind);
+  unsigned n = old ? LLVMGetMDNodeNumOperands(old) : 0;
+  LLVMValueRef *ops = lt_xcalloc(n + 1, sizeof *ops);
+  LLVMMetadataRef *md = lt_xcalloc(n + ns, sizeof *md);
+  if (n)
+    LLVMGetMDNodeOperands(old, ops);
+  for (unsigned k = 0; k < n; k++)
+    md[k] = LLVMValueAsMetadata(ops[k]);
+  for (unsigned k = 0; k < ns; k++)
+    md[n + k] = s[k];
+  LLVMSetMetadata(inst, kind, LLVMMetadataAsValue(x, LLVMMDNodeInContext2(x, md, n + ns)));
+  free(md);
+  free(ops);
+}
+
+/* A: the tape (Leantape's allocations, or storage the caller gave for it
+ * alone) is no memory of the program's, in any call: a domain of its own,
+ * with no declaration (the fact holds for every copy of A). Within it, no
+ * two slots of a record share a byte in any two records (layout.c packs a
+ * scope's slots at offsets of their own; every loop has its own buffer), so
+ * each slot of a loop's record gets a scope of its own (the first
+ * MAX_SLOT_SCOPES; the rest share one), the header's slots one. Without
+ * this the loop vectoriser put the tape's stores in one alias set with the
+ * program's accesses and, checking every pair at run time, a record's
+ * interleaved slots against one another too: that check always fails, so
+ * a loop that caches two values per iteration ran scalar. */
+#define MAX_SLOT_SCOPES 32
+void lt_scope_forward(LtGen *g) {
+  if (!g->tape_stores.n)
+    return;
+  /* which[slot]: 0 not seen, else 1 + its scope (0 the header's, 1 the
+   * rest's, 2 + k slot k's); used[w]: scope w tags a store */
+  unsigned nsc = 0, *which = lt_xcalloc(g->plan.slot_ty.n + 1, sizeof *which);
+  int used[MAX_SLOT_SCOPES + 2] = {0};
+  for (size_t k = 0; k + 1 < g->tape_stores.n; k += 2) {
+    unsigned slot = (unsigned)(size_t)g->tape_stores.v[k + 1], w;
+    if (which[slot])
+      continue;
+    if (lt_plan_slot_scope(&g->plan, slot) < 0)
+      w = 0;
+    else if (nsc < MAX_SLOT_SCOPES)
+      w = 2 + nsc++;
+    else
+      w = 1;
+    which[slot] = w + 1;
+    used[w] = 1;
+  }
+  if (!nsc) { /* no loop's record: the header alone, an alloca in combined mode */
+    free(which);
+    return;
+  }
+  LLVMContextRef x = g->c->llctx;
+  LLVMMetadataRef dom = self_node(x, NULL, "lt.forward");
+  LLVMMetadataRef sc[MAX_SLOT_SCOPES + 2] = {0};
+  for (unsigned k = 0; k < nsc + 2; k++) {
+    char name[48];
+    if (!used[k])
+      continue;
+    snprintf(name, sizeof name, k == 0 ? "lt.tape.header" : k == 1 ? "lt.tape.slots" : "lt.tape.slot.%u", k - 2);
+    sc[k] = self_node(x, dom, name);
+  }
+  unsigned as = LLVMGetMDKindIDInContext(x, "alias.scope", 11),
+           na = LLVMGetMDKindIDInContext(x, "noalias", 7);
+  LLVMMetadataRef other[MAX_SLOT_SCOPES + 2];
+  for (size_t k = 0; k + 1 < g->tape_stores.n; k += 2) {
+    unsigned w = which[(size_t)g->tape_stores.v[k + 1]] - 1, no = 0;
+    for (unsigned j = 0; j < nsc + 2; j++)
+      if (j != w && sc[j])
+        other[no++] = sc[j];
+    LLVMSetMetadata(g->tape_stores.v[k], as, LLVMMetadataAsValue(x, LLVMMDNodeInContext2(x, &sc[w], 1)));
+    LLVMSetMetadata(g->tape_stores.v[k], na, LLVMMetadataAsValue(x, LLVMMDNodeInContext2(x, other, no)));
+  }
+  free(which);
+  LLVMMetadataRef all[MAX_SLOT_SCOPES + 2];
+  unsigned nall = 0;
+  for (unsigned j = 0; j < nsc + 2; j++)
+    if (sc[j])
+      all[nall++] = sc[j];
+  /* A's copies of P's loads and stores (looked up in A, not followed:
+   * a copy may have been replaced since) */
+  LtMap mine;
+  lt_map_init(&mine, 64);
+  for (unsigned bi = 0; bi < g->g.nblocks; bi++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(g->g.block[bi]); i;
+         i = LLVMGetNextInstruction(i))
+      if ((LLVMIsALoadInst(i) || LLVMIsAStoreInst(i)) && lt_map_get(&g->fmap, i))
+        lt_map_put(&mine, lt_map_get(&g->fmap, i), (void *)1);
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->A); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+      if ((LLVMIsALoadInst(i) || LLVMIsAStoreInst(i)) && lt_map_get(&mine, i))
+        add_noalias(x, i, all, nall);
+  lt_map_free(&mine);
+}

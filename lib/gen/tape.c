@@ -34,6 +34,7 @@ void lt_tape_seal(LtGen *g) {
     if (g->sc_shadow)
       lt_scope_tape(g, ld);
   }
+  lt_scope_undo_calls(g);
 }
 
 static LLVMValueRef byte_gep(LtGen *g, LLVMBuilderRef b, LLVMValueRef base,

@@ -12,6 +12,14 @@ static LLVMValueRef byte_gep(LtGen *g, LLVMBuilderRef b, LLVMValueRef base,
   return LLVMBuildGEP2(b, g->c->i8, base, &off, 1, "lt.slot");
 }
 
+/* slot i's store of v at p, kept for its alias scope (lt_scope_forward) */
+static void store_slot(LtGen *g, LLVMBuilderRef b, unsigned i, LLVMValueRef v, LLVMValueRef p) {
+  LLVMValueRef st = LLVMBuildStore(b, v, p);
+  LLVMSetAlignment(st, lt_plan_slot_align(&g->plan, i, LLVMTypeOf(v)));
+  lt_vec_push(&g->tape_stores, st);
+  lt_vec_push(&g->tape_stores, (void *)(size_t)i);
+}
+
 static void position_after(LLVMBuilderRef b, LLVMValueRef v, LLVMValueRef fn) {
   if (LLVMIsAArgument(v)) {
     LLVMBasicBlockRef e = LLVMGetEntryBasicBlock(fn);
@@ -54,8 +62,7 @@ static void store_at_returns(LtGen *g, LLVMBuilderRef b, unsigned i) {
     else
       v = LLVMBuildLoad2(b, g->c->i64, g->a_n[l], "");
     LLVMValueRef off = LLVMConstInt(g->c->i64, g->plan.slot_off[i], 0);
-    LLVMSetAlignment(LLVMBuildStore(b, v, byte_gep(g, b, g->atape, off)),
-                     lt_plan_slot_align(&g->plan, i, LLVMTypeOf(v)));
+    store_slot(g, b, i, v, byte_gep(g, b, g->atape, off));
   }
 }
 
@@ -110,11 +117,11 @@ void lt_tape_store_all(LtGen *g) {
     LLVMValueRef p = byte_gep(g, b, base, off);
     if (kind == LT_SLOT_SUBTAPE || kind == LT_SLOT_SUBPTR) {
       if (kind == LT_SLOT_SUBPTR)
-        LLVMSetAlignment(LLVMBuildStore(b, v, p), lt_plan_slot_align(&g->plan, i, LLVMTypeOf(v)));
+        store_slot(g, b, i, v, p);
       lt_callee_tape_store(g, src, kind == LT_SLOT_SUBPTR ? v : p);
       continue;
     }
-    LLVMSetAlignment(LLVMBuildStore(b, v, p), lt_plan_slot_align(&g->plan, i, LLVMTypeOf(v)));
+    store_slot(g, b, i, v, p);
   }
   /* Kept calls whose callee keeps no tape get none. */
   for (size_t k = 0; k < g->subtape_ph.cap; k++)

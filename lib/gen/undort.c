@@ -12,6 +12,8 @@
  */
 #include "lt.h"
 
+#include <string.h>
+
 #define ENTRY LT_UNDO_ENTRY
 #define BLOCK LT_UNDO_BLOCK
 #define RUN LT_UNDO_RUN
@@ -54,6 +56,17 @@ static void copy(LtCtx *c, LLVMBuilderRef b, LLVMValueRef dst, LLVMValueRef src,
   LLVMPositionBuilderAtEnd(b, done);
 }
 
+/* Every helper returns, and throws nothing: said, so that LLVM may hoist
+ * a reverse loop's loads of what an outer loop cached past a restore in
+ * the loop (a load after a call that might not return could not be). */
+static void returns(LtCtx *c, LLVMValueRef f) {
+  static const char *const attrs[] = {"willreturn", "nounwind"};
+  for (unsigned a = 0; a < 2; a++)
+    LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                            LLVMCreateEnumAttribute(c->llctx,
+                                                    LLVMGetEnumAttributeKindForName(attrs[a], strlen(attrs[a])), 0));
+}
+
 /* The helper `name` (ptr %state, ...), defined once: its entry returns
  * when the log is off, else branches to its block "on", which fill fills
  * (the builder stands there). */
@@ -63,6 +76,7 @@ static LLVMValueRef helper(LtCtx *c, const char *name, LLVMTypeRef *pt, unsigned
   LLVMValueRef f = lt_helper_fn(c, name, LLVMFunctionType(c->vd, pt, np, 0), &e);
   if (!e)
     return f;
+  returns(c, f);
   LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
   LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(c->llctx, f, "on");
   LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c->llctx, f, "done");
@@ -282,6 +296,7 @@ LLVMValueRef lt_undo_top_run_fn(LtCtx *c) {
   LLVMValueRef f = lt_helper_fn(c, "lt.undo.top.run", LLVMFunctionType(c->i1, pt, 1, 0), &e);
   if (!e)
     return f;
+  returns(c, f);
   LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
   LLVMBasicBlockRef peek = LLVMAppendBasicBlockInContext(c->llctx, f, "peek");
   LLVMBasicBlockRef no = LLVMAppendBasicBlockInContext(c->llctx, f, "no");
