@@ -87,6 +87,8 @@ static const char *const inactive_names[] = {
     "labs",     "llabs",    "fputs_unlocked",      "vprintf",  "vfprintf",
     "memcmp",   "bcmp",     "strnlen",
     "madvise", /* advice on pages: the arena's huge pages (gen/arena.c) */
+    /* the arena's kept chunk (gen/arenakeep.c): its limit, its key */
+    "strtoll",  "pthread_once",        "pthread_key_create", "pthread_setspecific",
     /* C++: hashing and comparing of keys, the hashtable's bucket counts,
      * throwing, terminate */
     "_ZSt11_Hash_bytesPKvmm", "_ZSt15_Fnv_hash_bytesPKvmm",

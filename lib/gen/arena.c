@@ -14,8 +14,10 @@
  * gradient on, one chunk of exactly that size holds every tape, one
  * malloc and one free per gradient, and malloc serves it from memory it
  * already has (glibc raises its mmap threshold to a freed mmapped block's
- * size, and its trim threshold to twice that), so no page is faulted in
- * again. Nothing is kept between gradients but that number. Split mode
+ * size, and its trim threshold to twice that, up to 32 MiB), so no page is
+ * faulted in again. Between gradients nothing is kept but that number,
+ * and a last chunk of 32 MiB or more (arenakeep.c), which glibc would map
+ * afresh every time. Split mode
  * (__enzyme_augmentfwd and __enzyme_reverse, whose tapes the caller may
  * keep in any order) uses malloc and free; so do caches that grow
  * (realloc). The state is seven thread-local globals: threads
@@ -200,6 +202,15 @@ static void fill_push(LtCtx *c, const State *s, LLVMValueRef f, LLVMBasicBlockRe
   LLVMBasicBlockRef got = LLVMAppendBasicBlockInContext(c->llctx, f, "got");
   LLVMBasicBlockRef fail = LLVMAppendBasicBlockInContext(c->llctx, f, "fail");
   LLVMValueRef hdr = LLVMConstInt(c->i64, HEADER, 0), nul = LLVMConstNull(c->ptr);
+  /* the chunk the last gradient kept (arenakeep.c), if it is as large */
+  LLVMBasicBlockRef reuse = LLVMAppendBasicBlockInContext(c->llctx, f, "reuse");
+  LLVMBasicBlockRef fresh = LLVMAppendBasicBlockInContext(c->llctx, f, "fresh");
+  LLVMValueRef kept = lt_arena_take(c, b, sz);
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, kept, nul, ""), fresh, reuse);
+  LLVMPositionBuilderAtEnd(b, reuse);
+  LLVMValueRef kcap = LLVMBuildLoad2(b, c->i64, at(c, b, kept, 8), "");
+  LLVMBuildBr(b, got);
+  LLVMPositionBuilderAtEnd(b, fresh);
   LLVMValueRef ch1 = lt_build_malloc(b, c->mod, LLVMBuildAdd(b, sz, hdr, ""));
   LLVMBasicBlockRef from1 = LLVMGetInsertBlock(b);
   LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, ch1, nul, ""), again, got);
@@ -210,12 +221,12 @@ static void fill_push(LtCtx *c, const State *s, LLVMValueRef f, LLVMBasicBlockRe
   LLVMBuildRet(b, nul);
   LLVMPositionBuilderAtEnd(b, got);
   LLVMValueRef ch = LLVMBuildPhi(b, c->ptr, "");
-  LLVMValueRef chs[2] = {ch1, ch2};
-  LLVMBasicBlockRef froms[2] = {from1, again};
-  LLVMAddIncoming(ch, chs, froms, 2);
+  LLVMValueRef chs[3] = {ch1, ch2, kept};
+  LLVMBasicBlockRef froms[3] = {from1, again, reuse};
+  LLVMAddIncoming(ch, chs, froms, 3);
   LLVMValueRef szp = LLVMBuildPhi(b, c->i64, "");
-  LLVMValueRef szs[2] = {sz, n};
-  LLVMAddIncoming(szp, szs, froms, 2);
+  LLVMValueRef szs[3] = {sz, n, kcap};
+  LLVMAddIncoming(szp, szs, froms, 3);
   sz = szp;
   lt_arena_huge(c, b, ch, LLVMBuildAdd(b, sz, hdr, ""));
   LLVMBuildStore(b, nstep, s->step);
@@ -283,6 +294,13 @@ static void fill_pop(LtCtx *c, const State *s, LLVMValueRef f, LLVMBasicBlockRef
   LLVMBuildStore(b, LLVMBuildSelect(b, isnull, LLVMConstInt(c->i64, 0, 0),
                                     LLVMBuildLoad2(b, c->i64, at(c, b, ch, 24), ""), ""),
                  s->step);
+  /* the arena's last chunk may be kept for the next gradient (arenakeep.c) */
+  LLVMBasicBlockRef tryk = LLVMAppendBasicBlockInContext(c->llctx, f, "keep");
+  LLVMBasicBlockRef freeit = LLVMAppendBasicBlockInContext(c->llctx, f, "free");
+  LLVMBuildCondBr(b, isnull, tryk, freeit);
+  LLVMPositionBuilderAtEnd(b, tryk);
+  LLVMBuildCondBr(b, lt_arena_keep(c, b, ch), done, freeit);
+  LLVMPositionBuilderAtEnd(b, freeit);
   lt_build_free(b, c->mod, ch);
   LLVMBuildBr(b, done);
   LLVMPositionBuilderAtEnd(b, done);

@@ -50,10 +50,6 @@
  */
 #include "lt.h"
 
-#include <llvm-c/BitReader.h>
-#include <llvm-c/BitWriter.h>
-#include <llvm-c/IRReader.h>
-#include <llvm-c/Linker.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,34 +102,11 @@ static const char *const rt_ir =
     "  ret ptr %r\n"
     "}\n"
     /* lt.ckpt.budget(dflt): LEANTAPE_TAPE_BUDGET in bytes; unset or
-     * empty: the compile-time default */
+     * empty: the compile-time default (irtext.c) */
     "define i64 @lt.ckpt.budget(i64 %dflt) {\n"
     "entry:\n"
-    "  %endp = alloca ptr\n"
-    "  %s = call ptr @getenv(ptr @lt.ckpt.env)\n"
-    "  %none = icmp eq ptr %s, null\n"
-    "  br i1 %none, label %unset, label %set\n"
-    "set:\n"
-    "  %c0 = load i8, ptr %s\n"
-    "  %empty = icmp eq i8 %c0, 0\n"
-    "  br i1 %empty, label %unset, label %parse\n"
-    "unset:\n"
-    "  ret i64 %dflt\n"
-    "parse:\n"
-    "  %v = call i64 @strtoll(ptr %s, ptr %endp, i32 10)\n"
-    "  %e = load ptr, ptr %endp\n"
-    "  %ch = load i8, ptr %e\n"
-    "  %lc = or i8 %ch, 32\n"
-    "  %isk = icmp eq i8 %lc, 107\n"
-    "  %ism = icmp eq i8 %lc, 109\n"
-    "  %isg = icmp eq i8 %lc, 103\n"
-    "  %s1 = select i1 %isk, i64 10, i64 0\n"
-    "  %s2 = select i1 %ism, i64 20, i64 %s1\n"
-    "  %s3 = select i1 %isg, i64 30, i64 %s2\n"
-    "  %r = shl i64 %v, %s3\n"
-    "  %neg = icmp slt i64 %r, 0\n"
-    "  %r2 = select i1 %neg, i64 0, i64 %r\n"
-    "  ret i64 %r2\n"
+    "  %r = call i64 @lt.ckpt.envbytes(ptr @lt.ckpt.env, i64 %dflt)\n"
+    "  ret i64 %r\n"
     "}\n"
     /* lt.ckpt.nsnap(n): LEANTAPE_SNAPSHOTS if set to a positive number
      * (a fixed slot count whatever the budget: for tests and tuning), else
@@ -472,9 +445,7 @@ LLVMValueRef lt_ckpt_rt(LtCtx *c, const char *name) {
   LLVMValueRef f = LLVMGetNamedFunction(c->mod, name);
   if (f && !LLVMIsDeclaration(f))
     return f;
-  /* Parsed in a context of its own (the compiler's may discard value
-   * names, which the text reader refuses), moved over as bitcode. */
-  size_t cap = strlen(rt_ir) + strlen(lt_ckpt_tv_ir) + strlen(lt_ckpt_online_ir) + 4096,
+  size_t cap = strlen(rt_ir) + strlen(lt_ckpt_tv_ir) + strlen(lt_ckpt_online_ir) + 8192,
          len = 0;
   char *text = lt_xcalloc(cap, 1);
   for (size_t k = 0; k < sizeof msgs / sizeof *msgs; k++) {
@@ -488,34 +459,13 @@ LLVMValueRef lt_ckpt_rt(LtCtx *c, const char *name) {
         text[len++] = *m;
     len += (size_t)snprintf(text + len, cap - len, "\\00\"\n");
   }
-  snprintf(text + len, cap - len, "%s%s%s", rt_ir, lt_ckpt_tv_ir, lt_ckpt_online_ir);
-  LLVMContextRef own = LLVMContextCreate();
-  LLVMMemoryBufferRef buf =
-      LLVMCreateMemoryBufferWithMemoryRangeCopy(text, strlen(text), "lt.ckpt");
+  char *env = lt_envbytes_ir("lt.ckpt.envbytes");
+  snprintf(text + len, cap - len, "%s%s%s%s", env, rt_ir, lt_ckpt_tv_ir, lt_ckpt_online_ir);
+  free(env);
+  int bad = lt_link_ir(c, text, "the checkpointing helpers", "lt.ckpt.");
   free(text);
-  LLVMModuleRef tm = NULL, m = NULL;
-  char *msg = NULL;
-  if (LLVMParseIRInContext(own, buf, &tm, &msg)) {
-    lt_internal_error(c, NULL, msg ? msg : "the checkpointing helpers do not parse");
-    LLVMDisposeMessage(msg);
-    LLVMContextDispose(own);
+  if (bad)
     return NULL;
-  }
-  LLVMMemoryBufferRef bc = LLVMWriteBitcodeToMemoryBuffer(tm);
-  LLVMDisposeModule(tm);
-  LLVMContextDispose(own);
-  int bad = LLVMParseBitcodeInContext2(c->llctx, bc, &m);
-  LLVMDisposeMemoryBuffer(bc);
-  if (bad) {
-    lt_internal_error(c, NULL, "the checkpointing helpers do not load");
-    return NULL;
-  }
-  LLVMSetDataLayout(m, LLVMGetDataLayoutStr(c->mod));
-  LLVMSetTarget(m, LLVMGetTarget(c->mod));
-  if (LLVMLinkModules2(c->mod, m)) {
-    lt_internal_error(c, NULL, "the checkpointing helpers do not link");
-    return NULL;
-  }
   LLVMValueRef huge = LLVMGetNamedFunction(c->mod, "lt.ckpt.huge");
   if (huge && LLVMIsDeclaration(huge)) { /* the slots' huge pages (arena.c) */
     LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
@@ -523,10 +473,7 @@ LLVMValueRef lt_ckpt_rt(LtCtx *c, const char *name) {
     lt_arena_huge(c, b, LLVMGetParam(huge, 0), LLVMGetParam(huge, 1));
     LLVMBuildRetVoid(b);
     LLVMDisposeBuilder(b);
+    LLVMSetLinkage(huge, LLVMInternalLinkage);
   }
-  /* linked with external linkage, local to the module from here on */
-  for (LLVMValueRef g = LLVMGetFirstFunction(c->mod); g; g = LLVMGetNextFunction(g))
-    if (!LLVMIsDeclaration(g) && !strncmp(LLVMGetValueName2(g, &(size_t){0}), "lt.ckpt.", 8))
-      LLVMSetLinkage(g, LLVMInternalLinkage);
   return LLVMGetNamedFunction(c->mod, name);
 }

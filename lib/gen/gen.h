@@ -339,6 +339,10 @@ LLVMValueRef lt_undo_run_apart(LtGen *g, LLVMValueRef store, unsigned l, LLVMBui
 /* arena.c: last-in first-out memory for sub-tapes (combined mode) */
 LLVMValueRef lt_arena_push(LtCtx *c, LLVMBuilderRef b, LLVMValueRef n);
 void lt_arena_pop(LtCtx *c, LLVMBuilderRef b, LLVMValueRef p); /* p and after */
+/* arenakeep.c: the chunk the last gradient kept if it holds need bytes,
+ * else null; i1, an emptied arena's last chunk kept (LEANTAPE_ARENA_KEEP) */
+LLVMValueRef lt_arena_take(LtCtx *c, LLVMBuilderRef b, LLVMValueRef need);
+LLVMValueRef lt_arena_keep(LtCtx *c, LLVMBuilderRef b, LLVMValueRef chunk);
 void lt_arena_hint(LtCtx *c, LLVMValueRef grad, LLVMBuilderRef entry, LLVMBuilderRef exit);
 /* memhelper.c: helper (dst, src, bytes) per copy layout (memlayout.c):
  * forward moves pointer fields, reverse moves float adjoints from dst to
@@ -393,6 +397,13 @@ int lt_ckpt_forward(LtGen *g, LLVMBuilderRef b, LLVMValueRef call,
 int lt_ckpt_reverse(LtGen *g, LLVMValueRef call);
 /* ckptrt.c: the run-time helper lt.ckpt.<name>, linked in on first use */
 LLVMValueRef lt_ckpt_rt(LtCtx *c, const char *name);
+/* irtext.c: IR text linked into the module, its functions named
+ * prefix... made internal; 0, or -1 after an internal error (what: for
+ * the message, "the ... helpers") */
+int lt_link_ir(LtCtx *c, const char *text, const char *what, const char *prefix);
+/* the IR text of i64 @fn(ptr name, i64 dflt): the environment variable
+ * name in bytes (an optional K, M or G), dflt when unset (malloc'd) */
+char *lt_envbytes_ir(const char *fn);
 /* ckptol.c: the online helpers' IR text (lt.ckpt.online, .intervals) */
 extern const char lt_ckpt_online_ir[];
 /* ckpttv.c: the reverse sweep's IR text (lt.ckpt.tv, .cut, .back, .adv,

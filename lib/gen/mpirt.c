@@ -15,10 +15,6 @@
  */
 #include "lt.h"
 
-#include <llvm-c/BitReader.h>
-#include <llvm-c/BitWriter.h>
-#include <llvm-c/IRReader.h>
-#include <llvm-c/Linker.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -276,42 +272,9 @@ LLVMValueRef lt_mpi_helper(LtCtx *c, int int_handles, const char *name) {
   const char *const parts[] = {rt_ir, rt_ir2, lt_mpirt_req_text(0), lt_mpirt_req_text(1),
                                lt_mpirt_coll_text(0), lt_mpirt_coll_text(1)};
   char *text = instantiate(parts, 6, int_handles ? "i32" : "ptr", S);
-  /* Parsed in a context of its own (the compiler's may discard value
-   * names, which the text reader refuses), moved over as bitcode. */
-  LLVMContextRef own = LLVMContextCreate();
-  LLVMMemoryBufferRef buf =
-      LLVMCreateMemoryBufferWithMemoryRangeCopy(text, strlen(text), "lt.mpi");
+  int bad = lt_link_ir(c, text, "the MPI helpers", "lt.mpi.");
   free(text);
-  LLVMModuleRef tm = NULL, m = NULL;
-  char *msg = NULL;
-  if (LLVMParseIRInContext(own, buf, &tm, &msg)) {
-    lt_internal_error(c, NULL, msg ? msg : "the MPI helpers do not parse");
-    LLVMDisposeMessage(msg);
-    LLVMContextDispose(own);
+  if (bad)
     return NULL;
-  }
-  LLVMMemoryBufferRef bc = LLVMWriteBitcodeToMemoryBuffer(tm);
-  LLVMDisposeModule(tm);
-  LLVMContextDispose(own);
-  int bad = LLVMParseBitcodeInContext2(c->llctx, bc, &m);
-  LLVMDisposeMemoryBuffer(bc);
-  if (bad) {
-    lt_internal_error(c, NULL, "the MPI helpers do not load");
-    return NULL;
-  }
-  LLVMSetDataLayout(m, LLVMGetDataLayoutStr(c->mod));
-  LLVMSetTarget(m, LLVMGetTarget(c->mod));
-  if (LLVMLinkModules2(c->mod, m)) {
-    lt_internal_error(c, NULL, "the MPI helpers do not link");
-    return NULL;
-  }
-  /* Linked with external linkage (the linker skips unreferenced local
-   * symbols), local to the module from here on. */
-  for (LLVMValueRef f2 = LLVMGetFirstFunction(c->mod); f2; f2 = LLVMGetNextFunction(f2))
-    if (!LLVMIsDeclaration(f2) && !strncmp(LLVMGetValueName2(f2, &(size_t){0}), "lt.mpi.", 7))
-      LLVMSetLinkage(f2, LLVMInternalLinkage);
-  for (LLVMValueRef gv = LLVMGetFirstGlobal(c->mod); gv; gv = LLVMGetNextGlobal(gv))
-    if (!strncmp(LLVMGetValueName2(gv, &(size_t){0}), "lt.mpi.", 7))
-      LLVMSetLinkage(gv, LLVMInternalLinkage);
   return LLVMGetNamedFunction(c->mod, full);
 }

@@ -18,7 +18,9 @@ plugin, linked with the benchmark's counting allocator (alloc.c), and runs
 it. The harness runs primal and gradient in turn --reps times on the same
 inputs (restored before each run) and reports the median of the per-round
 ratios with their min-max, the heap bytes one gradient holds at its peak
-(the tape, the undo log, their arena) and its allocation calls, and a
+(the tape, the undo log, their arena: a first gradient before the rounds,
+with LEANTAPE_ARENA_KEEP=0, so that the arena keeps no chunk after it)
+and its allocation calls, and a
 check: the objective F = sum of w * (every array after the kernel), its
 directional derivative along a fixed direction v by central differences,
 against the gradient's <dF/dx, v>; the error is relative to sum |g_i v_i|
@@ -105,7 +107,13 @@ def harness(src):
                  " + 13) % 97) / 97.0; }".replace("@", nm))
     restore = " ".join(each("memcpy(@, lt_x_@, lt_n_@ * sizeof(DATA_TYPE));"))
     seed = " ".join(each("memcpy(lt_d_@, lt_w_@, lt_n_@ * sizeof(DATA_TYPE));"))
-    L += ['  int lt_R = getenv("PB_REPS") ? atoi(getenv("PB_REPS")) : 7;',
+    # the counted gradient first, in a fresh process, the arena keeping
+    # no chunk after it (LEANTAPE_ARENA_KEEP=0): its peak is its own tape
+    L += ['  setenv("LEANTAPE_ARENA_KEEP", "0", 1);',
+          "  %s %s mc.on = 1; mc.peak = mc.live = 0; mc.calls = 0; %s; mc.on = 0;"
+          % (restore, seed, adcall),
+          '  unsetenv("LEANTAPE_ARENA_KEEP");',
+          '  int lt_R = getenv("PB_REPS") ? atoi(getenv("PB_REPS")) : 7;',
           "  if (lt_R < 1 || lt_R > 64) lt_R = 7;",
           "  double lt_tp[64], lt_rt[64];",
           "  for (int lt_r = 0; lt_r < lt_R; lt_r++) {",
@@ -114,8 +122,7 @@ def harness(src):
           "    %s %s lt_t0 = lt_now(); %s; lt_rt[lt_r] = (lt_now() - lt_t0) / lt_tp[lt_r];"
           % (restore, seed, adcall),
           "  }",
-          "  %s %s mc.on = 1; mc.peak = mc.live = 0; mc.calls = 0; %s; mc.on = 0;"
-          % (restore, seed, adcall),
+          "  %s %s %s;" % (restore, seed, adcall),
           "  double lt_gv = 0, lt_ga = 0, lt_F[2], lt_h = 1e-6;"]
     L += each("  for (size_t lt_i = 0; lt_i < lt_n_@; lt_i++) lt_gv += lt_d_@[lt_i] * "
               "lt_v_@[lt_i], lt_ga += fabs(lt_d_@[lt_i] * lt_v_@[lt_i]);")
