@@ -57,6 +57,9 @@ void lt_step_iter_hints(LtCtx *c, LLVMValueRef fn);
  * intrinsic it computes */
 void lt_known_asm(LtCtx *c, LLVMValueRef fn);
 
+/* poison.c: the poison lanes of float vectors a shuffle or an
+ * insertelement leaves hold 1.0 (after the pipeline) */
+void lt_define_lanes(LtCtx *c, LLVMValueRef fn);
 /* ptrvec.c: every <N x ptr> value becomes N pointers, its loads and
  * stores N loads and stores (after the pipeline) */
 void lt_pointer_vectors(LtCtx *c, LLVMValueRef fn);
