@@ -235,8 +235,34 @@ static int merge_layout(LLVMTargetDataRef td, LtMemLayout *L, const LtMemLayout 
   return 1;
 }
 
+/* p's base at a constant offset, through a PHI whose other incoming
+ * values are null: the begin pointer of a vector that may be empty,
+ * `phi [null, %empty], [%new, %copied]`. */
+static LLVMValueRef copy_base(LLVMTargetDataRef td, LLVMValueRef p, long long *at) {
+  LLVMValueRef b = lt_const_offset(td, p, at);
+  if (!b || !LLVMIsAPHINode(b))
+    return b;
+  LLVMValueRef one = NULL;
+  for (unsigned k = 0, n = LLVMCountIncoming(b); k < n; k++) {
+    LLVMValueRef v = LLVMGetIncomingValue(b, k);
+    if (LLVMIsAConstantPointerNull(v) || v == b)
+      continue;
+    if (one && v != one)
+      return b;
+    one = v;
+  }
+  if (!one)
+    return b;
+  long long o;
+  LLVMValueRef ob = lt_const_offset(td, one, &o);
+  if (!ob || LLVMIsAPHINode(ob))
+    return b;
+  *at += o;
+  return ob;
+}
+
 /* The layout of a copy of a run-time length from the other copies of its
- * objects: one of constant size, with a layout of its own (not guessed)
+ * objects: one with a layout of its own (not guessed)
  * that has pointer fields, copying whole elements to or from the same
  * base at a whole number of its elements from this copy's end, when this
  * copy's byte count is made of that element size or is a whole number of
@@ -247,34 +273,53 @@ static int merge_layout(LLVMTargetDataRef td, LtMemLayout *L, const LtMemLayout 
  * filled its source) had filled, and that nothing indexes but i8 GEPs:
  * the copy was taken for doubles and the shadows of the pointers stayed
  * behind (fuzz --structvec -X seed 434 at -O3, a silent wrong gradient).
+ * A copy of a run-time length counts too, when its layout is its own
+ * (found the same way, a few copies deep), and a base seen
+ * through `phi [null, %block]` is the block: at -O3, `std::vector o(b,
+ * e)` after a copy constructor memcpys from such a PHI, while the copy
+ * constructor's memmove into the same block knew its layout from the
+ * vector it copied (fuzz --structvec -X seeds 13903, a segfault, and
+ * 14338, adjoints given to the wrong elements, at -O3).
  * All such copies must agree. */
 int lt_mem_layout_from_copies(LtCtx *c, const LtActivity *a, LLVMValueRef call,
                               LtMemLayout *L) {
-  static int busy; /* the other copies' layouts do not come back here */
+  /* The copies being laid out, outermost first: a copy asked again
+   * while its own layout is open (two copies of one block) says nothing,
+   * and the chain is cut at LT_COPY_DEPTH copies and LT_COPY_ASKS
+   * questions from one outermost copy. */
+  enum { LT_COPY_DEPTH = 4, LT_COPY_ASKS = 64 };
+  static LLVMValueRef open[LT_COPY_DEPTH];
+  static unsigned depth, asks;
   LLVMTargetDataRef td = c->td;
   unsigned long long stride = lt_mem_size_stride(call);
   LLVMValueRef size = LLVMGetOperand(call, 2);
-  if (busy || LLVMIsAConstantInt(size))
+  if (LLVMIsAConstantInt(size) || depth == LT_COPY_DEPTH)
+    return 0;
+  for (unsigned k = 0; k < depth; k++)
+    if (open[k] == call)
+      return 0;
+  if (!depth)
+    asks = 0;
+  else if (++asks > LT_COPY_ASKS)
     return 0;
   LLVMValueRef base[2];
   long long at[2];
   for (unsigned e = 0; e < 2; e++)
-    base[e] = lt_const_offset(td, LLVMGetOperand(call, e), &at[e]);
+    base[e] = copy_base(td, LLVMGetOperand(call, e), &at[e]);
   LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInstructionParent(call));
   int found = 0;
-  busy = 1;
+  open[depth++] = call;
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb && found >= 0;
        bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && found >= 0;
          i = LLVMGetNextInstruction(i)) {
       const LtRule *r;
-      if (i == call || !LLVMIsACallInst(i) || lt_call_kind(i, &r) != LT_CALL_MEMCPY ||
-          !LLVMIsAConstantInt(LLVMGetOperand(i, 2)))
+      if (i == call || !LLVMIsACallInst(i) || lt_call_kind(i, &r) != LT_CALL_MEMCPY)
         continue;
       int same = 0;
       long long o = 0, from = 0;
       for (unsigned f = 0; f < 2 && !same; f++) {
-        LLVMValueRef b = lt_const_offset(td, LLVMGetOperand(i, f), &o);
+        LLVMValueRef b = copy_base(td, LLVMGetOperand(i, f), &o);
         for (unsigned e = 0; e < 2 && !same; e++)
           if (b && base[e] && b == base[e]) {
             same = 1;
@@ -296,7 +341,7 @@ int lt_mem_layout_from_copies(LtCtx *c, const LtActivity *a, LLVMValueRef call,
         break;
       }
     }
-  busy = 0;
+  depth--;
   if (found < 0)
     memset(L, 0, sizeof *L);
   return found > 0;
