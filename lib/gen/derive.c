@@ -20,11 +20,11 @@
 #include <string.h>
 
 static const char *cleanup =
-    "sroa,early-cse,instcombine<no-verify-fixpoint>,simplifycfg,adce";
+    "sroa,early-cse<memssa>,instcombine<no-verify-fixpoint>,dse,early-cse<memssa>,simplifycfg,adce";
 /* ... and, at -O2 and up, where the undo log's calls are guarded by its
  * run-time test (undo.c, lt_undo_guard), a loop copy without them */
 static const char *cleanup_unswitch =
-    "sroa,early-cse,instcombine<no-verify-fixpoint>,simplifycfg,adce,"
+    "sroa,early-cse<memssa>,instcombine<no-verify-fixpoint>,dse,early-cse<memssa>,simplifycfg,adce,"
     "loop-mssa(simple-loop-unswitch<nontrivial>),simplifycfg,instcombine<no-verify-fixpoint>";
 
 /* The key's tail in reverse mode: the mode (called, split, combined),

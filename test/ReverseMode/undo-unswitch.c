@@ -5,7 +5,7 @@
 // vectorises like the primal's (issue 17, item 4). For y[i] = y[i] x[i] +
 // x[i] with plain pointers the gradient has vector copies of the forward
 // loop (the update, the old y taped) and of the reverse loop (dy read and
-// zeroed, dx and dy updated), beside the scalar loops that log and
+// set to dy x, dx updated), beside the scalar loops that log and
 // restore (before: only the scalar ones). A reverse loop that sums an
 // adjoint into one location: reverse-reduction-vectorize.c. With restrict
 // nothing is logged at all.
@@ -36,11 +36,13 @@ void grad_restrict(const double *x, double *dx, double *y, double *dy, int n) {
 // CHECK-LABEL: define internal void @mul_plain.lt.grad(
 // CHECK: store <[[W:[0-9]+]] x double>
 // CHECK: call void @lt.undo.save(
-// CHECK: store <[[W]] x double> zeroinitializer
+// CHECK: fmul <[[W]] x double>
+// CHECK: fadd reassoc nsz <[[W]] x double>
 // CHECK: call void @lt.undo.restore(
 // CHECK: {{^}}}
 
 // RESTRICT-LABEL: define internal void @mul_restrict.lt.grad(
 // RESTRICT-NOT: lt.undo
-// RESTRICT: store <{{[0-9]+}} x double> zeroinitializer
+// RESTRICT: fmul <{{[0-9]+}} x double>
+// RESTRICT: fadd reassoc nsz <{{[0-9]+}} x double>
 // RESTRICT: {{^}}}
