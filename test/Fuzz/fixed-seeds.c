@@ -41,6 +41,15 @@
 // adjoint lane, poison where a real contribution was (dy[6] 0.97 of its
 // value, silently; prep/poison.c)
 // RUN: bash %S/../../tools/fuzz/run.sh -S -X -n 1 -s 13905 -O 2 -g --structvec
+// -X --structvec seeds 13903 and 14338 at -O3: run-time-length copies of
+// S laid out from another run-time copy of the same block, through
+// `phi [null, %block]` (memuse.c; a segfault and a silent swap of two
+// adjoints before)
+// RUN: for s in 13903 14338; do bash %S/../../tools/fuzz/run.sh -S -X -n 1 -s $s -O 3 -g --structvec || exit 1; done
+// --diffuse: double-buffered 2-D time loops over a run-time row length,
+// the buffers swapped through pointers (tape scopes, gather, unswitch)
+// RUN: bash %S/../../tools/fuzz/run.sh -S -n 4 -s 1 -O "0 2" -j 2 -g --diffuse
+// RUN: bash %S/../../tools/fuzz/run.sh -S -X -n 2 -s 1 -O 3 -j 2 -g "--diffuse --alias"
 // Calls (helpers, recursion, custom gradients): seed 1 found fastcc
 // callees called with the C convention; --calls --pointers seeds 2 and 4
 // the escape of recursive parameters; C++.

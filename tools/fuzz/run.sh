@@ -145,6 +145,13 @@
 # accumulator, or 2-D rows of a small matrix; sometimes x and y restrict):
 # the reverse loops whose neighbouring accumulations lib/gen/gather.c
 # carries in registers (tools/fuzz/ltfuzz/gather.py); combine with --alias.
+# With --diffuse in GEN_ARGS f gets double-buffered 2-D time loops over R x C
+# grids with a run-time row length (C = n - K), the buffers (malloc'd, two
+# halves of a local array, or one updated in place) swapped through
+# pointers after each step, a nonlinear diffusion coefficient
+# (tools/fuzz/ltfuzz/diffuse.py): tape scopes (lib/gen/scopes.c), gather
+# after LICM, loops copied without the undo log's calls (lib/gen/unswitch.c);
+# combine with --alias, --pointers, -X.
 # With --timeloop in GEN_ARGS f's statements run in a time loop of 2-6 steps
 # (tools/fuzz/ltfuzz/timeloop.py), compiled with -mllvm -leantape-checkpoint
 # and run with LEANTAPE_TAPE_BUDGET=1: checkpointed, with 1-4 snapshot slots

@@ -11,6 +11,7 @@ from .alias import Alias
 from .calls import Calls
 from .capped import Capped
 from .copies import Copies
+from .diffuse import Diffuse
 from .core import Core
 from .cxx import Cxx
 from .eigen import Eigen
@@ -32,7 +33,7 @@ from .timewhile import TimeWhile
 
 MODES = [Pointers, Calls, Cxx, Alias, Forward, Primal, Split, Eigen, Adaptive, Omp, Entry, Kernels,
          Retarg, Timeloop, TimeWhile, Capped, Stencil, Gather,
-         Inplace, Scratch, Copies, StructVec]
+         Inplace, Scratch, Copies, StructVec, Diffuse]
 
 
 class Gen(Core, *MODES):
