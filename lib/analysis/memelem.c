@@ -195,6 +195,13 @@ static unsigned long long copy_stride(Query *q, LLVMValueRef call) {
  * being found further up. */
 static LLVMTypeRef object_type(Query *q, unsigned o, int depth);
 
+/* p lies a constant number of bytes from its base that is no multiple
+ * of m: inside an element of m bytes */
+static int inside_element(LLVMTargetDataRef td, LLVMValueRef p, unsigned long long m) {
+  long long o;
+  return m && lt_const_offset(td, p, &o) && o % (long long)m != 0;
+}
+
 static LLVMTypeRef copied_type(Query *q, unsigned o, int depth) {
   LtPoints *pt = q->pt;
   LLVMValueRef src = pt->obj[o].src;
@@ -212,6 +219,13 @@ static LLVMTypeRef copied_type(Query *q, unsigned o, int depth) {
         if (!s || !set_has(s, o))
           continue;
         LLVMTypeRef u = pointee_type(q, LLVMGetOperand(i, !e), copy_stride(q, i), depth + 1);
+        /* bytes from inside an element (an evaluator's operands from 24
+         * bytes into it, gathered in an i8 slice by SROA at -O0): o is no
+         * array of u (fuzz --eigen seed 40004 at -O0, a null shadow) */
+        unsigned long long us = u ? LLVMABISizeOfType(q->c->td, u) : 0;
+        if (u && (inside_element(q->c->td, LLVMGetOperand(i, !e), us) ||
+                  inside_element(q->c->td, LLVMGetOperand(i, e), us)))
+          return NULL;
         if (u && t && u != t)
           return NULL; /* copies of two types: no type */
         t = u ? u : t;

@@ -330,6 +330,71 @@ static unsigned long long periodic_fill(LLVMTargetDataRef td, LLVMTypeRef *field
   return 0;
 }
 
+/* The fields other copies of constant size with layouts of their own put
+ * into the places (the bases and offsets of copy_places) of call's n
+ * bytes, into field[]; 0 when two disagree. At -O0, after the plugin's
+ * SROA, an Eigen lazy product's operands are gathered into an i8 slice
+ * by two copies (the tail of the left Block from the typed Product, the
+ * head of the right one) and the slice is copied on whole, 48 bytes that
+ * nothing loads or stores: taken for doubles, the right Block's data
+ * pointer kept a null shadow, a segfault in the gradient (fuzz --eigen
+ * seed 40004 at -O0, (B^T B).trace() of a block). Their layouts come
+ * from the same function, two copies deep at most. */
+static int copied_fields(LtCtx *c, const LtActivity *a, LLVMValueRef call, LLVMValueRef fn,
+                         unsigned long long n, const LLVMValueRef *base, const long long *at,
+                         unsigned np, LLVMTypeRef *field) {
+  enum { DEPTH = 2 };
+  static LLVMValueRef open[DEPTH];
+  static unsigned depth;
+  LLVMTargetDataRef td = c->td;
+  if (depth == DEPTH)
+    return 1;
+  open[depth++] = call;
+  int ok = 1;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb && ok; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef m = LLVMGetFirstInstruction(bb); m && ok; m = LLVMGetNextInstruction(m)) {
+      const LtRule *r;
+      int skip = m == call;
+      for (unsigned k = 0; k < depth && !skip; k++)
+        skip = open[k] == m;
+      if (skip || !LLVMIsACallInst(m) || lt_call_kind(m, &r) != LT_CALL_MEMCPY ||
+          !LLVMIsAConstantInt(LLVMGetOperand(m, 2)))
+        continue;
+      long long len = (long long)LLVMConstIntGetZExtValue(LLVMGetOperand(m, 2)), o[2];
+      LLVMValueRef b[2];
+      int near = 0;
+      for (unsigned f = 0; f < 2; f++) {
+        b[f] = lt_const_offset(td, LLVMGetOperand(m, f), &o[f]);
+        for (unsigned e = 0; e < np; e++)
+          near |= b[f] && b[f] == base[e] && o[f] < at[e] + (long long)n && at[e] < o[f] + len;
+      }
+      LtMemLayout M;
+      if (!near || lt_mem_layout(c, a, m, &M) || M.guessed || M.overflow || !M.period)
+        continue;
+      for (unsigned f = 0; f < 2 && ok; f++)
+        for (unsigned e = 0; e < np && ok; e++) {
+          if (!b[f] || b[f] != base[e])
+            continue;
+          for (long long el = 0; el < len && ok; el += (long long)M.period)
+            for (unsigned j = 0; j < M.n && ok; j++) {
+              LLVMTypeRef t = M.f[j].ty;
+              long long ts = (long long)LLVMABISizeOfType(td, t);
+              long long q = o[f] + el + M.f[j].off - at[e];
+              if (M.f[j].filled || q < 0 || q + ts > (long long)n || el + M.f[j].off + ts > len)
+                continue;
+              if (field[q] && field[q] != t)
+                ok = 0; /* another type there */
+              for (long long w = q + 1; w < q + ts && ok; w++)
+                ok = !field[w];
+              if (ok)
+                field[q] = t;
+            }
+        }
+    }
+  depth--;
+  return ok;
+}
+
 /* Layout from how the function accesses the copied bytes: every load and
  * store of a float or pointer at a constant offset from the base of either
  * end that falls inside the copy is a field (-O2's memcpyopt turns
@@ -390,6 +455,8 @@ static int accesses_layout(LtCtx *c, const LtActivity *a, LLVMValueRef call,
         field[r] = t;
       }
     }
+  if (!copied_fields(c, a, call, fn, n, base, at, np, field))
+    return 0;
   /* a copy of whole elements is described by one of them */
   unsigned long long period = periodic_fill(td, field, n);
   if (period)
@@ -446,8 +513,14 @@ int lt_mem_layout(LtCtx *c, const LtActivity *a, LLVMValueRef call, LtMemLayout 
   int rc = mem_layout(c, a, call, L);
   if (getenv("LEANTAPE_DEBUG_LAYOUT")) { /* debugging: each copy's layout */
     char *s = LLVMPrintValueToString(call);
-    fprintf(stderr, "leantape layout: period %llu, %u fields%s:%s\n", L->period, L->n,
-            L->guessed ? ", guessed" : "", s);
+    fprintf(stderr, "leantape layout: period %llu, %u fields%s:%s (in %s)\n", L->period, L->n,
+            L->guessed ? ", guessed" : "", s,
+            LLVMGetValueName(LLVMGetBasicBlockParent(LLVMGetInstructionParent(call))));
+    for (unsigned k = 0; k < L->n && !L->guessed; k++) { /* the fields */
+      char *t = LLVMPrintTypeToString(L->f[k].ty);
+      fprintf(stderr, "  field %u: %s%s\n", L->f[k].off, t, L->f[k].filled ? " (filled)" : "");
+      LLVMDisposeMessage(t);
+    }
     LLVMDisposeMessage(s);
   }
   return rc;
