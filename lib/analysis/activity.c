@@ -384,6 +384,13 @@ static int check_inst(LtCtx *c, LtActivity *a, LLVMValueRef i) {
         return -1;
       }
     }
+  if (lt_masked_int_store(i) && varied(a, LLVMGetOperand(i, 0))) {
+    lt_error(c, i, "an active floating-point value is stored as integer bits "
+                   "by '%.*s'; its derivative would be lost (store it as "
+                   "floating point, or mark the input enzyme_const)",
+             (int)len, n);
+    return -1;
+  }
   if (lt_call_kind(i, &rule) != LT_CALL_UNKNOWN || !active)
     return 0;
   if (!len)

@@ -216,6 +216,9 @@ typedef enum {
 } LtCallKind;
 
 LtCallKind lt_call_kind(LLVMValueRef call, const LtRule **rule);
+/* A masked store or scatter of an integer vector (calls.c): inactive
+ * unless the integers are an active value's bits (activity.c refuses). */
+int lt_masked_int_store(LLVMValueRef call);
 /* A call preprocessing made of an OpenMP parallel region: the outlined
  * function called with (null, null, captures...), a "diff" call whose
  * derivatives run on a team (gen/omp.c). */

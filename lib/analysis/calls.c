@@ -288,6 +288,22 @@ static int is_free_fn(const char *n, size_t len) {
   return 0;
 }
 
+/* A masked store or scatter of integers (the loop vectoriser's under
+ * -mavx2: PartialPivLU's permutation indices 0..3) writes no floating
+ * point: inactive, as a plain store of integers is. (Integers that carry a
+ * float's bits are active values: activity.c refuses those.) */
+int lt_masked_int_store(LLVMValueRef call) {
+  size_t len;
+  const char *n = lt_callee_name(call, &len);
+  if (!len || (!has_prefix(n, len, "llvm.masked.store.") &&
+               !has_prefix(n, len, "llvm.masked.scatter.")) ||
+      LLVMGetNumArgOperands(call) < 1)
+    return 0;
+  LLVMTypeRef t = LLVMTypeOf(LLVMGetOperand(call, 0));
+  return LLVMGetTypeKind(t) == LLVMVectorTypeKind &&
+         LLVMGetTypeKind(LLVMGetElementType(t)) == LLVMIntegerTypeKind;
+}
+
 LtCallKind lt_call_kind(LLVMValueRef call, const LtRule **rule) {
   size_t len;
   const char *n = lt_callee_name(call, &len);
@@ -365,6 +381,8 @@ LtCallKind lt_call_kind(LLVMValueRef call, const LtRule **rule) {
   int is_div;
   if (lt_is_complex_call(call, &is_div))
     return LT_CALL_COMPLEX;
+  if (lt_masked_int_store(call))
+    return LT_CALL_INACTIVE;
   if ((*rule = lt_rules_find(n, len))) {
     /* A rule fits only calls of its arity on scalars (cabsf takes a
      * <2 x float> on x86-64, a vectorised sin takes vectors). */

@@ -106,6 +106,8 @@ static int call_writes(LtCtx *c, LLVMValueRef i, LtVec *seen) {
   case LT_CALL_FREE:
     return 1;
   case LT_CALL_INACTIVE:
+    if (lt_masked_int_store(i)) /* a store, of integers: a scatter's addresses are a vector */
+      return strncmp(n, "llvm.masked.store.", 18) || !own_memory(LLVMGetOperand(i, 1));
     if (len > 5 && !strncmp(n, "llvm.", 5))
       return 0;
     break;
@@ -230,6 +232,8 @@ static LLVMValueRef call_write(LtCtx *c, LLVMValueRef i, unsigned *nextra,
   case LT_CALL_FREE:
     return LLVMGetOperand(i, 0);
   case LT_CALL_INACTIVE:
+    if (lt_masked_int_store(i))
+      return strncmp(n, "llvm.masked.store.", 18) ? LT_CLOBBER : LLVMGetOperand(i, 1);
     if (len > 14 && !strncmp(n, "llvm.lifetime.", 14))
       return LLVMGetOperand(i, LLVMGetNumArgOperands(i) - 1);
     return strstr(n, "printf") == NULL && strncmp(n, "llvm.", 5) &&
