@@ -367,7 +367,7 @@ int lt_callsite_parse(LtCtx *c, LLVMValueRef call, LtMode mode, LtRequest *r) {
                        LLVMVoidTypeKind &&
                    (ck == LLVMStructTypeKind ||
                     (r->tape_ptr && ck != LLVMVoidTypeKind && LLVMGetFirstUse(call)));
-  return 0;
+  return lt_dup_global_used(c, call, r);
 }
 
 void lt_callsite_free(LtRequest *r) {

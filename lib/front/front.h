@@ -157,6 +157,10 @@ LLVMValueRef lt_callsite_fn(LLVMValueRef call);
  * function, chosen by comparing the operand with each. */
 void lt_split_merged_calls(LtCtx *c);
 
+/* dupglobal.c: a global passed as enzyme_dup that the function (or a
+ * function it calls) also uses by name is refused (-1, reported): that use
+ * has no shadow. */
+int lt_dup_global_used(LtCtx *c, LLVMValueRef call, const LtRequest *r);
 /* fwdsite.c: __enzyme_fwddiff call sites */
 int lt_fwdsite_parse(LtCtx *c, LLVMValueRef call, LtRequest *r);
 

@@ -189,5 +189,7 @@ int lt_fwdsite_parse(LtCtx *c, LLVMValueRef call, LtRequest *r) {
              LLVMGetValueName2(fn, &(size_t){0}), r->nparams - (hide ? 1 : 0));
     return -1;
   }
-  return hide ? hidden_sret(c, call, r) : 0;
+  if (hide && hidden_sret(c, call, r))
+    return -1;
+  return lt_dup_global_used(c, call, r);
 }
