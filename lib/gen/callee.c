@@ -158,6 +158,56 @@ static void plan_apart(LtGen *g, LLVMValueRef call, LtRequest *r) {
     pf[p] &= (unsigned char)~LT_PF_CHECK;
 }
 
+/* v is an address into a local of its function, through GEPs, casts,
+ * PHIs and selects. */
+static int stack_based(LLVMValueRef v, int depth) {
+  v = lt_base_of(v);
+  if (LLVMIsAAllocaInst(v))
+    return 1;
+  if (depth > 8)
+    return 0;
+  if (LLVMIsAPHINode(v)) {
+    for (unsigned k = 0; k < LLVMCountIncoming(v); k++)
+      if (LLVMGetIncomingValue(v, k) != v && stack_based(LLVMGetIncomingValue(v, k), depth + 1))
+        return 1;
+    return 0;
+  }
+  if (LLVMIsASelectInst(v))
+    return stack_based(LLVMGetOperand(v, 1), depth + 1) ||
+           stack_based(LLVMGetOperand(v, 2), depth + 1);
+  return 0;
+}
+
+/* A time loop's step call passes a local of P (a cell) into which P
+ * stores the address of a local (double buffers swapped through
+ * pointers, prep/outline.c's rotated cells). */
+static int stack_pointer_cell(LLVMValueRef call) {
+  for (unsigned k = 0, n = LLVMGetNumArgOperands(call); k < n; k++) {
+    LLVMValueRef a = LLVMGetOperand(call, k);
+    if (!lt_is_ptr_ty(LLVMTypeOf(a)) || !LLVMIsAAllocaInst(lt_base_of(a)))
+      continue;
+    a = lt_base_of(a);
+    for (LLVMUseRef u = LLVMGetFirstUse(a); u; u = LLVMGetNextUse(u)) {
+      LLVMValueRef us = LLVMGetUser(u);
+      LLVMValueRef at = us;
+      if (LLVMIsAGetElementPtrInst(us)) { /* one field or element in */
+        for (LLVMUseRef w = LLVMGetFirstUse(us); w; w = LLVMGetNextUse(w)) {
+          LLVMValueRef st = LLVMGetUser(w);
+          if (LLVMIsAStoreInst(st) && LLVMGetOperand(st, 1) == us &&
+              lt_is_ptr_ty(LLVMTypeOf(LLVMGetOperand(st, 0))) &&
+              stack_based(LLVMGetOperand(st, 0), 0))
+            return 1;
+        }
+        continue;
+      }
+      if (LLVMIsAStoreInst(at) && LLVMGetOperand(at, 1) == a &&
+          lt_is_ptr_ty(LLVMTypeOf(LLVMGetOperand(at, 0))) && stack_based(LLVMGetOperand(at, 0), 0))
+        return 1;
+    }
+  }
+  return 0;
+}
+
 static int plan_call(LtGen *g, LLVMValueRef call) {
   LtCtx *c = g->c;
   LtRequest r;
@@ -191,6 +241,16 @@ static int plan_call(LtGen *g, LLVMValueRef call) {
   size_t fl;
   const char *fname = LLVMGetValueName2(f, &fl);
   r.ckpt = g->checkpoint && !g->sub && fl > 8 && !strcmp(fname + fl - 8, ".lt.step");
+  if (r.ckpt && g->split && stack_pointer_cell(call)) {
+    /* ckpt.c moves A's stack memory the arguments point into to the
+     * context, but not the pointers to it that such memory holds */
+    r.ckpt = 0;
+    lt_remark_emit(c, call, "leantape", "checkpoint",
+                   "this loop is not checkpointed in split mode: a step reads pointers to "
+                   "the function's own local arrays (buffers swapped through pointers), "
+                   "which are gone when the reverse call runs steps again; its steps "
+                   "are taped");
+  }
   r.pflags = lt_call_pflags(g, call, np);
   for (unsigned p = 0; p < np; p++)
     if (r.act[p] == LT_CONST && lt_is_varied(&g->act_of, LLVMGetOperand(call, p))) {
@@ -209,6 +269,8 @@ static int plan_call(LtGen *g, LLVMValueRef call) {
   LtDeriv *d = lt_derive(c, &r);
   if (d && lt_call_is_parallel(call))
     plan_apart(g, call, &r);
+  if (d && d->snap && !d->back) /* where checkpointing reverses it (ckptdead.c) */
+    d->back = lt_ckpt_dead_aug(c, d, r.keep, np);
   free(r.act);
   free(r.keep);
   free(r.pflags);

@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ARGS 184 /* where the context keeps the step's arguments (ckptrt.c) */
+#define ARGS 192 /* where the context keeps the step's arguments (ckptrt.c) */
 
 /* ---- the call site: callbacks, A and R ------------------------------------ */
 
@@ -55,8 +55,22 @@ static LLVMValueRef callback(LtCtx *c, const char *base, const char *what, LLVMT
   return fn;
 }
 
+/* The out-gradients outs (R's result) added into acc, 8 bytes each. */
+static void add_outs(LtCtx *c, LLVMBuilderRef b, const LtDeriv *d, LLVMValueRef outs,
+                     LLVMValueRef acc) {
+  for (unsigned k = 0; k < d->nouts; k++) {
+    LLVMValueRef v = d->nouts == 1 ? outs : LLVMBuildExtractValue(b, outs, k, "");
+    LLVMTypeRef t = LLVMTypeOf(v);
+    LLVMValueRef off = LLVMConstInt(c->i64, 8 * k, 0);
+    LLVMValueRef at = LLVMBuildGEP2(b, c->i8, acc, &off, 1, "");
+    LLVMBuildStore(b, LLVMBuildFAdd(b, LLVMBuildLoad2(b, t, at, ""), v, ""), at);
+  }
+}
+
 /* adv(args): the step, untaped; aug(args, tape): its A; rev(args, tape,
- * outs): its R, the out-gradients added into outs; snap(args, buf, op). */
+ * outs): its R, the out-gradients added into outs; augd(args, tape): its A
+ * as lt.ckpt.back runs it, right before R (ckptdead.c), or NULL;
+ * snap(args, buf, op). */
 static void callbacks(LtGen *g, const LtDeriv *d, LLVMValueRef *cb, unsigned *ncells) {
   LtCtx *c = g->c;
   const char *base = LLVMGetValueName2(d->fn, &(size_t){0});
@@ -81,14 +95,7 @@ static void callbacks(LtGen *g, const LtDeriv *d, LLVMValueRef *cb, unsigned *nc
   n = load_args(c, b, d, LLVMGetParam(cb[2], 0), a, 1);
   a[n++] = LLVMGetParam(cb[2], 1);
   LLVMValueRef outs = LLVMBuildCall2(b, LLVMGlobalGetValueType(d->rev), d->rev, a, n, "");
-  LLVMValueRef acc = LLVMGetParam(cb[2], 2);
-  for (unsigned k = 0; k < d->nouts; k++) {
-    LLVMValueRef v = d->nouts == 1 ? outs : LLVMBuildExtractValue(b, outs, k, "");
-    LLVMTypeRef t = LLVMTypeOf(v);
-    LLVMValueRef off = LLVMConstInt(c->i64, 8 * k, 0);
-    LLVMValueRef at = LLVMBuildGEP2(b, c->i8, acc, &off, 1, "");
-    LLVMBuildStore(b, LLVMBuildFAdd(b, LLVMBuildLoad2(b, t, at, ""), v, ""), at);
-  }
+  add_outs(c, b, d, outs, LLVMGetParam(cb[2], 2));
   LLVMBuildRetVoid(b);
 
   /* sync(args, op): the rotated pointers' cells (noalias pointer
@@ -163,6 +170,32 @@ static void callbacks(LtGen *g, const LtDeriv *d, LLVMValueRef *cb, unsigned *nc
     *ncells = nlearn;
   }
 
+  /* augd(args, tape): A as lt.ckpt.back runs it, right before R
+   * (ckptdead.c), where the step's parameters are apart; or NULL */
+  cb[5] = NULL;
+  unsigned nptr = 0;
+  for (unsigned p = 0; p < np; p++)
+    nptr += lt_is_ptr_ty(LLVMTypeOf(LLVMGetParam(d->fn, p)));
+  if (d->back && (d->apart_test || nptr < 2)) {
+    cb[5] = callback(c, base, "augd", c->vd, p2, 2, b);
+    n = load_args(c, b, d, LLVMGetParam(cb[5], 0), a, 1);
+    a[n++] = LLVMGetParam(cb[5], 1);
+    LLVMValueRef fn = cb[5];
+    if (d->apart_test) {
+      LLVMBasicBlockRef apart = LLVMAppendBasicBlockInContext(c->llctx, fn, "apart");
+      LLVMBasicBlockRef whole = LLVMAppendBasicBlockInContext(c->llctx, fn, "whole");
+      LLVMValueRef t = LLVMBuildCall2(b, LLVMGlobalGetValueType(d->apart_test), d->apart_test,
+                                      a, np, "lt.apart");
+      LLVMBuildCondBr(b, t, apart, whole);
+      LLVMPositionBuilderAtEnd(b, whole);
+      LLVMBuildCall2(b, LLVMGlobalGetValueType(d->aug), d->aug, a, n, "");
+      LLVMBuildRetVoid(b);
+      LLVMPositionBuilderAtEnd(b, apart);
+    }
+    LLVMBuildCall2(b, LLVMGlobalGetValueType(d->back), d->back, a, n, "");
+    LLVMBuildRetVoid(b);
+  }
+
   cb[3] = callback(c, base, "snap", c->i64, snp, 3, b);
   n = load_args(c, b, d, LLVMGetParam(cb[3], 0), a, 0);
   a[n++] = LLVMGetParam(cb[3], 1);
@@ -220,7 +253,7 @@ int lt_ckpt_forward(LtGen *g, LLVMBuilderRef b, LLVMValueRef call,
   LLVMValueRef get = lt_ckpt_rt(c, "lt.ckpt.get"), fwd = lt_ckpt_rt(c, "lt.ckpt.fwd");
   if (!get || !fwd)
     return -1;
-  LLVMValueRef cb[5];
+  LLVMValueRef cb[6];
   unsigned ncells = 0;
   callbacks(g, d, cb, &ncells);
   /* the context's cell, null at A's entry */
@@ -238,33 +271,59 @@ int lt_ckpt_forward(LtGen *g, LLVMBuilderRef b, LLVMValueRef call,
     if (lt_is_dup(d->act[p]))
       args[n++] = shadow(g, LLVMGetOperand(call, p));
   /* Split mode: A's frame is gone when R runs steps again, so A's own
-   * cells among the arguments (what the iterations carry, prep/outline.c)
-   * live in the context, after the arguments and sync's pairs, copied
-   * from A's before each step and back after it. */
+   * stack memory the arguments point into (what the iterations carry,
+   * prep/outline.c; at -O2 also a pointer into the middle of a local
+   * array, passed beside it or alone) lives in the context, after the
+   * arguments and sync's pairs, each alloca once, copied from A's before
+   * each step and back after it; an argument into one points at the same
+   * offset into its copy (fuzz --steps-var --scratch --split: a step's
+   * pointer to tsc + 1 was left pointing into A's dead frame). */
   unsigned long long at = 8ull * n + 16 * ncells, *cat = lt_xcalloc(np + 1, sizeof *cat);
   unsigned long long *csz = lt_xcalloc(np + 1, sizeof *csz);
+  LLVMValueRef *cell_of = lt_xcalloc(np + 1, sizeof *cell_of); /* the alloca */
+  unsigned *cell_ix = lt_xcalloc(np + 1, sizeof *cell_ix), ncell = 0;
   for (unsigned p = 0; g->split && p < np; p++) {
-    LLVMValueRef a = args[p];
-    if (!LLVMIsAAllocaInst(a) || !LLVMIsAConstantInt(LLVMGetOperand(a, 0)))
+    LLVMValueRef a = lt_is_ptr_ty(LLVMTypeOf(args[p])) ? lt_base_of(args[p]) : NULL;
+    if (!a || !LLVMIsAAllocaInst(a) || !LLVMIsAConstantInt(LLVMGetOperand(a, 0)))
       continue;
-    csz[p] = LLVMABISizeOfType(c->td, LLVMGetAllocatedType(a)) *
-             LLVMConstIntGetZExtValue(LLVMGetOperand(a, 0));
-    cat[p] = ((ARGS + at + 15) & ~15ull) - ARGS; /* the context is calloc's */
-    at = cat[p] + csz[p];
+    unsigned j = 0;
+    while (j < ncell && cell_of[j] != a)
+      j++;
+    if (j == ncell) {
+      cell_of[ncell] = a;
+      csz[ncell] = LLVMABISizeOfType(c->td, LLVMGetAllocatedType(a)) *
+                   LLVMConstIntGetZExtValue(LLVMGetOperand(a, 0));
+      cat[ncell] = ((ARGS + at + 15) & ~15ull) - ARGS; /* the context is calloc's */
+      at = cat[ncell] + csz[ncell];
+      ncell++;
+    }
+    cell_ix[p] = j + 1;
   }
   LLVMTypeRef gt[2] = {c->ptr, c->i64};
   LLVMValueRef ga[2] = {cell, LLVMConstInt(c->i64, at, 0)};
   LLVMValueRef ctx = LLVMBuildCall2(b, LLVMFunctionType(c->ptr, gt, 2, 0), get, ga, 2,
                                     "lt.ckpt");
+  LLVMValueRef *copy = lt_xcalloc(ncell + 1, sizeof *copy);
+  for (unsigned j = 0; j < ncell; j++) {
+    LLVMValueRef co = LLVMConstInt(c->i64, ARGS + cat[j], 0);
+    copy[j] = LLVMBuildGEP2(b, c->i8, ctx, &co, 1, "lt.ckpt.cell");
+    LLVMBuildMemCpy(b, copy[j], 16, cell_of[j], LLVMGetAlignment(cell_of[j]),
+                    LLVMConstInt(c->i64, csz[j], 0));
+  }
   for (unsigned k = 0; k < n; k++) {
     LLVMValueRef off = LLVMConstInt(c->i64, ARGS + 8 * k, 0), v = args[k];
-    if (k < np && csz[k]) {
-      LLVMValueRef co = LLVMConstInt(c->i64, ARGS + cat[k], 0);
-      v = LLVMBuildGEP2(b, c->i8, ctx, &co, 1, "lt.ckpt.cell");
-      LLVMBuildMemCpy(b, v, 16, args[k], LLVMGetAlignment(args[k]),
-                      LLVMConstInt(c->i64, csz[k], 0));
+    if (k < np && cell_ix[k]) {
+      unsigned j = cell_ix[k] - 1;
+      LLVMValueRef d = LLVMBuildSub(b, LLVMBuildPtrToInt(b, v, c->i64, ""),
+                                    LLVMBuildPtrToInt(b, cell_of[j], c->i64, ""), "");
+      v = LLVMBuildGEP2(b, c->i8, copy[j], &d, 1, "lt.ckpt.arg");
     }
     LLVMBuildStore(b, v, LLVMBuildGEP2(b, c->i8, ctx, &off, 1, ""));
+  }
+  {
+    LLVMValueRef off = LLVMConstInt(c->i64, ARGS - 8, 0);
+    LLVMBuildStore(b, cb[5] ? cb[5] : LLVMConstNull(c->ptr),
+                   LLVMBuildGEP2(b, c->i8, ctx, &off, 1, ""));
   }
   long long kslot = -1;
   for (unsigned p = 0; p < np; p++)
@@ -285,16 +344,18 @@ int lt_ckpt_forward(LtGen *g, LLVMBuilderRef b, LLVMValueRef call,
                          LLVMConstInt(c->i64, (unsigned long long)kslot, 1)};
   LLVMValueRef tp = LLVMBuildCall2(b, ckpt_fwd_type(c), fwd, fa, 12, "lt.ckpt.tape");
   LLVMInstructionSetDebugLoc(tp, LLVMInstructionGetDebugLoc(ac));
-  for (unsigned p = 0; p < np; p++)
-    if (csz[p]) {
-      LLVMValueRef co = LLVMConstInt(c->i64, ARGS + cat[p], 0);
-      LLVMBuildMemCpy(b, args[p], LLVMGetAlignment(args[p]),
-                      LLVMBuildGEP2(b, c->i8, ctx, &co, 1, ""), 16,
-                      LLVMConstInt(c->i64, csz[p], 0));
-    }
+  for (unsigned j = 0; j < ncell; j++) {
+    LLVMValueRef co = LLVMConstInt(c->i64, ARGS + cat[j], 0);
+    LLVMBuildMemCpy(b, cell_of[j], LLVMGetAlignment(cell_of[j]),
+                    LLVMBuildGEP2(b, c->i8, ctx, &co, 1, ""), 16,
+                    LLVMConstInt(c->i64, csz[j], 0));
+  }
   free(args);
   free(cat);
   free(csz);
+  free(cell_of);
+  free(cell_ix);
+  free(copy);
   lt_map_put(&g->ckpt_ctx, call, ctx);
   lt_map_put(&g->ckpt_tape, call, tp);
   LLVMInstructionEraseFromParent(ac);

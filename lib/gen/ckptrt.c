@@ -21,7 +21,9 @@
  *   their bytes, 144, 152, 160 the online schedule (ckptol.c: stride,
  *   snapshots kept, their limit; offline T, 1, 1), 168 the next step
  *   whose state A keeps for R's first descent (-1: none), 176 its slot,
- *   184 the step's arguments and shadows (the caller writes them), then
+ *   184 the step's taped run as lt.ckpt.back runs it, right before its
+ *   reverse (ckptdead.c; null: aug at 96), 192 the step's arguments and
+ *   shadows (the caller writes them), then
  *   sync's pairs.
  *
  * lt.ckpt.fwd runs in A at each step k: at k = 0 it reads the budget
@@ -93,7 +95,7 @@ static const char *const rt_ir =
     "  %have = icmp ne ptr %c, null\n"
     "  br i1 %have, label %done, label %make\n"
     "make:\n"
-    "  %sz = add i64 %argbytes, 184\n"
+    "  %sz = add i64 %argbytes, 192\n"
     "  %n = call ptr @calloc(i64 1, i64 %sz)\n"
     "  store ptr %n, ptr %cell\n"
     "  br label %done\n"
@@ -128,7 +130,7 @@ static const char *const rt_ir =
     "define ptr @lt.ckpt.fwd(ptr %c, i64 %k, i64 %T, ptr %adv, ptr %aug, ptr %rev, ptr %snap,"
     " ptr %sync, i64 %outbytes, i64 %tapesize, i64 %dflt, i64 %kslot) {\n"
     "entry:\n"
-    "  %args = getelementptr i8, ptr %c, i64 184\n"
+    "  %args = getelementptr i8, ptr %c, i64 192\n"
     "  %online = icmp eq i64 %T, -1\n"
     "  %first = icmp eq i64 %k, 0\n"
     "  br i1 %first, label %init, label %run\n"
@@ -331,7 +333,7 @@ static const char *const rt_ir =
     "  %has = icmp sge i64 %ks, 0\n"
     "  br i1 %has, label %set, label %done\n"
     "set:\n"
-    "  %o = add i64 %ks, 184\n"
+    "  %o = add i64 %ks, 192\n"
     "  %p = getelementptr i8, ptr %c, i64 %o\n"
     "  store i64 %k, ptr %p\n"
     "  br label %done\n"
@@ -347,7 +349,7 @@ static const char *const rt_ir =
     "  %last = icmp eq i64 %k, 0\n"
     "  br i1 %tape, label %taped, label %ckpt\n"
     "taped:\n"
-    "  %args = getelementptr i8, ptr %c, i64 184\n"
+    "  %args = getelementptr i8, ptr %c, i64 192\n"
     "  %pob0 = getelementptr i8, ptr %c, i64 72\n"
     "  %ob0 = load i64, ptr %pob0\n"
     "  call void @llvm.memset.p0.i64(ptr %outs, i8 0, i64 %ob0, i1 false)\n"
@@ -372,7 +374,7 @@ static const char *const rt_ir =
     "  %acc = load ptr, ptr %po\n"
     "  br i1 %firstk, label %all, label %zero\n"
     "all:\n"
-    "  %cargs = getelementptr i8, ptr %c, i64 184\n"
+    "  %cargs = getelementptr i8, ptr %c, i64 192\n"
     "  %psn = getelementptr i8, ptr %c, i64 56\n"
     "  %snap = load ptr, ptr %psn\n"
     "  %prbuf = getelementptr i8, ptr %c, i64 128\n"
@@ -399,7 +401,7 @@ static const char *const rt_ir =
     "end:\n"
     "  br i1 %last, label %finish, label %no\n"
     "finish:\n"
-    "  %fargs = getelementptr i8, ptr %c, i64 184\n"
+    "  %fargs = getelementptr i8, ptr %c, i64 192\n"
     "  %psy = getelementptr i8, ptr %c, i64 112\n"
     "  %sy = load ptr, ptr %psy\n"
     "  call void %sy(ptr %fargs, i32 1)\n"

@@ -200,6 +200,15 @@ static int checked_flags(LtGen *g, const LtRequest *r, LtDeriv *d, unsigned char
   return !d->apart;
 }
 
+/* A checkpointed step's test guards ckptdead.c's copy of its A instead
+ * (two pointer parameters or more). */
+static unsigned char *step_flags(const LtRequest *r) {
+  unsigned nptr = 0;
+  for (unsigned p = 0; p < r->nparams; p++)
+    nptr += lt_is_ptr_ty(LLVMTypeOf(LLVMGetParam(r->fn, p)));
+  return nptr < 2 ? NULL : lt_check_pointers(r);
+}
+
 /* A gradient that version.c may version: the run-time test that its
  * pointer parameters are apart, built now that the facts are at hand (a
  * second derivative is built only where the test exists). */
@@ -208,7 +217,7 @@ static int checked_flags(LtGen *g, const LtRequest *r, LtDeriv *d, unsigned char
 static void version_test(LtGen *g, const LtRequest *r, LtDeriv *d) {
   if (!g->loops.nloops)
     return;
-  unsigned char *pf = lt_version_flags(g->c, r);
+  unsigned char *pf = !r->ckpt ? lt_version_flags(g->c, r) : g->c->opt_level ? step_flags(r) : NULL;
   if (!pf)
     return;
   LtFacts f = {g->c, g->P, g->nparams, g->split, g->keep, &g->g, &g->loops, &g->ind,

@@ -113,6 +113,10 @@ typedef struct LtDeriv {
   LLVMValueRef snap;   /* requested with ckpt: i64 snap(the function's
                           parameters, ptr buf, i32 op), the bytes a step
                           writes (snapshot.c); NULL when it cannot be built */
+  LLVMValueRef back;   /* ... and A as checkpointing runs it right before
+                          R (ckptdead.c: without the stores to primal
+                          memory that only A would read again), run when
+                          apart_test, if any, holds; or NULL */
 } LtDeriv;
 
 /* The types of A (params, shadows of dup params, tape; the result when
@@ -130,6 +134,8 @@ LtDeriv *lt_derive_versioned(LtCtx *c, const LtRequest *r);
 /* LT_PF_CHECK on every pointer parameter of an __enzyme_autodiff request
  * that version.c would version, else NULL (the caller frees it). */
 unsigned char *lt_version_flags(LtCtx *c, const LtRequest *r);
+/* LT_PF_CHECK for every pointer parameter of r's function. */
+unsigned char *lt_check_pointers(const LtRequest *r);
 /* The derivative cache (c->derivs), keyed by r's function, the activity
  * of each parameter (upper case where keep[p]: memory kept between split
  * halves) and the mode's tail: the entry built for that key, or, *fresh,
@@ -333,6 +339,12 @@ unsigned char *lt_call_pflags(LtGen *g, LLVMValueRef call, unsigned np);
  * bytes when that is a constant, else ""). */
 LLVMValueRef lt_ckpt_snap_build(LtCtx *c, const LtFacts *f, const char *base, char *why,
                                 size_t whysz);
+/* ckptdead.c: a copy of the checkpointed step's A (d->aug, keep: R's
+ * kept parameters of np) without its stores through the other pointer
+ * parameters that nothing after them in A may read (when the parameters are
+ * apart: d->apart_test), or NULL when nothing goes or at -O0. */
+LLVMValueRef lt_ckpt_dead_aug(LtCtx *c, const LtDeriv *d, const unsigned char *keep,
+                              unsigned np);
 /* ckpt.c: A's and R's part of a checkpointed step call (0, or -1 after
  * reporting). */
 int lt_ckpt_forward(LtGen *g, LLVMBuilderRef b, LLVMValueRef call,

@@ -51,6 +51,10 @@ unsigned char *lt_version_flags(LtCtx *c, const LtRequest *r) {
     }
   if (nptr < 2 || !plain)
     return NULL;
+  return lt_check_pointers(r);
+}
+
+unsigned char *lt_check_pointers(const LtRequest *r) {
   unsigned char *f = lt_xcalloc(r->nparams + 1, 1);
   for (unsigned p = 0; p < r->nparams; p++)
     if (lt_is_ptr_ty(LLVMTypeOf(LLVMGetParam(r->fn, p))))

@@ -100,6 +100,14 @@
 // step writes before it reads out of their snapshots at -O0.
 // RUN: for s in 4 17 21; do bash %S/../../tools/fuzz/run.sh -S -n 1 -s $s -O "0 2" -g "--timeloop --scratch" || exit 1; done
 // RUN: bash %S/../../tools/fuzz/run.sh -S -n 1 -s 4 -O "0 2" -g "--timeloop --scratch --alias"
+// Optimised time loops (--steps-var: a run-time step count, not unrolled):
+// seeds 70004, 70006 and 70010 reverse their steps with the taped run
+// without its dead stores (lib/gen/ckptdead.c) at -O2.
+// RUN: for s in 70004 70006 70010; do bash %S/../../tools/fuzz/run.sh -S -n 1 -s $s -O "2 3" -g "--steps-var --scratch" || exit 1; done
+// In split mode, 76060 passed a step a pointer into the middle of a local
+// array, left pointing into A's dead frame (wrong gradients, segfaults);
+// 76009 swaps local buffers through pointers (now taped, with a remark).
+// RUN: for s in 76060 76009; do bash %S/../../tools/fuzz/run.sh -S -n 1 -s $s -O "0 2" -g "--steps-var --scratch --split" || exit 1; done
 // Online time loops (--timeloop-while) with --pointers: seed 29 passes c
 // as a static const table (in .rodata); at -O2 the snapshot put back what
 // the steps read into it and segfaulted.

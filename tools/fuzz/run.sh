@@ -159,7 +159,12 @@
 # schedule cuts the steps, the forward sweep keeping its first states). With
 # --timeloop-while (tools/fuzz/ltfuzz/timewhile.py) the time loop is a while
 # loop whose exit depends on an active value (2-8 steps): checkpointed
-# online, the same way.
+# online, the same way. With --steps-var (implies --timeloop) the step count
+# is n - N + TT, opaque to the optimiser: from -O1 on a constant TT is
+# unrolled before the plugin runs, so only this keeps optimised time loops
+# checkpointed (with --scratch about half of them: steps writing affine
+# ranges), and their reversal runs the step's taped run without its dead
+# stores (lib/gen/ckptdead.c).
 # With -X the pass runs after the optimiser, as for users who run opt on
 # IR clang has already optimised: each level's program is compiled to IR by
 # clang -O$L without the plugin (-O0 without optnone), then

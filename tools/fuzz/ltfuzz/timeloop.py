@@ -42,3 +42,22 @@ class Timeloop(Mode):
             return text
         return text.replace("__enzyme_autodiff((void *)f,",
                             "__enzyme_autodiff((void *)f, enzyme_tape_budget, 1,")
+
+
+class StepsVar(Mode):
+    """--steps-var (implies --timeloop): the number of steps comes from f's
+    run-time n (n - N + TT: the same count, opaque to the optimiser), so
+    that no optimisation level unrolls the time loop before the plugin sees
+    it (a constant TT of 2-6 steps is unrolled from -O1 on, and nothing is
+    checkpointed): the optimised steps' checkpointed reversal
+    (gen/ckptdead.c's taped run of the step being reversed) gets
+    exercised. f is the same text."""
+    name = "steps_var"
+    flag = "--steps-var"
+    help = ("with --timeloop: the step count is n - N + TT, known at run "
+            "time only (the time loop stays a loop at every -O level)")
+    implies = ("timeloop",)
+
+    def on_text(self, text):
+        head = "#define TT %d\n" % self.tt_steps
+        return text.replace(head, "#define TT (n - N + %d)\n" % self.tt_steps, 1)
