@@ -81,7 +81,8 @@ static int drop_dead_stores(LLVMValueRef f, const unsigned char *dead, unsigned 
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
       next = LLVMGetNextInstruction(i);
-      if (!LLVMIsAStoreInst(i) || LLVMGetVolatile(i))
+      if (!LLVMIsAStoreInst(i) || LLVMGetVolatile(i) ||
+          LLVMGetOrdering(i) != LLVMAtomicOrderingNotAtomic)
         continue;
       LLVMValueRef b = lt_base_of(LLVMGetOperand(i, 1));
       int mine = 0;
