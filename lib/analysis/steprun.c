@@ -4,7 +4,11 @@
  * A snapshot copies the interval range.c gives for an access's address,
  * so that access must run in every iteration of the loops around it and,
  * but for conditions known where the step starts, every time the step
- * runs (lt_step_always_runs, lt_step_path_conds). And memory a step writes
+ * runs (lt_step_always_runs, lt_step_path_conds). An inner loop under a
+ * guard known where the step starts (the j loop of a 2-D sweep over a
+ * run-time grid, entered when c > 2) runs in every iteration of its
+ * parent or in none: its guard joins those conditions (a loop's header is
+ * passed back to its preheader). And memory a step writes
  * before it reads it (lt_step_write_first) need not be in a snapshot at
  * all: a time step often computes into a scratch array and copies back
  * (Burgers: tmp[i] = f(u[i-1], u[i], u[i+1]) for all i, then u[i] =
@@ -115,6 +119,19 @@ static int passes(const LtFacts *f, unsigned d, unsigned b) {
  * there is no such path or a condition is another value. */
 int lt_step_path_conds(const LtFacts *f, unsigned b, unsigned top, LtVec *conds) {
   for (unsigned cur = b, guard = 0; cur != top && guard < 4096; guard++) {
+    int hl = lt_loop_of(f->loops, cur);
+    if (hl >= 0 && f->loops->loop[hl].header == cur) {
+      /* the header of a bottom-tested loop with a known trip count,
+       * entered from its preheader: a block it reaches through fixed
+       * conditions runs in every iteration, and the loop runs at least
+       * once (the conditions above its preheader say when) */
+      const LtLoop *L = &f->loops->loop[hl];
+      if (L->preheader < 0 || L->latch < 0 || L->nexiting != 1 ||
+          L->exiting[0] != (unsigned)L->latch || !f->ind->trip[hl].known)
+        return 0;
+      cur = (unsigned)L->preheader;
+      continue;
+    }
     if (f->g->npred[cur] != 1) {
       /* a join that every path from its dominator reaches, in the same
        * loop: it runs when its dominator does */
@@ -172,18 +189,35 @@ int lt_step_always_runs(const LtFacts *f, LLVMValueRef inst, int *from) {
   *from = -1;
   if (b < 0)
     return 0;
-  int outer = -1;
+  int outer = -1, guarded = -1;
+  unsigned at = (unsigned)b; /* what runs in every iteration of the loop at hand */
   for (int l = lt_loop_of(f->loops, (unsigned)b); l >= 0; l = f->loops->loop[l].parent) {
     const LtLoop *lp = &f->loops->loop[l];
     if (lp->nexiting != 1 || lp->latch < 0 || lp->preheader < 0 ||
-        !lt_cfg_dominates(f->g, (unsigned)b, (unsigned)lp->latch))
+        !lt_cfg_dominates(f->g, at, (unsigned)lp->latch))
       return 0;
     if (lp->parent >= 0 && !lt_cfg_dominates(f->g, (unsigned)lp->preheader,
-                                             (unsigned)f->loops->loop[lp->parent].latch))
-      return 0; /* an inner loop entered in some iterations only */
+                                             (unsigned)f->loops->loop[lp->parent].latch)) {
+      /* an inner loop entered in some iterations only, unless what
+       * decides it is known where the step starts (its guard, c > 2 for
+       * `for (j = 1; j < c - 1; j++)` in a 2-D sweep): then it is entered
+       * in every iteration or in none, and the guard joins the
+       * conditions of the snapshot (from its preheader) */
+      LtVec g = {0};
+      unsigned ph = f->loops->loop[lp->parent].header;
+      int fixed = lt_step_path_conds(f, (unsigned)lp->preheader, ph, &g);
+      lt_vec_free(&g);
+      if (!fixed)
+        return 0;
+      if (guarded < 0)
+        guarded = l;
+      at = ph;
+    }
     outer = l;
   }
-  unsigned start = outer < 0 ? (unsigned)b : (unsigned)f->loops->loop[outer].preheader;
+  unsigned start = guarded >= 0 ? (unsigned)f->loops->loop[guarded].preheader
+                   : outer < 0  ? (unsigned)b
+                                : (unsigned)f->loops->loop[outer].preheader;
   if (on_every_path(f, start))
     return 1;
   LtVec conds = {0};
