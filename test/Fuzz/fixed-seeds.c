@@ -108,6 +108,9 @@
 // array, left pointing into A's dead frame (wrong gradients, segfaults);
 // 76009 swaps local buffers through pointers (now taped, with a remark).
 // RUN: for s in 76060 76009; do bash %S/../../tools/fuzz/run.sh -S -n 1 -s $s -O "0 2" -g "--steps-var --scratch --split" || exit 1; done
+// 2-D sweeps in steps (--grid): seeds 1 and 5 are checkpointed at -O2 with
+// the column loop under its guard inside the row loop.
+// RUN: for s in 1 5; do bash %S/../../tools/fuzz/run.sh -S -n 1 -s $s -O "0 2" -g "--grid --scratch" || exit 1; done
 // Online time loops (--timeloop-while) with --pointers: seed 29 passes c
 // as a static const table (in .rodata); at -O2 the snapshot put back what
 // the steps read into it and segfaulted.

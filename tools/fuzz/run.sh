@@ -164,7 +164,10 @@
 # unrolled before the plugin runs, so only this keeps optimised time loops
 # checkpointed (with --scratch about half of them: steps writing affine
 # ranges), and their reversal runs the step's taped run without its dead
-# stores (lib/gen/ckptdead.c).
+# stores (lib/gen/ckptdead.c). --grid (implies --steps-var) starts each step
+# with a 2-D sweep of x as a grid of run-time size, in place or through a
+# scratch grid: the column loop under its guard inside the row loop
+# (lib/analysis/steprun.c); with --scratch about a third are checkpointed.
 # With -X the pass runs after the optimiser, as for users who run opt on
 # IR clang has already optimised: each level's program is compiled to IR by
 # clang -O$L without the plugin (-O0 without optnone), then

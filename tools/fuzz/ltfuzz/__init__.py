@@ -28,11 +28,11 @@ from .scratch import Scratch
 from .split import Split
 from .stencil import Stencil
 from .structvec import StructVec
-from .timeloop import StepsVar, Timeloop
+from .timeloop import Grid, StepsVar, Timeloop
 from .timewhile import TimeWhile
 
 MODES = [Pointers, Calls, Cxx, Alias, Forward, Primal, Split, Eigen, Adaptive, Omp, Entry, Kernels,
-         Retarg, Timeloop, StepsVar, TimeWhile, Capped, Stencil, Gather,
+         Retarg, Timeloop, StepsVar, Grid, TimeWhile, Capped, Stencil, Gather,
          Inplace, Scratch, Copies, StructVec, Diffuse]
 
 

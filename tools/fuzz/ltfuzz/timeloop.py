@@ -61,3 +61,47 @@ class StepsVar(Mode):
     def on_text(self, text):
         head = "#define TT %d\n" % self.tt_steps
         return text.replace(head, "#define TT (n - N + %d)\n" % self.tt_steps, 1)
+
+
+class Grid(Mode):
+    """--grid (implies --steps-var): each step first sweeps x as a grid of
+    n / 4 rows of 4 (2 x 4 for N = 8; both counts known at run time only),
+    u <- u + dt c(u) lap(u) over the interior columns of rows 1.., in place
+    point by point or through a local scratch grid copied back. After the
+    outliner's loop-rotate the column loop sits under its guard (gc > 2)
+    inside the row loop: the shape lib/analysis/steprun.c checkpoints when
+    the guard is known where the step starts (test/Integration/
+    checkpoint-diffusion2d.c). Draws from its own stream."""
+    name = "grid"
+    flag = "--grid"
+    help = ("with --steps-var: each step starts with a 2-D sweep of x as a "
+            "grid of run-time size, in place or through a scratch grid")
+    implies = ("timeloop", "steps_var")
+
+    def on_init(self):
+        r = random.Random(self.seed * 104729 + 7)
+        self.g_inplace = r.random() < 0.5
+        self.g_coef = r.choice(["(1.0 + v * v)", "tanh(v)", "(2.0 + sin(v))",
+                                "exp(-v * v)"])
+        self.g_dt = r.choice(["0.03", "0.05", "0.07"])
+        self.g_up = r.random() < 0.7  # the row above in the Laplacian
+
+    def on_setup(self):
+        tgt = "x" if self.g_inplace else "gsc"
+        lap = "x[gi * gc + gj - 1] + x[gi * gc + gj + 1] - 2.0 * v"
+        if self.g_up:
+            lap += " + x[(gi - 1) * gc + gj] - v"
+        lines = ["  {",
+                 "    int gr = n / 4, gc = n / gr;",
+                 "    double gsc[N];",
+                 "    for (int gi = 1; gi < gr; gi++)",
+                 "      for (int gj = 1; gj < gc - 1; gj++) {",
+                 "        double v = x[gi * gc + gj];",
+                 "        %s[gi * gc + gj] = v + %s * %s * (%s);" % (
+                     tgt, self.g_dt, self.g_coef, lap),
+                 "      }"]
+        if not self.g_inplace:
+            lines += ["    for (int gi = 1; gi < gr; gi++)",
+                      "      for (int gj = 1; gj < gc - 1; gj++)",
+                      "        x[gi * gc + gj] = gsc[gi * gc + gj];"]
+        return lines + ["  }"]
