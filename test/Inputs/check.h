@@ -92,6 +92,19 @@ static inline void lt_grad(const char *what, double x, double ad, double an,
 }
 
 /* Exit status: 0 when every check passed. */
+/* Gradients under different tape budgets are the same arithmetic in the
+ * same order: got[0..n) must equal want[0..n) bit for bit (what names the
+ * pair; the count of elements that differ is checked against 0). */
+static inline void lt_check_bitwise(const char *what, const double *got, const double *want,
+                                    int n) {
+  int bad = 0;
+  for (int i = 0; i < n; i++)
+    bad += got[i] != want[i];
+  char w[200];
+  snprintf(w, sizeof w, "%s: elements that differ from no budget (bitwise)", what);
+  lt_check(w, bad, 0, 0, 0);
+}
+
 static inline int lt_done(void) {
   if (lt_failures_)
     printf("%d check(s) FAILED\n", lt_failures_);
