@@ -433,6 +433,14 @@ static int accesses_layout(LtCtx *c, const LtActivity *a, LLVMValueRef call,
                            : NULL;
       if (bt && lt_is_float_ty(bt))
         t = bt;
+      /* and one that moves a pointer (InstCombine stores push_back's
+       * first pointer into a new vector<double *> as `ptrtoint`) is that
+       * pointer: the copy into the grown block moves its shadow */
+      LLVMValueRef mv = LLVMIsALoadInst(i) ? i : LLVMGetOperand(i, 0);
+      if (LLVMGetTypeKind(t) == LLVMIntegerTypeKind &&
+          LLVMABISizeOfType(td, t) == LLVMABISizeOfType(td, c->ptr) &&
+          (LLVMIsAPtrToIntInst(mv) || (a && lt_is_ptr_word(a, mv))))
+        t = c->ptr;
       long long o;
       LLVMValueRef b = lt_const_offset(td, addr, &o);
       for (unsigned e = 0; e < np; e++) {

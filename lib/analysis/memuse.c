@@ -79,7 +79,7 @@ static Uses uses_of(LLVMValueRef fn, LLVMValueRef b1, LLVMValueRef b2, LLVMTarge
         t = LLVMGetElementType(t);
       if (lt_is_float_ty(t) && !u.fl)
         u.fl = t;
-      if (lt_is_ptr_ty(t) && LLVMIsALoadInst(i))
+      if (lt_is_ptr_ty(t) && moves)
         u.pt = t;
       u.any_fl |= moves && lt_is_float_ty(t);
       u.any_pt |= moves && lt_is_ptr_ty(t);

@@ -107,6 +107,7 @@ const AttrSpec Specs[] = {
     {"shouldrecompute", Fn | Var, NoArg, nullptr, nullptr},
     {"elementwise_read", Fn, NoArg, nullptr, nullptr},
     {"notypeanalysis", Fn | Var, NoArg, nullptr, nullptr},
+    {"no_escaping_allocation", Fn, NoArg, nullptr, nullptr},
 };
 
 bool isGlobal(const Decl *D) {
@@ -259,7 +260,8 @@ ParsedAttrInfoRegistry::Add<EnzymeAttrK<5>> A5("enzyme_sparse_accumulate", "");
 ParsedAttrInfoRegistry::Add<EnzymeAttrK<6>> A6("enzyme_shouldrecompute", "");
 ParsedAttrInfoRegistry::Add<EnzymeAttrK<7>> A7("enzyme_elementwise_read", "");
 ParsedAttrInfoRegistry::Add<EnzymeAttrK<8>> A8("enzyme_notypeanalysis", "");
-static_assert(sizeof Specs / sizeof *Specs == 9, "one registry entry per attribute");
+ParsedAttrInfoRegistry::Add<EnzymeAttrK<9>> A9("enzyme_no_escaping_allocation", "");
+static_assert(sizeof Specs / sizeof *Specs == 10, "one registry entry per attribute");
 
 // ---------------------------------------------------------------------------
 // Declarations the file uses but does not define: clang emits no annotation

@@ -44,6 +44,8 @@ double g4 __attribute__((enzyme_shadow(2.0)));
 __attribute__((enzyme_nofree)) void f5(double *);
 // CHECK: misuse.c:[[@LINE+1]]:16: warning: 'enzyme_sparse_accumulate' has no effect with Leantape
 __attribute__((enzyme_sparse_accumulate)) void f6(double *);
+// CHECK: misuse.c:[[@LINE+1]]:16: warning: 'enzyme_no_escaping_allocation' has no effect with Leantape
+__attribute__((enzyme_no_escaping_allocation)) void f6b(double *);
 // CHECK: misuse.c:[[@LINE+1]]:3: warning: unknown attribute 'function_like' ignored
 [[function_like("log1p")]] double f7(double);
 

@@ -25,6 +25,13 @@
 // -O0 and 7 at -O2, silently, and 4 segfaulted at -O2 and -O3
 // (analysis/memelem.c, memlayout.c's periodic fields)
 // RUN: for s in 2 4 7 12 17; do bash %S/../../tools/fuzz/run.sh -S -n 1 -s $s -O "0 2 3" -g --structvec || exit 1; done
+// --structvec seeds 60004 (-O0, a silently wrong gradient) and 60001
+// (-O1, a segfault): a std::vector<const double *> of pointers into x and
+// y grows; its relocation's memmove was taken for a copy of doubles (only
+// pointer loads typed a block, and InstCombine's ptrtoint store of the
+// first pointer was an integer), so the pointers' shadows stayed behind.
+// RUN: bash %S/../../tools/fuzz/run.sh -S -n 1 -s 60004 -O "0 3" -g --structvec
+// RUN: bash %S/../../tools/fuzz/run.sh -S -n 1 -s 60001 -O 1 -g --structvec
 // -X: the pass run by opt on IR clang has already optimised (-E: with
 // -ffast-math, so vectorised reductions and SLP lanes reach it)
 // RUN: bash %S/../../tools/fuzz/run.sh -S -X -E -n 2 -s 1 -O "0 3" -j 2 -g --pointers

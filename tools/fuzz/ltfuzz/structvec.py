@@ -9,7 +9,13 @@ assign from a copy's range; from seed 400 on (the seeds before keep the
 programs the suite's fixed seeds name), sometimes a swap with a changed
 copy (the SLP vectorizer moves the vector headers' pointers as <2 x ptr>
 under -X: prep/ptrvec.c); a range of it is copied into a second vector,
-whose sum of w * p[0] goes into acc0.
+whose sum of w * p[0] goes into acc0. From seed 60000 on, half the
+programs also keep plain pointers into x and y in a std::vector<const
+double *>, pushed directly or through a noinline helper (kept as a call,
+-O0 above all), then maybe inserted into, erased from or reversed: its
+growth relocates the pointers with a memmove that nothing types (the
+copy was taken for doubles, and the pointers' shadows stayed behind: a
+silently wrong gradient at -O0, a segfault at -O1).
 
 libstdc++ moves the elements with memmove / memcpy of a run-time number
 of bytes that nothing types; analysis/memelem.c finds their type. With
@@ -36,11 +42,14 @@ class StructVec(Mode):
     def on_init(self):
         self.sv = random.Random(self.seed * 7937 + 53)
         self.sv2 = random.Random(self.seed * 6151 + 29)  # the later ops' draws
+        self.sv3 = random.Random(self.seed * 4099 + 17)  # the pointer vector's
 
     def on_head(self):
         # <vector> comes with --cxx's includes (--eigen places its own after it)
         return ("#include <algorithm>\n"
-                "struct SV { double w; const double *p; int k; };\n")
+                "struct SV { double w; const double *p; int k; };\n"
+                "__attribute__((noinline)) void sv_push(std::vector<const double *> *v, "
+                "const double *p) { v->push_back(p); }\n")
 
     def on_finish(self):
         r = self.sv
@@ -122,4 +131,26 @@ class StructVec(Mode):
                 "      svacc += (double)(q + 1) * su[q].w * su[q].p[0];",
                 "    acc0 += %.3f * tanh(svacc);" % r.uniform(0.2, 0.8),
                 "  }"]
+        r3 = self.sv3
+        if self.seed >= 60000 and r3.random() < 0.5:
+            m = r3.randint(2, N)
+            a, b = r3.randrange(1, N), r3.randrange(N)
+            push = r3.choice(["pv.push_back(%s)", "sv_push(&pv, %s)"])
+            out += ["  {", "    std::vector<const double *> pv;",
+                    "    for (int q = 0; q < %d; q++)" % m,
+                    "      " + push % ("(q %% 2 ? y : x) + (q * %d + %d) %% N" % (a, b)) + ";"]
+            op = r3.choice(["", "insert", "erase", "reverse"])
+            if op == "insert":
+                out.append("    pv.insert(pv.begin() + %d, y + %d);" % (r3.randrange(m + 1),
+                                                                         r3.randrange(N)))
+            elif op == "erase" and m > 2:
+                out.append("    pv.erase(pv.begin() + %d);" % r3.randrange(m))
+            elif op == "reverse":
+                out.append("    std::reverse(pv.begin(), pv.end());")
+            out += ["    double pacc = 0;",
+                    "    for (size_t q = 0; q < pv.size(); q++)",
+                    "      pacc += (double)(q + 1) * pv[q][0] * %s;" % r3.choice(
+                        ["pv[q][0]", "x[q % N]", "sin(pv[q][0])"]),
+                    "    acc0 += %.3f * tanh(pacc);" % r3.uniform(0.2, 0.8),
+                    "  }"]
         return out
