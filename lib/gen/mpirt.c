@@ -123,11 +123,17 @@ static const char *const rt_ir =
     "  call void @lt.mpi.acc%S(ptr %sh, ptr %t, i32 %n, i32 %fl)\n"
     "  call void @free(ptr %t)\n"
     "  ret void\n}\n"
-    /* reverse of Recv: send the shadow back, zero it */
+    /* reverse of Recv: send the shadow back, zero it (a receive from
+     * MPI_PROC_NULL left the buffer as it was: its adjoint stays) */
     "define hidden void @lt.mpi.rrecv%S(ptr %sh, i32 %n, %H %dt, i32 %peer, i32 %tag, %H %comm, i32 %fl) {\n"
+    "  %none = icmp eq i32 %peer, %N\n"
+    "  br i1 %none, label %out, label %go\n"
+    "go:\n"
     "  %buf = call ptr @lt.mpi.orzero%S(ptr %sh, i32 %n, i32 %fl)\n"
     "  call i32 @MPI_Send(ptr %buf, i32 %n, %H %dt, i32 %peer, i32 %tag, %H %comm)\n"
     "  call void @lt.mpi.clear%S(ptr %sh, ptr %buf, i32 %n, i32 %fl)\n"
+    "  ret void\n"
+    "out:\n"
     "  ret void\n}\n"
     /* reverse of Allreduce(SUM): every contributor gets the sum of the
      * result's adjoints */
@@ -236,8 +242,10 @@ static const char *const rt_ir2 =
     "  call void @free(ptr %t)\n"
     "  ret void\n}\n";
 
-/* the parts' text, concatenated, with %H and %S replaced */
-static char *instantiate(const char *const *parts, int np, const char *H, const char *S) {
+/* the parts' text, concatenated, with %H, %S and %N (MPI_PROC_NULL of the
+ * ABI: OpenMPI's -2, MPICH's -1) replaced */
+static char *instantiate(const char *const *parts, int np, const char *H, const char *S,
+                         const char *N) {
   size_t len = 0, n = 0;
   for (int k = 0; k < np; k++)
     len += strlen(parts[k]);
@@ -249,6 +257,8 @@ static char *instantiate(const char *const *parts, int np, const char *H, const 
         rep = H;
       else if (p[0] == '%' && p[1] == 'S')
         rep = S;
+      else if (p[0] == '%' && p[1] == 'N')
+        rep = N;
       if (rep) {
         size_t r = strlen(rep);
         memcpy(out + n, rep, r);
@@ -271,7 +281,7 @@ LLVMValueRef lt_mpi_helper(LtCtx *c, int int_handles, const char *name) {
     return f;
   const char *const parts[] = {rt_ir, rt_ir2, lt_mpirt_req_text(0), lt_mpirt_req_text(1),
                                lt_mpirt_coll_text(0), lt_mpirt_coll_text(1)};
-  char *text = instantiate(parts, 6, int_handles ? "i32" : "ptr", S);
+  char *text = instantiate(parts, 6, int_handles ? "i32" : "ptr", S, int_handles ? "-1" : "-2");
   int bad = lt_link_ir(c, text, "the MPI helpers", "lt.mpi.");
   free(text);
   if (bad)

@@ -200,9 +200,13 @@ static const char *const coll_ir =
 
 static const char *const coll_ir2 =
     /* reverse of Sendrecv: the receive's adjoint goes back to its source
-     * while the send's comes from its destination */
-    "define hidden void @lt.mpi.rsendrecv%S(ptr %ssh, i32 %sn, i32 %dest, i32 %stag, ptr %rsh, i32 %rn, i32 %src, i32 %rtag, %H %dt, %H %comm, i32 %fl) {\n"
+     * while the send's comes from its destination (a receive from
+     * MPI_PROC_NULL left the buffer as it was: its adjoint stays, and
+     * zeros go nowhere) */
+    "define hidden void @lt.mpi.rsendrecv%S(ptr %ssh, i32 %sn, i32 %dest, i32 %stag, ptr %rsh0, i32 %rn, i32 %src, i32 %rtag, %H %dt, %H %comm, i32 %fl) {\n"
     "  %st = alloca [64 x i8], align 8\n"
+    "  %none = icmp eq i32 %src, %N\n"
+    "  %rsh = select i1 %none, ptr null, ptr %rsh0\n"
     "  %b = call i64 @lt.mpi.bytes%S(i32 %sn, i32 %fl)\n"
     "  %t = call ptr @calloc(i64 %b, i64 1)\n"
     "  %buf = call ptr @lt.mpi.orzero%S(ptr %rsh, i32 %rn, i32 %fl)\n"

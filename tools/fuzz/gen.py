@@ -5,7 +5,7 @@
                               [--calls] [--cxx] [--alias] [--fwd] [--split]
                               [--eigen] [--adaptive] [--entry] [--kernels] [--retarg]
                               [--gather] [--inplace] [--copies] [--structvec]
-                              [--diffuse]
+                              [--diffuse] [--mpi]
                               [--primal-only]
                               [-o prog.c]
 
@@ -38,7 +38,8 @@ loops without math calls whose reverse loops lib/gen/gather.c rewrites),
 inplace.py (--inplace: Gram-Schmidt and ADI sweeps in --kernels' kernels),
 copies.py (--copies: run-time length copies of structs and their prefixes),
 structvec.py (--structvec: std::vector of structs with pointers),
-diffuse.py (--diffuse: double-buffered 2-D time loops, run-time rows).
+diffuse.py (--diffuse: double-buffered 2-D time loops, run-time rows),
+mpi.py (--mpi: f as an MPI program, checked on every rank under mpirun).
 A new mode is a module there and a line in ltfuzz/__init__.py's MODES.
 """
 import os

@@ -89,6 +89,29 @@
 # a * dret, an inactive pointer pick); main's finite differences run f_fd,
 # a copy of f where those calls are what their registrations say (values
 # frozen at the base point, v0 + a (v - v0)); see ltfuzz/retarg.py.
+# With --mpi in GEN_ARGS (C reverse mode; combines with --calls, --kernels,
+# --inplace, --stencil, --no-loops, and -P) f is an MPI program: each rank
+# owns its own x, y and s, and runs f's statements (those of the seed
+# without --mpi) with communication blocks between them: halo exchanges
+# by MPI_Sendrecv (periodic or MPI_PROC_NULL at the ends) or
+# MPI_Isend/MPI_Irecv with MPI_Wait/MPI_Waitall, MPI_Allreduce and
+# MPI_Reduce + MPI_Bcast (sum, max, min), MPI_Bcast of the root's values,
+# MPI_Gather/MPI_Allgather/MPI_Scatter, rings of blocking MPI_Send/Ssend
+# and MPI_Recv (sometimes from MPI_ANY_SOURCE or with MPI_ANY_TAG), and time
+# loops of a stencil whose halos come from the neighbours; f's result is
+# its local sum, or that after an MPI_Allreduce or MPI_Reduce (see
+# tools/fuzz/ltfuzz/mpi.py). Every rank differentiates f; the check is
+# against central differences of J = the sum over the ranks of f's results
+# in every coordinate of every rank, and rank 0 prints the MISMATCH lines.
+# Programs with a fuzz-mpi line are compiled with $(mpicc -showme:compile)
+# and linked with $(mpicc -showme:link) (MPICC, default mpicc) and run with
+# $MPIRUN (default mpirun) --allow-run-as-root --oversubscribe
+# -np $FUZZ_MPI_RANKS (default 2), each run in a session directory of its
+# own, under the same timeout; Open MPI 4's exit race ("exiting
+# improperly" after every rank finalized, see test/Inputs/mpirun.sh) takes
+# the result from rank 0's summary line. With -P, the sanitizer run is
+# under mpirun too, with ASan's leak check off (Open MPI's own leaks).
+#   bash tools/fuzz/run.sh -n 40 -s 1 -O "0 1 2 3" -g --mpi
 # Failing programs are kept in build/fuzz-failures/seed-N[-ARGS].c or .cpp
 # (ARGS: the generator args, e.g. -noloops, -pointers, -alias) next to
 # seed-N[-ARGS].txt with the exact generator command (all its args), the
@@ -208,6 +231,19 @@ done
 # --cxx: C++ programs (prog.cpp, clang++ -std=c++17)
 cxx=0 ext=c
 case " $genargs " in *" --cxx "* | *" --eigen "* | *" --structvec "*) cxx=1 ext=cpp ;; esac
+# --mpi: programs with a fuzz-mpi line get mpicc's flags and run under mpirun
+mpicc=${MPICC:-mpicc}
+mpirun=${MPIRUN:-mpirun}
+ranks=${FUZZ_MPI_RANKS:-2}
+mpi_cflags="" mpi_libs=""
+case " $genargs " in
+  *" --mpi "*)
+    if ! mpi_cflags=$("$mpicc" -showme:compile 2>/dev/null) ||
+       ! mpi_libs=$("$mpicc" -showme:link 2>/dev/null) || ! command -v "$mpirun" >/dev/null; then
+      echo "fuzz: --mpi needs Open MPI's $mpicc (-showme) and $mpirun (set MPICC, MPIRUN)" >&2
+      exit 2
+    fi ;;
+esac
 sancc=${SANCC:-$clang}
 if [ "$cxx" = 1 ]; then
   clang=$clangxx
@@ -259,12 +295,44 @@ fi
 prog_flags() {
   # --omp programs (their fuzz-openmp line): $FUZZ_OPENMP, default -fopenmp
   ! grep -q '^/\* fuzz-openmp' "$1" 2>/dev/null || printf '%s ' "${FUZZ_OPENMP:--fopenmp}"
+  # --mpi programs (their fuzz-mpi line): mpicc's compile flags
+  ! is_mpi "$1" || printf '%s ' "$mpi_cflags"
   if [ "$cxx" = 1 ]; then
     printf '%s' "-std=c++17 $(sed -n 's|^/\* fuzz-cxxflags: \(.*\) \*/$|\1|p' "$1" | head -1)"
     [ -z "$enzflags" ] || printf ' %s' "$enzflags"
   else
     printf '%s' "$enzflags"
   fi
+}
+
+is_mpi() { grep -q '^/\* fuzz-mpi' "$1" 2>/dev/null; }
+# the link flags after -lm: mpicc's for --mpi programs
+prog_libs() { ! is_mpi "$1" || printf '%s' "$mpi_libs"; }
+# run program $1 (source $2) under the timeout, printing its output; --mpi
+# programs under mpirun on $ranks ranks, in a session directory of their own
+# (two mpiruns under one TMPDIR race to create it)
+run_prog() {
+  if ! is_mpi "$2"; then
+    timeout "$tmo" "$1" 2>&1
+    return
+  fi
+  local sess o rc
+  sess=$(mktemp -d "${tmp:-/tmp}/mpi.XXXXXX")
+  o=$(TMPDIR=$sess timeout -k 5 "$tmo" "$mpirun" --allow-run-as-root --oversubscribe \
+        -np "$ranks" "$1" 2>&1)
+  rc=$?
+  rm -rf "$sess"
+  # Open MPI 4's exit race (test/Inputs/mpirun.sh): a rank that finalized is
+  # reported "exiting improperly"; every rank finalized: rank 0's summary
+  if [ $rc -ne 0 ] && [ $rc -ne 124 ] && [ $rc -ne 137 ] &&
+     printf '%s\n' "$o" | grep -q 'exiting improperly' &&
+     [ "$(printf '%s\n' "$o" | grep -c '^lt-mpi: rank [0-9]* finalized$')" -ge "$ranks" ]; then
+    if printf '%s\n' "$o" | grep -q 'mismatches=[1-9]'; then rc=1
+    elif printf '%s\n' "$o" | grep -q 'unstable=[1-9]'; then rc=77
+    else rc=0; fi
+  fi
+  printf '%s\n' "$o"
+  return $rc
 }
 
 # --timeloop programs (their fuzz-timeloop line): compiled with
@@ -299,11 +367,14 @@ run_seed() {
   if [ "$primal" = 1 ]; then
     # shellcheck disable=SC2086
     if ! "$sancc" $xf -O0 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
-         -I"$repo/include" "$d/prog.$ext" -lm -o "$d/prog.asan" >"$d/cc.asan.log" 2>&1; then
+         -I"$repo/include" "$d/prog.$ext" -lm $(prog_libs "$d/prog.$ext") -o "$d/prog.asan" \
+         >"$d/cc.asan.log" 2>&1; then
       echo "FAIL $seed asan compile error: $(grep -m1 'error' "$d/cc.asan.log" | head -c 200)"
       return
     fi
-    out=$(ASAN_OPTIONS=detect_leaks=1 timeout "$tmo" "$d/prog.asan" 2>&1)
+    local leaks=1
+    ! is_mpi "$d/prog.$ext" || leaks=0 # Open MPI's own leaks
+    out=$(ASAN_OPTIONS=detect_leaks=$leaks run_prog "$d/prog.asan" "$d/prog.$ext")
     rc=$?
     if [ $rc -ne 0 ] || echo "$out" | grep -q -e 'runtime error' -e 'Sanitizer'; then
       echo "FAIL $seed asan exit $rc: $(echo "$out" | grep -m2 -e 'runtime error' -e 'ERROR:' -e SUMMARY | tr '\n' ' ' | head -c 300)"
@@ -321,14 +392,16 @@ run_seed() {
           "$d/prog.$ext" -o "$d/prog.O$L.ll" &&
         "$optbin" -load-pass-plugin="$plugin" -passes=leantape "$d/prog.O$L.ll" \
           -o "$d/prog.O$L.bc" &&
-        "$clang" $tsanflags -O"$L" "$d/prog.O$L.bc" -lm -o "$d/prog.O$L"; } \
+        "$clang" $tsanflags -O"$L" "$d/prog.O$L.bc" -lm $(prog_libs "$d/prog.$ext") \
+          -o "$d/prog.O$L"; } \
         >"$d/cc.O$L.log" 2>&1
     else
       # shellcheck disable=SC2086
       # shellcheck disable=SC2046
       "$clang" $xf $tsanflags ${FUZZ_PLUGIN_FLAGS:-} $(ckpt_flags "$d/prog.$ext") -O"$L" \
         -fpass-plugin="$plugin" \
-        -I"$repo/include" "$d/prog.$ext" -lm -o "$d/prog.O$L" >"$d/cc.O$L.log" 2>&1
+        -I"$repo/include" "$d/prog.$ext" -lm $(prog_libs "$d/prog.$ext") -o "$d/prog.O$L" \
+        >"$d/cc.O$L.log" 2>&1
     fi
     rc=$?
     if [ $rc -ne 0 ]; then
@@ -354,14 +427,15 @@ run_seed() {
       fi
     else
       out=$(LEANTAPE_TAPE_BUDGET=$(ckpt_budget "$d/prog.$ext") \
-        LEANTAPE_SNAPSHOTS=$((1 + seed % 4)) timeout "$tmo" "$d/prog.O$L" 2>&1)
+        LEANTAPE_SNAPSHOTS=$((1 + seed % 4)) run_prog "$d/prog.O$L" "$d/prog.$ext")
       rc=$?
     fi
     case $rc in
       0) echo "PASS $seed $L" ;;
       77) echo "UNSTABLE $seed $L $(echo "$out" | grep -m1 unstable)" ;;
       124) echo "FAIL $seed $L timeout after ${tmo}s" ;;
-      *) echo "FAIL $seed $L exit $rc: $(echo "$out" | grep -m3 -e MISMATCH -e 'f=' | tr '\n' ' ' | head -c 300)" ;;
+      *) printf '%s\n' "$out" >"$d/run.O$L.log"
+         echo "FAIL $seed $L exit $rc: $(echo "$out" | grep -m3 -e MISMATCH -e 'f=' -e 'signal' | tr '\n' ' ' | head -c 300)" ;;
     esac
   done
 }
@@ -371,9 +445,9 @@ results="$tmp/results"
 seeds=$(seq "$start" $((start + count - 1)))
 if [ "$jobs" -gt 1 ]; then
   export -f run_seed
-  export -f prog_flags ckpt_flags ckpt_budget
+  export -f prog_flags ckpt_flags ckpt_budget is_mpi prog_libs run_prog
   export tmp here genargs levels clang plugin repo tmo primal sancc cxx ext enzflags tsan \
-    tsanflags archer after optbin
+    tsanflags archer after optbin mpi_cflags mpi_libs mpirun ranks
   printf '%s\n' $seeds | xargs -P "$jobs" -I{} bash -c 'run_seed {}' | tee -a "$results"
 else
   for seed in $seeds; do run_seed "$seed"; done | tee -a "$results"
@@ -393,6 +467,8 @@ if [ "$fail" -gt 0 ]; then
     f="$faildir/seed-$seed$suffix.$ext"
     [ -f "$tmp/seed-$seed/prog.$ext" ] && cp "$tmp/seed-$seed/prog.$ext" "$f"
     xf=$(prog_flags "$f" 2>/dev/null)
+    xl=$(prog_libs "$f") rp=""
+    ! is_mpi "$f" || rp="$mpirun --allow-run-as-root --oversubscribe -np $ranks "
     {
       echo "  seed $seed: generated by python3 $here/gen.py --seed $seed" \
         "$genargs${pa:+ $pa} -o $f"
@@ -401,19 +477,19 @@ if [ "$fail" -gt 0 ]; then
         if [ "$L" = asan ]; then
           echo "  seed $seed asan: $sancc ${xf:+$xf }-O0 -g -fsanitize=address,undefined" \
             "-fno-sanitize-recover=all -I$repo/include $f" \
-            "-lm -o /tmp/fz-$seed && /tmp/fz-$seed"
+            "-lm ${xl:+$xl }-o /tmp/fz-$seed && $rp/tmp/fz-$seed"
           continue
         fi
         if [ "$after" = 1 ]; then
           echo "  seed $seed -O$L: $clang ${xf:+$xf }-O$L -S -emit-llvm -I$repo/include $f" \
             "-o /tmp/fz-$seed.ll && $optbin -load-pass-plugin=$plugin -passes=leantape" \
             "/tmp/fz-$seed.ll -o /tmp/fz-$seed.bc && $clang -O$L /tmp/fz-$seed.bc -lm" \
-            "-o /tmp/fz-$seed && /tmp/fz-$seed"
+            "${xl:+$xl }-o /tmp/fz-$seed && $rp/tmp/fz-$seed"
           continue
         fi
         echo "  seed $seed -O$L: $clang ${xf:+$xf }${tsanflags:+$tsanflags }${FUZZ_PLUGIN_FLAGS:+$FUZZ_PLUGIN_FLAGS }-O$L" \
-          "-fpass-plugin=$plugin -I$repo/include $f -lm -o /tmp/fz-$seed &&" \
-          "${tsanflags:+OMP_TOOL_LIBRARIES=$archer }/tmp/fz-$seed"
+          "-fpass-plugin=$plugin -I$repo/include $f -lm ${xl:+$xl }-o /tmp/fz-$seed &&" \
+          "${tsanflags:+OMP_TOOL_LIBRARIES=$archer }$rp/tmp/fz-$seed"
       done
     } | tee "$faildir/seed-$seed$suffix.txt"
     awk -v s="$seed" '$2==s' "$results" | sed 's/^/  result: /' >>"$faildir/seed-$seed$suffix.txt"

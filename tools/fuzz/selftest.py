@@ -16,6 +16,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from ltfuzz import MODES, generate  # noqa: E402
+from ltfuzz.mpi import COMBINES as MPI_COMBINES  # noqa: E402
 
 
 def opts_of(names):
@@ -34,6 +35,8 @@ def f_part(text):
 
 def allowed(names):
     """Combinations the command line accepts (Mode.on_args)."""
+    if "mpi" in names and names - MPI_COMBINES:
+        return False
     if "retarg" in names and names & {"fwd", "cxx", "eigen", "omp"}:
         return False
     if "entry" in names and names & {"cxx", "eigen"}:

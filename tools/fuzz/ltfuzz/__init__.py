@@ -20,6 +20,7 @@ from .forward import Forward
 from .gather import Gather
 from .inplace import Inplace
 from .kernels import Kernels
+from .mpi import Mpi
 from .omp import Omp
 from .pointers import Pointers
 from .primal import Primal
@@ -33,7 +34,7 @@ from .timewhile import TimeWhile
 
 MODES = [Pointers, Calls, Cxx, Alias, Forward, Primal, Split, Eigen, Adaptive, Omp, Entry, Kernels,
          Retarg, Timeloop, StepsVar, Grid, TimeWhile, Capped, Stencil, Gather,
-         Inplace, Scratch, Copies, StructVec, Diffuse]
+         Inplace, Scratch, Copies, StructVec, Diffuse, Mpi]
 
 
 class Gen(Core, *MODES):
