@@ -29,6 +29,14 @@ enum {
   LT_ESC_ALL = 15
 };
 int lt_param_escapes(LtCtx *c, LLVMValueRef f, unsigned p);
+/* The SSA copy of f escape.c's summaries read (f itself without -O0
+ * stack slots); values of type t can hold a pointer's bits. */
+LLVMValueRef lt_escape_ssa(LtCtx *c, LLVMValueRef f);
+int lt_carries_ptr(LtCtx *c, LLVMTypeRef t);
+/* callwrites.c: f may store pointers (or values that can hold one) into memory it
+ * reaches from parameter p, at any depth, itself or through its callees.
+ * 0 only when it surely does not (a const argument it only reads). */
+int lt_param_written(LtCtx *c, LLVMValueRef f, unsigned p);
 void lt_escape_free(LtCtx *c);
 
 /* cfg.c: dense block ids, predecessors, RPO, dominators */

@@ -40,7 +40,7 @@ int lt_may_hold_ptr(LLVMTypeRef t) {
 /* Values that can hold a pointer's bits: pointers, integers as wide as
  * one, aggregates and vectors (an int is not: resize(this, int n) storing
  * n is no escape of anything). */
-static int carries(LtCtx *c, LLVMTypeRef t) {
+int lt_carries_ptr(LtCtx *c, LLVMTypeRef t) {
   return lt_may_hold_ptr(t) &&
          (LLVMGetTypeKind(t) != LLVMIntegerTypeKind ||
           LLVMGetIntTypeWidth(t) >= 8 * LLVMABISizeOfType(c->td, c->ptr));
@@ -48,7 +48,7 @@ static int carries(LtCtx *c, LLVMTypeRef t) {
 
 int lt_ptr_sized_int(LtCtx *c, LLVMValueRef load) {
   LLVMTypeRef t = LLVMTypeOf(load);
-  if (LLVMGetTypeKind(t) != LLVMIntegerTypeKind || !carries(c, t))
+  if (LLVMGetTypeKind(t) != LLVMIntegerTypeKind || !lt_carries_ptr(c, t))
     return 0;
   long long psize = (long long)LLVMABISizeOfType(c->td, c->ptr), off;
   if (LLVMGetAlignment(load) >= (unsigned)psize)
@@ -97,7 +97,7 @@ static int call_escapes(LtCtx *c, LLVMValueRef call, LLVMValueRef v, int lv,
     return LT_ESC_STORED;
   int esc = 0;
   for (unsigned a = 0, n = LLVMGetNumArgOperands(call); a < n; a++) {
-    if (LLVMGetOperand(call, a) != v || !carries(c, LLVMTypeOf(v)))
+    if (LLVMGetOperand(call, a) != v || !lt_carries_ptr(c, LLVMTypeOf(v)))
       continue;
     int e = a >= LLVMCountParams(g) ? LT_ESC_ALL : escapes(c, g, a, depth + 1);
     /* the callee's parameter is v: what escapes from it is, for the
@@ -133,7 +133,7 @@ static int value_escapes(LtCtx *c, LLVMValueRef root, int depth) {
       int dlv = lv;
       switch (LLVMGetInstructionOpcode(user)) {
       case LLVMStore: {
-        if (LLVMGetOperand(user, 0) != v || !carries(c, LLVMTypeOf(v)))
+        if (LLVMGetOperand(user, 0) != v || !lt_carries_ptr(c, LLVMTypeOf(v)))
           break;
         /* -O0 spills parameters to a local slot: the slot's loads give v
          * back, so the slot is one level above it. */
@@ -186,7 +186,7 @@ static int value_escapes(LtCtx *c, LLVMValueRef root, int depth) {
       case LLVMSIToFP: case LLVMUIToFP:
         break; /* sizes, counts and hashes of pointers are not pointers */
       case LLVMTrunc:
-        if (carries(c, LLVMTypeOf(user)))
+        if (lt_carries_ptr(c, LLVMTypeOf(user)))
           derived = user;
         break;
       default:
@@ -220,7 +220,7 @@ static void *key(LLVMValueRef f, unsigned p) {
  * of different levels blurs them (vector::_M_default_append looked like
  * storing `this`). The analysis reads an SSA copy of such a function
  * (mem2reg), made once and deleted with the summaries. */
-static LLVMValueRef ssa_form(LtCtx *c, LLVMValueRef f) {
+LLVMValueRef lt_escape_ssa(LtCtx *c, LLVMValueRef f) {
   LLVMValueRef s = lt_map_get(&c->escape_ssa, f);
   if (s)
     return s;
@@ -245,8 +245,14 @@ static LLVMValueRef ssa_form(LtCtx *c, LLVMValueRef f) {
   return s;
 }
 
-/* LT_ESC_* + 1 per parameter, in a per-function array; 0: not yet, 9:
- * being decided. */
+/* LT_ESC_* + 1 per parameter, in a per-function array; 0: not yet,
+ * DECIDING: being decided. (It was 9, which is also LT_ESC_RETCONT + 1:
+ * from its second query on, a function returning what its parameter holds
+ * (vector::operator[], data(), begin() kept as calls at -O0) was taken to
+ * return nothing of it, and the pointer it returned had no targets, so no
+ * shadow: fuzz --eigen seed 700040 at -O0, a silent wrong gradient that
+ * the callers' coarser summaries had hidden.) */
+enum { DECIDING = 0xff };
 static int escapes(LtCtx *c, LLVMValueRef f, unsigned p, int depth) {
   if (depth > MAX_DEPTH || p >= LLVMCountParams(f))
     return LT_ESC_ALL;
@@ -256,15 +262,15 @@ static int escapes(LtCtx *c, LLVMValueRef f, unsigned p, int depth) {
     lt_map_put(&c->escape_memo, f, m);
     lt_vec_push(&c->escape_arrays, m);
   }
-  if (m[p] == 9) { /* a cycle: what this round assumes */
+  if (m[p] == DECIDING) { /* a cycle: what this round assumes */
     c->escape_cycle = 1;
     size_t a = (size_t)lt_map_get(&c->escape_assume, key(f, p));
     return a ? (int)a - 1 : 0;
   }
   if (m[p])
     return m[p] - 1;
-  m[p] = 9;
-  int e = value_escapes(c, LLVMGetParam(ssa_form(c, f), p), depth);
+  m[p] = DECIDING;
+  int e = value_escapes(c, LLVMGetParam(lt_escape_ssa(c, f), p), depth);
   m[p] = (unsigned char)(e + 1);
   lt_vec_push(&c->escape_done, f);
   lt_vec_push(&c->escape_done, (void *)(uintptr_t)p);
@@ -320,6 +326,7 @@ void lt_escape_free(LtCtx *c) {
     free(c->escape_arrays.v[i]);
   lt_vec_free(&c->escape_arrays);
   lt_map_free(&c->escape_memo);
+  lt_map_free(&c->writes_memo);
   lt_map_free(&c->escape_assume);
   lt_vec_free(&c->escape_done);
 }

@@ -404,8 +404,10 @@ static int step_call(LtPoints *pt, LLVMValueRef i) {
             lt_points_join(pt, into, contents(pt, q));
       }
     }
+    /* ... into what it may write pointers through (not a const M *) */
     for (unsigned a = 0; a < n; a++)
-      if (lt_is_ptr_ty(LLVMTypeOf(LLVMGetOperand(i, a))))
+      if (lt_is_ptr_ty(LLVMTypeOf(LLVMGetOperand(i, a))) &&
+          lt_param_written(pt->c, callee, a))
         changed |= join_stored(pt, LLVMGetOperand(i, a), all);
     if (lt_may_hold_ptr(LLVMTypeOf(i))) {
       changed |= lt_points_join(pt, s, all);

@@ -192,6 +192,8 @@ struct LtCtx {
   LtVec escape_done;     /* (function, parameter) pairs of this round */
   int escape_cycle;      /* this round met a cycle */
   LtMap escape_ssa;      /* function -> the SSA copy its summary reads */
+  LtMap writes_memo;     /* function -> per parameter: 1 + stores pointers
+                            through it or not (escape.c) */
   LtVec escape_clones;
   LtMap copy_of;         /* Leantape's copies of a function (preprocessed,
                             escape.c's SSA copy) -> the function */
