@@ -54,6 +54,16 @@ static int outside_copy(LLVMTargetDataRef td, LLVMValueRef call, unsigned long l
   return 0;
 }
 
+/* GEP i has a constant negative index */
+static int negative_index(LLVMValueRef i) {
+  for (unsigned k = 1, n = LLVMGetNumOperands(i); k < n; k++) {
+    LLVMValueRef ix = LLVMGetOperand(i, k);
+    if (LLVMIsAConstantInt(ix) && LLVMConstIntGetSExtValue(ix) < 0)
+      return 1;
+  }
+  return 0;
+}
+
 static Uses uses_of(LLVMValueRef fn, LLVMValueRef b1, LLVMValueRef b2, LLVMTargetDataRef td,
                     LLVMValueRef call, unsigned long long n) {
   Uses u = {NULL, NULL, 0, 0};
@@ -79,7 +89,12 @@ static Uses uses_of(LLVMValueRef fn, LLVMValueRef b1, LLVMValueRef b2, LLVMTarge
         t = LLVMGetElementType(t);
       if (lt_is_float_ty(t) && !u.fl)
         u.fl = t;
-      if (lt_is_ptr_ty(t) && moves)
+      /* pointers loaded or stored there, or the block indexed as an array
+       * of pointers (a vector of pointers grown by insert: the element
+       * stored just past what the copy moves is the only other access;
+       * not at a negative index: Eigen's aligned malloc keeps the block's
+       * own pointer just below its data) */
+      if (lt_is_ptr_ty(t) && (moves || !negative_index(i)))
         u.pt = t;
       u.any_fl |= moves && lt_is_float_ty(t);
       u.any_pt |= moves && lt_is_ptr_ty(t);

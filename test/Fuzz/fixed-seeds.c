@@ -32,6 +32,12 @@
 // first pointer was an integer), so the pointers' shadows stayed behind.
 // RUN: bash %S/../../tools/fuzz/run.sh -S -n 1 -s 60004 -O "0 3" -g --structvec
 // RUN: bash %S/../../tools/fuzz/run.sh -S -n 1 -s 60001 -O 1 -g --structvec
+// Seeds 60023 and 60052: an insert into the full vector of pointers
+// reallocates; the copy of the elements before the new one was still
+// taken for doubles (its block is only indexed as pointers: `gep ptr`),
+// a segfault at -O0..-O3 with the plugin of 6f947d5.
+// RUN: bash %S/../../tools/fuzz/run.sh -S -n 1 -s 60023 -O "0 3" -g --structvec
+// RUN: bash %S/../../tools/fuzz/run.sh -S -n 1 -s 60052 -O "1 2" -g --structvec
 // -X: the pass run by opt on IR clang has already optimised (-E: with
 // -ffast-math, so vectorised reductions and SLP lanes reach it)
 // RUN: bash %S/../../tools/fuzz/run.sh -S -X -E -n 2 -s 1 -O "0 3" -j 2 -g --pointers

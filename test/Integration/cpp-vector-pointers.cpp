@@ -7,6 +7,10 @@
 // stores of pointers count as the block's element type, as loads did).
 // Pushed inline, through a noinline helper (a kept call), through a holder
 // the helper keeps the vector's address in, and inserted in the middle.
+// Inserted into a full vector (it reallocates: the elements before and
+// after the new one are moved by two copies; the one before only has its
+// block indexed as pointers, `gep ptr, new, k` and the store just past it:
+// segfaults at -O0..-O2, fuzz --structvec seeds 60023, 60037, ...).
 // Gradients against central differences.
 // RUN: %ltclangxx -O0 -fno-exceptions %s -o %t.O0 && %t.O0
 // RUN: %ltclangxx -O1 -fno-exceptions %s -o %t.O1 && %t.O1
@@ -76,6 +80,24 @@ static double insert_mid(const double *xc) {
   return sum_sq(ptrs, x);
 }
 
+static double insert_full(const double *xc) {
+  double *x = const_cast<double *>(xc);
+  std::vector<double *> ptrs;
+  for (int q = 0; q < 4; q++) /* capacity 4, full */
+    push(&ptrs, &x[q]);
+  ptrs.insert(ptrs.begin() + 2, &x[5]);
+  return sum_sq(ptrs, x);
+}
+
+static double insert_full_inline(const double *xc) {
+  double *x = const_cast<double *>(xc);
+  std::vector<double *> ptrs;
+  for (int q = 1; q < 5; q++)
+    ptrs.push_back(&x[q]);
+  ptrs.insert(ptrs.begin() + 2, &x[0]);
+  return sum_sq(ptrs, x);
+}
+
 static double x0[6], dx0[6];
 
 static void start() {
@@ -106,5 +128,11 @@ int main() {
   start();
   __enzyme_autodiff((void *)insert_mid, enzyme_dup, x0, dx0);
   check("insert and erase", insert_mid);
+  start();
+  __enzyme_autodiff((void *)insert_full, enzyme_dup, x0, dx0);
+  check("insert into a full vector (kept push)", insert_full);
+  start();
+  __enzyme_autodiff((void *)insert_full_inline, enzyme_dup, x0, dx0);
+  check("insert into a full vector", insert_full_inline);
   return lt_done();
 }
