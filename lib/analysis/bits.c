@@ -27,9 +27,10 @@
 #include <string.h>
 
 /* Kinds of evidence, strongest first: uses, access tags, the accesses of
- * the same bytes as floats or pointers elsewhere in the function, and the
- * declared type of the memory. */
-enum { E_USE, E_TBAA, E_ADDR, E_DECL, E_KINDS };
+ * the same bytes as floats or pointers elsewhere in the function, the
+ * declared type of the memory, and the type the function indexes the
+ * memory's block with at run-time indices. */
+enum { E_USE, E_TBAA, E_ADDR, E_DECL, E_ELEM, E_KINDS };
 
 typedef struct Group {
   int cls[E_KINDS];
@@ -162,6 +163,9 @@ static void access_evidence(Bits *b, Group *g, LLVMValueRef i, LLVMValueRef addr
   fty = NULL;
   cls = lt_wordev_decl(&b->ev, addr, size, &fty);
   vote(g, E_DECL, cls, fty);
+  fty = NULL;
+  cls = lt_wordev_elem(&b->ev, addr, size, &fty);
+  vote(g, E_ELEM, cls, fty);
 }
 
 /* Does integer arithmetic u (shifts and truncations) end in a bitcast to

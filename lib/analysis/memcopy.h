@@ -24,10 +24,18 @@ typedef struct LtGen LtGen;
  * when they are not known yet (integer accesses are then integers) */
 int lt_mem_layout(LtCtx *c, const LtActivity *a, LLVMValueRef call, LtMemLayout *L);
 int lt_mem_layout_has(const LtMemLayout *L, int ptrs); /* pointer / float fields */
+/* A constant copy whose !tbaa.struct has fields past its byte count: it
+ * moves a prefix of a struct (memcpyopt shrinks the copy of an S
+ * {double, double *, int} to 16 bytes and keeps S's tag) */
+int lt_mem_partial_struct(LtCtx *c, LLVMValueRef call);
 /* memelem.c: the aggregate type a GEP indexes base's object with (also
  * through the PHIs and selects that merge base with other pointers, when
  * they agree), or NULL */
 LLVMTypeRef lt_mem_element_type(LLVMValueRef base);
+/* ... the float or pointer type GEPs at run-time indices step over base's
+ * object with, through the same PHIs and selects, when they agree (a
+ * std::vector<double *>'s data: `gep ptr, %data, %i`), or NULL */
+LLVMTypeRef lt_mem_scalar_element_type(LLVMValueRef base);
 /* The element size the byte count of `call` (a copy of a run-time length)
  * is made of or divided by exactly (n * 24, (last - first) / 24), or 0 */
 unsigned long long lt_mem_size_stride(LLVMValueRef call);

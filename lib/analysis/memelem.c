@@ -39,32 +39,55 @@ static LLVMTypeRef direct_element_type(LLVMValueRef base) {
   return NULL;
 }
 
+/* A float or pointer type that base is indexed with at a run-time index
+ * (`gep ptr, base, %i`: every element is one), (LLVMTypeRef)1 when two
+ * disagree, or NULL. Constant indices say nothing: an i8 GEP of a field,
+ * or a header before the data. */
+static LLVMTypeRef direct_scalar_type(LLVMValueRef base) {
+  LLVMTypeRef t = NULL;
+  for (LLVMUseRef u = LLVMGetFirstUse(base); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef w = LLVMGetUser(u);
+    if (!LLVMIsAGetElementPtrInst(w) || LLVMGetOperand(w, 0) != base ||
+        LLVMGetNumOperands(w) != 2 || LLVMIsAConstant(LLVMGetOperand(w, 1)))
+      continue;
+    LLVMTypeRef e = LLVMGetGEPSourceElementType(w);
+    if (!lt_is_float_ty(e) && !lt_is_ptr_ty(e))
+      continue;
+    if (t && t != e)
+      return (LLVMTypeRef)1;
+    t = e;
+  }
+  return t;
+}
+
 /* The element type of the pointers that flow into or out of v through
  * PHIs and selects (a vector's data pointer, merged over reallocations
  * and loop iterations), when those that have one agree: *t, or
  * (LLVMTypeRef)1 on a conflict. */
-static void merged_element_type(LLVMValueRef v, LtMap *seen, int depth, LLVMTypeRef *t) {
+static void merged_element_type(LLVMValueRef v, LtMap *seen, int depth, LLVMTypeRef *t,
+                                int scalar) {
   /* Constants (null, undef) join unrelated pointers: a vector<double>'s
    * data pointer and a vector<S>'s both merge with null, and the doubles'
    * copies became copies of S (LLVM 19, fuzz --structvec seed 2 -O2). */
   if (depth > 6 || *t == (LLVMTypeRef)1 || lt_map_get(seen, v) || LLVMIsAConstant(v))
     return;
   lt_map_put(seen, v, (void *)1);
-  LLVMTypeRef d = direct_element_type(v);
+  LLVMTypeRef d = scalar ? direct_scalar_type(v) : direct_element_type(v);
   if (d) {
     *t = !*t || *t == d ? d : (LLVMTypeRef)1;
-    return;
+    if (!scalar)
+      return;
   }
   if (LLVMIsAPHINode(v))
     for (unsigned k = 0, n = LLVMCountIncoming(v); k < n; k++)
-      merged_element_type(LLVMGetIncomingValue(v, k), seen, depth + 1, t);
+      merged_element_type(LLVMGetIncomingValue(v, k), seen, depth + 1, t, scalar);
   if (LLVMIsASelectInst(v))
     for (unsigned k = 1; k < 3; k++)
-      merged_element_type(LLVMGetOperand(v, k), seen, depth + 1, t);
+      merged_element_type(LLVMGetOperand(v, k), seen, depth + 1, t, scalar);
   for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef w = LLVMGetUser(u);
     if (LLVMIsAPHINode(w) || (LLVMIsASelectInst(w) && LLVMGetOperand(w, 0) != v))
-      merged_element_type(w, seen, depth + 1, t);
+      merged_element_type(w, seen, depth + 1, t, scalar);
   }
 }
 
@@ -78,7 +101,16 @@ LLVMTypeRef lt_mem_element_type(LLVMValueRef base) {
     return t;
   LtMap seen;
   lt_map_init(&seen, 16);
-  merged_element_type(base, &seen, 0, &t);
+  merged_element_type(base, &seen, 0, &t, 0);
+  lt_map_free(&seen);
+  return t == (LLVMTypeRef)1 ? NULL : t;
+}
+
+LLVMTypeRef lt_mem_scalar_element_type(LLVMValueRef base) {
+  LtMap seen;
+  LLVMTypeRef t = NULL;
+  lt_map_init(&seen, 16);
+  merged_element_type(base, &seen, 0, &t, 1);
   lt_map_free(&seen);
   return t == (LLVMTypeRef)1 ? NULL : t;
 }
@@ -132,14 +164,18 @@ unsigned long long lt_mem_size_stride(LLVMValueRef call) {
 typedef struct {
   LtCtx *c;
   LtPoints *pt;
-  unsigned char *busy, *done;
+  unsigned char *done;
+  unsigned *busy;       /* 1 + the object's place on the stack of those being found, or 0 */
+  unsigned nbusy, low;  /* the stack's height; the lowest place a cycle reached */
   LLVMTypeRef *type;
 } Query;
 
 static void query_init(Query *q, LtCtx *c, LtPoints *pt) {
   q->c = c;
   q->pt = pt;
-  q->busy = lt_xcalloc(pt->nobj + 1, 1);
+  q->busy = lt_xcalloc(pt->nobj + 1, sizeof *q->busy);
+  q->nbusy = 0;
+  q->low = ~0u;
   q->done = lt_xcalloc(pt->nobj + 1, 1);
   q->type = lt_xcalloc(pt->nobj + 1, sizeof *q->type);
 }
@@ -237,13 +273,27 @@ static LLVMTypeRef copied_type(Query *q, unsigned o, int depth) {
 static LLVMTypeRef object_type(Query *q, unsigned o, int depth) {
   if (q->pt->obj[o].kind != O_ALLOC || !q->pt->obj[o].src)
     return NULL;
-  if (q->busy[o])
+  if (q->busy[o]) {
+    if (q->busy[o] < q->low)
+      q->low = q->busy[o];
     return PENDING;
+  }
   if (!q->done[o]) {
-    q->busy[o] = 1;
+    /* A type found while an object further down the stack was pending
+     * is provisional: kept, it answered "no type" for the block a
+     * vector's operator= allocates, copied from and into the vector it
+     * copies, whose own type (from push_back's `gep %struct.S`) was still
+     * being found (fuzz --structvec -X seeds 60128, 70507 at -O2: a
+     * clean error). Asked again once that one is known, it is found. */
+    unsigned saved = q->low, here = ++q->nbusy;
+    q->low = ~0u;
+    q->busy[o] = here;
     q->type[o] = copied_type(q, o, depth);
     q->busy[o] = 0;
-    q->done[o] = 1;
+    q->nbusy--;
+    q->done[o] = q->low >= here;
+    if (q->low > saved)
+      q->low = saved;
   }
   return q->type[o];
 }
@@ -277,6 +327,10 @@ static LLVMTypeRef pointee_type(Query *q, LLVMValueRef p, unsigned long long str
     if (e == PENDING || (!e && stride && !holds_whole(pt, o, stride)))
       continue;
     if (!e || (t && e != t) || (stride && LLVMABISizeOfType(q->c->td, e) != stride))
+      return NULL;
+    /* a block of 8 doubles is no array of 24-byte S, whatever the copies
+     * points-to confuses it with say */
+    if (!holds_whole(pt, o, LLVMABISizeOfType(q->c->td, e)))
       return NULL;
     t = e;
   }

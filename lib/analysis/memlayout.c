@@ -158,6 +158,22 @@ static int from_tbaa_struct(LtCtx *c, LLVMValueRef call, unsigned long long n,
   return !L->overflow;
 }
 
+int lt_mem_partial_struct(LtCtx *c, LLVMValueRef call) {
+  unsigned kind = LLVMGetMDKindIDInContext(c->llctx, "tbaa.struct", 11);
+  LLVMValueRef md = LLVMGetMetadata(call, kind), size = LLVMGetOperand(call, 2);
+  unsigned no = md ? LLVMGetMDNodeNumOperands(md) : 0;
+  if (!no || no % 3 || no > 3 * LT_MEM_FIELDS || !LLVMIsAConstantInt(size))
+    return 0;
+  LLVMValueRef ops[3 * LT_MEM_FIELDS];
+  LLVMGetMDNodeOperands(md, ops);
+  for (unsigned k = 0; k < no; k += 3)
+    if (LLVMIsAConstantInt(ops[k]) && LLVMIsAConstantInt(ops[k + 1]) &&
+        LLVMConstIntGetZExtValue(ops[k]) + LLVMConstIntGetZExtValue(ops[k + 1]) >
+            LLVMConstIntGetZExtValue(size))
+      return 1;
+  return 0;
+}
+
 /* A copy whose !tbaa access tag names one scalar type copies elements of
  * it: loop-idiom recognition turns a loop of loads and stores of doubles
  * into a memcpy tagged "double" (the loads' and stores' tags merged, so
@@ -626,6 +642,15 @@ static int mem_layout(LtCtx *c, const LtActivity *a, LLVMValueRef call, LtMemLay
     return 0;
   memset(L, 0, sizeof *L);
   if (constant && from_accesses(c, a, call, n, lt_is_ptr_ty(fill) ? c->f64 : fill, L))
+    return 0;
+  /* A constant copy of whole elements that other copies of the same
+   * block lay out: std::sort's insertion step at -O2 moves two 24-byte
+   * S {double, double *, int} up by one with memmove(p + 24, p, 48) and
+   * copies single elements with !tbaa.struct, while the loop reading the
+   * vector indexes it at run-time offsets, so the accesses cannot place
+   * its pointers (fuzz --structvec -X seeds 60038, 60128, ... at -O2: an
+   * error, "this copies memory that may hold both pointers ..."). */
+  if (constant && lt_mem_layout_from_copies(c, a, call, L))
     return 0;
   /* Uniform: elements of the type the function accesses the memory as. */
   L->period = LLVMABISizeOfType(td, fill);

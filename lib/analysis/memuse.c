@@ -276,7 +276,8 @@ static LLVMValueRef copy_base(LLVMTargetDataRef td, LLVMValueRef p, long long *a
   return ob;
 }
 
-/* The layout of a copy of a run-time length from the other copies of its
+/* The layout of a copy of a run-time length (or a constant one that its
+ * accesses cannot lay out, memlayout.c) from the other copies of its
  * objects: one with a layout of its own (not guessed)
  * that has pointer fields, copying whole elements to or from the same
  * base at a whole number of its elements from this copy's end, when this
@@ -308,7 +309,7 @@ int lt_mem_layout_from_copies(LtCtx *c, const LtActivity *a, LLVMValueRef call,
   LLVMTargetDataRef td = c->td;
   unsigned long long stride = lt_mem_size_stride(call);
   LLVMValueRef size = LLVMGetOperand(call, 2);
-  if (LLVMIsAConstantInt(size) || depth == LT_COPY_DEPTH)
+  if (depth == LT_COPY_DEPTH)
     return 0;
   for (unsigned k = 0; k < depth; k++)
     if (open[k] == call)
@@ -329,8 +330,9 @@ int lt_mem_layout_from_copies(LtCtx *c, const LtActivity *a, LLVMValueRef call,
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && found >= 0;
          i = LLVMGetNextInstruction(i)) {
       const LtRule *r;
-      if (i == call || !LLVMIsACallInst(i) || lt_call_kind(i, &r) != LT_CALL_MEMCPY)
-        continue;
+      if (i == call || !LLVMIsACallInst(i) || lt_call_kind(i, &r) != LT_CALL_MEMCPY ||
+          lt_mem_partial_struct(c, i))
+        continue; /* a prefix of an element is not one */
       int same = 0;
       long long o = 0, from = 0;
       for (unsigned f = 0; f < 2 && !same; f++) {

@@ -234,14 +234,22 @@ static int join_loaded(LtPoints *pt, LLVMValueRef i, LLVMValueRef addr) {
   return changed;
 }
 
-/* contents of every object addr may address |= src. */
+/* contents of every object addr may address |= src. The null object is
+ * no memory: in a set it says that the shadow may be null, beside the
+ * objects the pointer addresses, which receive the store. What is loaded
+ * through it has a null shadow too, and nothing more: its contents stay
+ * {null}. (Once it collected every store through a pointer that might
+ * lack a shadow, it joined a std::vector<double>'s data with a
+ * std::vector<S>'s; a copy of the doubles was then laid out as S, and the
+ * adjoints at S's pointer fields were dropped: fuzz --structvec seed
+ * 60014 at -O0, silently.) */
 static int join_stored(LtPoints *pt, LLVMValueRef addr, const uint64_t *src) {
   const uint64_t *a = lt_points_of(pt, addr);
   int changed = 0;
   if (!nonempty(pt, src))
     return 0;
   for (unsigned o = 0; o < pt->nobj; o++)
-    if (set_has(a, o))
+    if (set_has(a, o) && pt->obj[o].kind != O_NULL)
       changed |= lt_points_join(pt, contents(pt, o), src);
   return changed;
 }

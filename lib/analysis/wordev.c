@@ -375,6 +375,29 @@ int lt_wordev_accesses(LtWordEv *b, LLVMValueRef addr, unsigned long long size,
   return cls;
 }
 
+/* The element the word lies in, of the type the function indexes its
+ * block with: libstdc++'s insert into a full std::vector<double *> moves
+ * the one element before the new one as `load i64` / `store i64` at -O3,
+ * between the old block and the new, at offset 0 of each, where no other
+ * access is; only the loop reading the vector (`gep ptr, %data, %i`, the
+ * data a PHI of both blocks) says that they hold pointers. Taken for a
+ * double, the word's shadow pointer stayed behind: a segfault in the
+ * gradient (fuzz --structvec seeds 60037, 60084 at -O3). */
+int lt_wordev_elem(LtWordEv *b, LLVMValueRef addr, unsigned long long size, LLVMTypeRef *fty) {
+  long long off;
+  LLVMValueRef base = lt_const_offset(b->td, addr, &off);
+  /* a local or a global has a declared type (lt_wordev_decl); a struct
+   * GEP on it (an Eigen evaluator's fields) says nothing of its array */
+  if (!base || off < 0 || LLVMIsAAllocaInst(base) || LLVMIsAGlobalValue(base))
+    return W_UNKNOWN;
+  LLVMTypeRef t = lt_mem_scalar_element_type(base);
+  unsigned long long es = t ? LLVMABISizeOfType(b->td, t) : 0;
+  if (!es || (unsigned long long)off % es + size > es)
+    return W_UNKNOWN;
+  int cls = span_class(b, t, (unsigned long long)off % es, size, fty);
+  return cls == W_PTR || cls == W_FLOAT ? cls : W_UNKNOWN;
+}
+
 void lt_wordev_init(LtWordEv *w, LtCtx *c, const LtCfg *g) {
   memset(w, 0, sizeof *w);
   w->c = c;

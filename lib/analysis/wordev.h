@@ -25,5 +25,8 @@ void lt_wordev_free(LtWordEv *w);
 int lt_wordev_decl(LtWordEv *w, LLVMValueRef addr, unsigned long long size, LLVMTypeRef *fty);
 int lt_wordev_accesses(LtWordEv *w, LLVMValueRef addr, unsigned long long size,
                        LLVMTypeRef *fty);
+/* ... and by the element type the function indexes the word's block
+ * with at run-time indices (memelem.c): W_FLOAT, W_PTR or W_UNKNOWN. */
+int lt_wordev_elem(LtWordEv *w, LLVMValueRef addr, unsigned long long size, LLVMTypeRef *fty);
 
 #endif

@@ -38,6 +38,15 @@
 // a segfault at -O0..-O3 with the plugin of 6f947d5.
 // RUN: bash %S/../../tools/fuzz/run.sh -S -n 1 -s 60023 -O "0 3" -g --structvec
 // RUN: bash %S/../../tools/fuzz/run.sh -S -n 1 -s 60052 -O "1 2" -g --structvec
+// Seed 60014 at -O0: points-to's null object collected the stores through
+// pointers that might lack a shadow, joining a std::vector<double>'s data
+// with a std::vector<S>'s; a 64-byte copy of doubles was laid out as S and
+// adjoints were dropped, silently (points.c join_stored). Seeds 60037 and
+// 60084 at -O3: an insert at begin() + 1 into a full vector of pointers
+// moves the element before it as an i64 (wordev.c lt_wordev_elem; a
+// segfault).
+// RUN: bash %S/../../tools/fuzz/run.sh -S -n 1 -s 60014 -O "0 2" -g --structvec
+// RUN: for s in 60037 60084; do bash %S/../../tools/fuzz/run.sh -S -n 1 -s $s -O 3 -g --structvec || exit 1; done
 // -X: the pass run by opt on IR clang has already optimised (-E: with
 // -ffast-math, so vectorised reductions and SLP lanes reach it)
 // RUN: bash %S/../../tools/fuzz/run.sh -S -X -E -n 2 -s 1 -O "0 3" -j 2 -g --pointers
@@ -54,6 +63,17 @@
 // adjoint lane, poison where a real contribution was (dy[6] 0.97 of its
 // value, silently; prep/poison.c)
 // RUN: bash %S/../../tools/fuzz/run.sh -S -X -n 1 -s 13905 -O 2 -g --structvec
+// -X --structvec seed 60038 at -O2: std::sort's insertion step moves two
+// S up by one with a constant memmove(p + 24, p, 48) that no access can lay
+// out (the loop reading the vector indexes it at run-time offsets); the
+// single-element copies beside it have !tbaa.struct (memlayout.c, from
+// copies; a 16-byte copy of S's prefix is no element). A clean error before.
+// RUN: bash %S/../../tools/fuzz/run.sh -S -X -n 1 -s 60038 -O 2 -g --structvec
+// -X --structvec seed 70507 at -O2: the block vector<S>::operator=
+// allocates is copied from and into the one it copies, whose type was being
+// found; the answer found under that cycle ("no type") was kept
+// (memelem.c object_type). A clean error before.
+// RUN: bash %S/../../tools/fuzz/run.sh -S -X -n 1 -s 70507 -O 2 -g --structvec
 // -X --structvec seeds 13903 and 14338 at -O3: run-time-length copies of
 // S laid out from another run-time copy of the same block, through
 // `phi [null, %block]` (memuse.c; a segfault and a silent swap of two

@@ -11,6 +11,11 @@
 // after the new one are moved by two copies; the one before only has its
 // block indexed as pointers, `gep ptr, new, k` and the store just past it:
 // segfaults at -O0..-O2, fuzz --structvec seeds 60023, 60037, ...).
+// Inserted at begin() + 1 into a full vector: at -O3 the one element
+// before the new one moves as `load i64` / `store i64` with no other
+// access at its offset; only the loop that reads the vector indexes its
+// blocks as pointers (wordev.c lt_wordev_elem; a segfault at -O3, seeds
+// 60037 and 60084).
 // Gradients against central differences.
 // RUN: %ltclangxx -O0 -fno-exceptions %s -o %t.O0 && %t.O0
 // RUN: %ltclangxx -O1 -fno-exceptions %s -o %t.O1 && %t.O1
@@ -98,6 +103,24 @@ static double insert_full_inline(const double *xc) {
   return sum_sq(ptrs, x);
 }
 
+static double insert_second(const double *xc) {
+  double *x = const_cast<double *>(xc);
+  std::vector<double *> ptrs;
+  for (int q = 0; q < 4; q++)
+    push(&ptrs, &x[q]);
+  ptrs.insert(ptrs.begin() + 1, &x[5]);
+  return sum_sq(ptrs, x);
+}
+
+static double insert_second_inline(const double *xc) {
+  double *x = const_cast<double *>(xc);
+  std::vector<double *> ptrs;
+  for (int q = 4; q >= 1; q--)
+    ptrs.push_back(&x[q]);
+  ptrs.insert(ptrs.begin() + 1, &x[0]);
+  return sum_sq(ptrs, x);
+}
+
 static double x0[6], dx0[6];
 
 static void start() {
@@ -134,5 +157,11 @@ int main() {
   start();
   __enzyme_autodiff((void *)insert_full_inline, enzyme_dup, x0, dx0);
   check("insert into a full vector", insert_full_inline);
+  start();
+  __enzyme_autodiff((void *)insert_second, enzyme_dup, x0, dx0);
+  check("insert at begin() + 1 into a full vector (kept push)", insert_second);
+  start();
+  __enzyme_autodiff((void *)insert_second_inline, enzyme_dup, x0, dx0);
+  check("insert at begin() + 1 into a full vector", insert_second_inline);
   return lt_done();
 }
