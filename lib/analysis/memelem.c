@@ -168,6 +168,8 @@ typedef struct {
   unsigned *busy;       /* 1 + the object's place on the stack of those being found, or 0 */
   unsigned nbusy, low;  /* the stack's height; the lowest place a cycle reached */
   LLVMTypeRef *type;
+  LLVMValueRef copies_of; /* the function `copies` lists the copies of */
+  LtVec copies;
 } Query;
 
 static void query_init(Query *q, LtCtx *c, LtPoints *pt) {
@@ -178,9 +180,12 @@ static void query_init(Query *q, LtCtx *c, LtPoints *pt) {
   q->low = ~0u;
   q->done = lt_xcalloc(pt->nobj + 1, 1);
   q->type = lt_xcalloc(pt->nobj + 1, sizeof *q->type);
+  q->copies_of = NULL;
+  memset(&q->copies, 0, sizeof q->copies);
 }
 
 static void query_free(Query *q) {
+  lt_vec_free(&q->copies);
   free(q->busy);
   free(q->done);
   free(q->type);
@@ -245,28 +250,35 @@ static LLVMTypeRef copied_type(Query *q, unsigned o, int depth) {
   if (t || depth > 3 || !LLVMIsAInstruction(src))
     return t;
   LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInstructionParent(src));
-  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
-    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
-      const LtRule *r;
-      if (!LLVMIsACallInst(i) || lt_call_kind(i, &r) != LT_CALL_MEMCPY)
-        continue;
-      for (unsigned e = 0; e < 2; e++) {
-        const uint64_t *s = lt_points_of(pt, LLVMGetOperand(i, e));
-        if (!s || !set_has(s, o))
-          continue;
-        LLVMTypeRef u = pointee_type(q, LLVMGetOperand(i, !e), copy_stride(q, i), depth + 1);
-        /* bytes from inside an element (an evaluator's operands from 24
-         * bytes into it, gathered in an i8 slice by SROA at -O0): o is no
-         * array of u (fuzz --eigen seed 40004 at -O0, a null shadow) */
-        unsigned long long us = u ? LLVMABISizeOfType(q->c->td, u) : 0;
-        if (u && (inside_element(q->c->td, LLVMGetOperand(i, !e), us) ||
-                  inside_element(q->c->td, LLVMGetOperand(i, e), us)))
-          return NULL;
-        if (u && t && u != t)
-          return NULL; /* copies of two types: no type */
-        t = u ? u : t;
+  if (q->copies_of != fn) { /* once per query: objects are asked again */
+    q->copies.n = 0;
+    q->copies_of = fn;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+        const LtRule *r;
+        if (LLVMIsACallInst(i) && lt_call_kind(i, &r) == LT_CALL_MEMCPY)
+          lt_vec_push(&q->copies, i);
       }
+  }
+  for (size_t k = 0; k < q->copies.n; k++) {
+    LLVMValueRef i = q->copies.v[k];
+    for (unsigned e = 0; e < 2; e++) {
+      const uint64_t *s = lt_points_of(pt, LLVMGetOperand(i, e));
+      if (!s || !set_has(s, o))
+        continue;
+      LLVMTypeRef u = pointee_type(q, LLVMGetOperand(i, !e), copy_stride(q, i), depth + 1);
+      /* bytes from inside an element (an evaluator's operands from 24
+       * bytes into it, gathered in an i8 slice by SROA at -O0): o is no
+       * array of u (fuzz --eigen seed 40004 at -O0, a null shadow) */
+      unsigned long long us = u ? LLVMABISizeOfType(q->c->td, u) : 0;
+      if (u && (inside_element(q->c->td, LLVMGetOperand(i, !e), us) ||
+                inside_element(q->c->td, LLVMGetOperand(i, e), us)))
+        return NULL;
+      if (u && t && u != t)
+        return NULL; /* copies of two types: no type */
+      t = u ? u : t;
     }
+  }
   return t;
 }
 

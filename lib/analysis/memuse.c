@@ -309,6 +309,10 @@ int lt_mem_layout_from_copies(LtCtx *c, const LtActivity *a, LLVMValueRef call,
   LLVMTargetDataRef td = c->td;
   unsigned long long stride = lt_mem_size_stride(call);
   LLVMValueRef size = LLVMGetOperand(call, 2);
+  /* for a constant copy, only copies clang tagged with their struct: the
+   * others' layouts cost a walk of the function each */
+  int constant = LLVMIsAConstantInt(size) != NULL;
+  unsigned tbaa_struct = LLVMGetMDKindIDInContext(c->llctx, "tbaa.struct", 11);
   if (depth == LT_COPY_DEPTH)
     return 0;
   for (unsigned k = 0; k < depth; k++)
@@ -330,8 +334,8 @@ int lt_mem_layout_from_copies(LtCtx *c, const LtActivity *a, LLVMValueRef call,
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && found >= 0;
          i = LLVMGetNextInstruction(i)) {
       const LtRule *r;
-      if (i == call || !LLVMIsACallInst(i) || lt_call_kind(i, &r) != LT_CALL_MEMCPY ||
-          lt_mem_partial_struct(c, i))
+      if (i == call || !LLVMIsACallInst(i) || (constant && !LLVMGetMetadata(i, tbaa_struct)) ||
+          lt_call_kind(i, &r) != LT_CALL_MEMCPY || lt_mem_partial_struct(c, i))
         continue; /* a prefix of an element is not one */
       int same = 0;
       long long o = 0, from = 0;
