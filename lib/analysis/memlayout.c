@@ -556,6 +556,32 @@ int lt_mem_layout(LtCtx *c, const LtActivity *a, LLVMValueRef call, LtMemLayout 
   return rc;
 }
 
+/* A copy of the range [p, gep T, p, k) of one of its ends, T a float or
+ * pointer type: `(end - begin) * sizeof(T)` bytes of T. Eigen's
+ * smart_copy (std::copy of a DenseStorage's doubles, a memcpy at -O0)
+ * has no other evidence, and points-to, blind to fields, lets the
+ * storage's data pointer address Eigen objects that hold pointers (fuzz
+ * --eigen seeds 65014, 65015, 71011 at -O0: a clean error). */
+static int from_range(LtCtx *c, LLVMValueRef call, LtMemLayout *L) {
+  LLVMValueRef n = LLVMGetOperand(call, 2), hi, lo;
+  if (!LLVMIsAInstruction(n) || LLVMGetInstructionOpcode(n) != LLVMSub ||
+      !LLVMIsAPtrToIntInst(hi = LLVMGetOperand(n, 0)) ||
+      !LLVMIsAPtrToIntInst(lo = LLVMGetOperand(n, 1)))
+    return 0;
+  LLVMValueRef end = LLVMGetOperand(hi, 0), begin = LLVMGetOperand(lo, 0);
+  if (!LLVMIsAGetElementPtrInst(end) || LLVMGetNumOperands(end) != 2 ||
+      LLVMGetOperand(end, 0) != begin ||
+      (begin != LLVMGetOperand(call, 0) && begin != LLVMGetOperand(call, 1)))
+    return 0;
+  LLVMTypeRef t = LLVMGetGEPSourceElementType(end);
+  if (!lt_is_float_ty(t) && !lt_is_ptr_ty(t))
+    return 0;
+  memset(L, 0, sizeof *L);
+  L->period = LLVMABISizeOfType(c->td, t);
+  add(L, 0, t);
+  return 1;
+}
+
 static int mem_layout(LtCtx *c, const LtActivity *a, LLVMValueRef call, LtMemLayout *L) {
   LLVMTargetDataRef td = c->td;
   LLVMValueRef size = LLVMGetOperand(call, 2);
@@ -574,6 +600,8 @@ static int mem_layout(LtCtx *c, const LtActivity *a, LLVMValueRef call, LtMemLay
     L->period = n;
   }
   if (from_tbaa(c, call, constant, n, L))
+    return 0;
+  if (!constant && from_range(c, call, L))
     return 0;
   LLVMValueRef ends[2] = {LLVMGetOperand(call, 0),
                           LLVMGetNumArgOperands(call) > 1 &&
