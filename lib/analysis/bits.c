@@ -137,7 +137,9 @@ static void vote(Group *g, int kind, int cls, LLVMTypeRef fty) {
 /* The verdict: the strongest kind of evidence that says something. */
 static int verdict(const Group *g, LLVMTypeRef *fty) {
   for (int k = 0; k < E_KINDS; k++)
-    if (g->cls[k] != W_UNKNOWN) {
+    /* the block's element type does not outweigh integer arithmetic on
+     * the word: it is about the block, not this word */
+    if (g->cls[k] != W_UNKNOWN && !(k == E_ELEM && g->arith)) {
       *fty = g->fty[k];
       return g->cls[k];
     }

@@ -390,6 +390,12 @@ int lt_wordev_elem(LtWordEv *b, LLVMValueRef addr, unsigned long long size, LLVM
    * GEP on it (an Eigen evaluator's fields) says nothing of its array */
   if (!base || off < 0 || LLVMIsAAllocaInst(base) || LLVMIsAGlobalValue(base))
     return W_UNKNOWN;
+  /* nor for a field of a struct the address steps into (an Eigen
+   * product evaluator's size, loaded as an i64, at -O0) */
+  for (LLVMValueRef p = addr; p != base && LLVMIsAGetElementPtrInst(p); p = LLVMGetOperand(p, 0))
+    if (LLVMGetTypeKind(LLVMGetGEPSourceElementType(p)) == LLVMStructTypeKind ||
+        LLVMGetTypeKind(LLVMGetGEPSourceElementType(p)) == LLVMArrayTypeKind)
+      return W_UNKNOWN;
   LLVMTypeRef t = lt_mem_scalar_element_type(base);
   unsigned long long es = t ? LLVMABISizeOfType(b->td, t) : 0;
   if (!es || (unsigned long long)off % es + size > es)
