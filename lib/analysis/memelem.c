@@ -164,7 +164,7 @@ unsigned long long lt_mem_size_stride(LLVMValueRef call) {
 typedef struct {
   LtCtx *c;
   LtPoints *pt;
-  unsigned char *done;
+  unsigned char *done, *prov; /* prov: found while another was pending */
   unsigned *busy;       /* 1 + the object's place on the stack of those being found, or 0 */
   unsigned nbusy, low;  /* the stack's height; the lowest place a cycle reached */
   LLVMTypeRef *type;
@@ -179,6 +179,7 @@ static void query_init(Query *q, LtCtx *c, LtPoints *pt) {
   q->nbusy = 0;
   q->low = ~0u;
   q->done = lt_xcalloc(pt->nobj + 1, 1);
+  q->prov = lt_xcalloc(pt->nobj + 1, 1);
   q->type = lt_xcalloc(pt->nobj + 1, sizeof *q->type);
   q->copies_of = NULL;
   memset(&q->copies, 0, sizeof q->copies);
@@ -188,6 +189,7 @@ static void query_free(Query *q) {
   lt_vec_free(&q->copies);
   free(q->busy);
   free(q->done);
+  free(q->prov);
   free(q->type);
 }
 
@@ -292,18 +294,21 @@ static LLVMTypeRef object_type(Query *q, unsigned o, int depth) {
   }
   if (!q->done[o]) {
     /* A type found while an object further down the stack was pending
-     * is provisional: kept, it answered "no type" for the block a
-     * vector's operator= allocates, copied from and into the vector it
-     * copies, whose own type (from push_back's `gep %struct.S`) was still
-     * being found (fuzz --structvec -X seeds 60128, 70507 at -O2: a
-     * clean error). Asked again once that one is known, it is found. */
+     * is provisional: it answered "no type" for the block a vector's
+     * operator= allocates, copied from and into the vector it copies,
+     * whose own type (from push_back's `gep %struct.S`) was still being
+     * found (fuzz --structvec -X seed 70507 at -O2: a clean error).
+     * Provisional types are found again in a second round (again_if_
+     * provisional); asked again at once, every time, they took minutes on
+     * programs with many copies (-X seed 60512 at -O3). */
     unsigned saved = q->low, here = ++q->nbusy;
     q->low = ~0u;
     q->busy[o] = here;
     q->type[o] = copied_type(q, o, depth);
     q->busy[o] = 0;
     q->nbusy--;
-    q->done[o] = q->low >= here;
+    q->done[o] = 1;
+    q->prov[o] = q->low < here;
     if (q->low > saved)
       q->low = saved;
   }
@@ -409,11 +414,24 @@ int lt_mem_multiple_of(LLVMTargetDataRef td, LLVMValueRef v, unsigned long long 
   return m && multiple_of(td, v, m, 0);
 }
 
+/* Forgets the provisional types of a round; 0 when there were none. */
+static int again_if_provisional(Query *q) {
+  int any = 0;
+  for (unsigned o = 0; o < q->pt->nobj; o++)
+    if (q->prov[o]) {
+      q->prov[o] = q->done[o] = 0;
+      any = 1;
+    }
+  return any;
+}
+
 LLVMTypeRef lt_mem_pointee_element_type(LtCtx *c, LtPoints *pt, LLVMValueRef call,
                                         LLVMValueRef p) {
   Query q;
   query_init(&q, c, pt);
   LLVMTypeRef t = pointee_type(&q, p, copy_stride(&q, call), 0);
+  if (again_if_provisional(&q))
+    t = pointee_type(&q, p, copy_stride(&q, call), 0);
   query_free(&q);
   return t && whole_elements(c->td, p, LLVMABISizeOfType(c->td, t), 0) ? t : NULL;
 }
@@ -425,6 +443,10 @@ int lt_mem_pointee_holds_ptrs(LtCtx *c, LtPoints *pt, LLVMValueRef call) {
   query_init(&q, c, pt);
   unsigned long long stride = copy_stride(&q, call);
   int holds = 0;
+  for (unsigned o = 0; s && o < pt->nobj; o++) /* a first round */
+    if (set_has(s, o))
+      object_type(&q, o, 0);
+  again_if_provisional(&q);
   for (unsigned o = 0; s && o < pt->nobj && !holds; o++) {
     LLVMTypeRef e = set_has(s, o) ? object_type(&q, o, 0) : NULL;
     unsigned long long es = e ? LLVMABISizeOfType(c->td, e) : 0;

@@ -74,6 +74,8 @@
 // found; the answer found under that cycle ("no type") was kept
 // (memelem.c object_type). A clean error before.
 // RUN: bash %S/../../tools/fuzz/run.sh -S -X -n 1 -s 70507 -O 2 -g --structvec
+// (Asked again at once, provisional types took minutes on -X seed 60512 at
+// -O3; now a second round: about 11 s there, 22 s with a88e559's plugin.)
 // -X --structvec seeds 13903 and 14338 at -O3: run-time-length copies of
 // S laid out from another run-time copy of the same block, through
 // `phi [null, %block]` (memuse.c; a segfault and a silent swap of two
