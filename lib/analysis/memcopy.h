@@ -28,6 +28,9 @@ int lt_mem_layout_has(const LtMemLayout *L, int ptrs); /* pointer / float fields
  * moves a prefix of a struct (memcpyopt shrinks the copy of an S
  * {double, double *, int} to 16 bytes and keeps S's tag) */
 int lt_mem_partial_struct(LtCtx *c, LLVMValueRef call);
+/* A run-time copy of [p, gep T, p, k) from or to one of its ends p, T a
+ * float or pointer type: *L is elements of T (1), or 0 */
+int lt_mem_range_layout(LtCtx *c, LLVMValueRef call, LtMemLayout *L);
 /* memelem.c: the aggregate type a GEP indexes base's object with (also
  * through the PHIs and selects that merge base with other pointers, when
  * they agree), or NULL */
