@@ -386,8 +386,7 @@ int lt_wordev_accesses(LtWordEv *b, LLVMValueRef addr, unsigned long long size,
 int lt_wordev_elem(LtWordEv *b, LLVMValueRef addr, unsigned long long size, LLVMTypeRef *fty) {
   long long off;
   LLVMValueRef base = lt_const_offset(b->td, addr, &off);
-  /* a local or a global has a declared type (lt_wordev_decl); a struct
-   * GEP on it (an Eigen evaluator's fields) says nothing of its array */
+  /* a local or a global has a declared type (lt_wordev_decl) */
   if (!base || off < 0 || LLVMIsAAllocaInst(base) || LLVMIsAGlobalValue(base))
     return W_UNKNOWN;
   /* nor for a field of a struct the address steps into (an Eigen
