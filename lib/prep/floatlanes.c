@@ -38,16 +38,13 @@ static LLVMValueRef float_bits(LLVMValueRef x, unsigned long long *shift) {
              : NULL;
 }
 
-/* For r = bitcast (trunc? (lshr? (bitcast V to iN), S)) to T, where T is
- * V's element type or a shorter vector of it: V and the first lane taken;
- * NULL otherwise. */
-static LLVMValueRef shifted_lanes(LtCtx *c, LLVMValueRef r, unsigned *first) {
-  LLVMTypeRef rt = LLVMTypeOf(r);
-  if (!LLVMIsABitCastInst(r))
-    return NULL;
-  LLVMValueRef x = LLVMGetOperand(r, 0);
+/* For an integer x = trunc? (lshr? (bitcast V to iN), S), or word k of
+ * (bitcast V to <M x iW>) cut the same way, V a float vector: V, and in
+ * *first and *m the lanes of V that x's bits are; NULL otherwise. */
+static LLVMValueRef int_lanes(LtCtx *c, LLVMValueRef x, unsigned *first, unsigned *m) {
   if (LLVMGetTypeKind(LLVMTypeOf(x)) != LLVMIntegerTypeKind)
     return NULL;
+  unsigned long long bits = LLVMGetIntTypeWidth(LLVMTypeOf(x));
   if (LLVMIsATruncInst(x))
     x = LLVMGetOperand(x, 0);
   unsigned long long shift = 0;
@@ -64,15 +61,30 @@ static LLVMValueRef shifted_lanes(LtCtx *c, LLVMValueRef r, unsigned *first) {
   if (!v)
     return NULL;
   LLVMTypeRef vt = LLVMTypeOf(v);
-  LLVMTypeRef et = LLVMGetElementType(vt);
-  unsigned long long eb = LLVMSizeOfTypeInBits(c->td, et);
+  unsigned long long eb = LLVMSizeOfTypeInBits(c->td, LLVMGetElementType(vt));
   unsigned n = LLVMGetVectorSize(vt);
-  unsigned m = LLVMGetTypeKind(rt) == LLVMVectorTypeKind ? LLVMGetVectorSize(rt) : 1;
-  LLVMTypeRef re = m > 1 || LLVMGetTypeKind(rt) == LLVMVectorTypeKind ? LLVMGetElementType(rt) : rt;
-  if (re != et || !eb || shift % eb || shift / eb + m > n)
+  if (!eb || shift % eb || bits % eb || shift / eb + bits / eb > n)
     return NULL;
   *first = (unsigned)(shift / eb);
+  *m = (unsigned)(bits / eb);
   return v;
+}
+
+/* For r = bitcast x to T, x's bits lanes of V (int_lanes), T V's element
+ * type or a shorter vector of it: V and the first lane taken; NULL
+ * otherwise. */
+static LLVMValueRef shifted_lanes(LtCtx *c, LLVMValueRef r, unsigned *first) {
+  LLVMTypeRef rt = LLVMTypeOf(r);
+  unsigned m;
+  if (!LLVMIsABitCastInst(r))
+    return NULL;
+  LLVMValueRef v = int_lanes(c, LLVMGetOperand(r, 0), first, &m);
+  if (!v)
+    return NULL;
+  int vec = LLVMGetTypeKind(rt) == LLVMVectorTypeKind;
+  LLVMTypeRef re = vec ? LLVMGetElementType(rt) : rt;
+  return re == LLVMGetElementType(LLVMTypeOf(v)) && m == (vec ? LLVMGetVectorSize(rt) : 1) ? v
+                                                                                       : NULL;
 }
 
 static LLVMValueRef integer_shuffle(LtCtx *c, LLVMBuilderRef b, LLVMValueRef r);
@@ -136,12 +148,67 @@ static LLVMValueRef gathered_lanes(LtCtx *c, LLVMBuilderRef b, LLVMValueRef r) {
                                 "lt.lanes");
 }
 
+/* Lanes [first, first + m) of float vector v, before the builder's point:
+ * one lane as a scalar, more as a shorter vector. */
+static LLVMValueRef take_lanes(LtCtx *c, LLVMBuilderRef b, LLVMValueRef v, unsigned first,
+                               unsigned m) {
+  if (m == 1)
+    return LLVMBuildExtractElement(b, v, LLVMConstInt(c->i32, first, 0), "lt.lanes");
+  LLVMValueRef mask[64];
+  if (m > 64)
+    return NULL;
+  for (unsigned k = 0; k < m; k++)
+    mask[k] = LLVMConstInt(c->i32, first + k, 0);
+  return LLVMBuildShuffleVector(b, v, LLVMGetPoison(LLVMTypeOf(v)), LLVMConstVector(mask, m),
+                                "lt.lanes");
+}
+
+/* A store of float lanes cut out of a wide integer (int_lanes): `store
+ * (trunc (lshr (bitcast <4 x double> %v to i256), 64) to i128)`, Eigen's
+ * AVX packet split around its FMA asm at -O2 with -mavx2 -mfma, the
+ * halves kept in a temporary (fuzz --eigen seed 71037): the lanes stored
+ * as floats. The new store, or NULL. */
+static LLVMValueRef stored_lanes(LtCtx *c, LLVMBuilderRef b, LLVMValueRef st) {
+  unsigned first, m;
+  if (!LLVMIsAStoreInst(st) || LLVMGetVolatile(st) || LLVMIsAtomic(st))
+    return NULL;
+  LLVMValueRef v = int_lanes(c, LLVMGetOperand(st, 0), &first, &m);
+  if (!v || m > 64)
+    return NULL;
+  LLVMPositionBuilderBefore(b, st);
+  LLVMValueRef r = take_lanes(c, b, v, first, m);
+  LLVMValueRef ns = LLVMBuildStore(b, r, LLVMGetOperand(st, 1));
+  LLVMSetAlignment(ns, LLVMGetAlignment(st));
+  return ns;
+}
+
+/* x and the integer casts above it that nothing uses any more: they would
+ * still be reported as reinterpreted bits. next is the caller's next
+ * instruction, moved on past an erased one. */
+static void drop_int_chain(LLVMValueRef x, LLVMValueRef *next) {
+  for (LLVMValueRef up; x && LLVMIsAInstruction(x) && !LLVMGetFirstUse(x) &&
+                        (LLVMIsABitCastInst(x) || LLVMIsATruncInst(x) ||
+                         LLVMIsAExtractElementInst(x) || LLVMGetInstructionOpcode(x) == LLVMLShr);
+       x = up) {
+    up = LLVMGetOperand(x, 0);
+    if (x == *next)
+      *next = LLVMGetNextInstruction(x);
+    LLVMInstructionEraseFromParent(x);
+  }
+}
+
 static void float_lanes(LtCtx *c, LLVMValueRef fn, LLVMBuilderRef b) {
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
       next = LLVMGetNextInstruction(i);
       unsigned first;
       LLVMValueRef v = shifted_lanes(c, i, &first), sv;
+      if (!v && stored_lanes(c, b, i)) {
+        LLVMValueRef x = LLVMGetOperand(i, 0);
+        LLVMInstructionEraseFromParent(i);
+        drop_int_chain(x, &next);
+        continue;
+      }
       if (!v && ((sv = integer_shuffle(c, b, i)) || (sv = sign_bits(c, b, i)) ||
                  (sv = gathered_lanes(c, b, i)) || (sv = lt_tracked_lanes(c, b, i)))) {
         LLVMReplaceAllUsesWith(i, sv);
@@ -152,31 +219,13 @@ static void float_lanes(LtCtx *c, LLVMValueRef fn, LLVMBuilderRef b) {
         continue;
       LLVMPositionBuilderBefore(b, i);
       LLVMTypeRef rt = LLVMTypeOf(i);
-      LLVMValueRef r;
-      if (LLVMGetTypeKind(rt) != LLVMVectorTypeKind) {
-        r = LLVMBuildExtractElement(b, v, LLVMConstInt(c->i32, first, 0), "lt.lanes");
-      } else {
-        unsigned m = LLVMGetVectorSize(rt);
-        LLVMValueRef mask[64];
-        if (m > 64)
-          continue;
-        for (unsigned k = 0; k < m; k++)
-          mask[k] = LLVMConstInt(c->i32, first + k, 0);
-        r = LLVMBuildShuffleVector(b, v, LLVMGetPoison(LLVMTypeOf(v)),
-                                   LLVMConstVector(mask, m), "lt.lanes");
-      }
+      LLVMValueRef r = take_lanes(c, b, v, first,
+                                  LLVMGetTypeKind(rt) == LLVMVectorTypeKind ? LLVMGetVectorSize(rt)
+                                                                            : 1);
+      if (!r)
+        continue;
       LLVMReplaceAllUsesWith(i, r);
-      /* the integer chain, now dead, would still be reported */
-      for (LLVMValueRef x = i, up; x && LLVMIsAInstruction(x) && !LLVMGetFirstUse(x) &&
-                                   (LLVMIsABitCastInst(x) || LLVMIsATruncInst(x) ||
-                                    LLVMIsAExtractElementInst(x) ||
-                                    LLVMGetInstructionOpcode(x) == LLVMLShr);
-           x = up) {
-        up = LLVMGetOperand(x, 0);
-        if (x == next)
-          next = LLVMGetNextInstruction(x);
-        LLVMInstructionEraseFromParent(x);
-      }
+      drop_int_chain(i, &next);
     }
 }
 

@@ -43,6 +43,12 @@
 ;   - @phi_lane, @sel_lane: the {double, ptr} object merged from two loads
 ;     by a PHI (Eigen with assertions on, seed 996146 -O2: the same error)
 ;     or a select: a PHI or select of the lanes loaded again as i64;
+;   - @store_lanes: lanes 1 and 2 of a <4 x double> cut out through i256
+;     (lshr 64, trunc to i128) and stored as the i128 into a temporary
+;     that a kept callee reads as doubles, as -O2 writes Eigen's AVX
+;     packets beside the FMA asm with -mavx2 -mfma (fuzz --eigen seed
+;     71037: "an active floating-point value is reinterpreted as bits"):
+;     the lanes stored as a <2 x double> in the clone;
 ;   - @one_lane: a double made a <1 x double> by bitcast and back, as opt
 ;     -O2 leaves Eigen's SSE code (fuzz --eigen seed 1140237 through opt:
 ;     "an active vector is reinterpreted as another vector type"): an
@@ -83,6 +89,9 @@
 ; CHECK: {{^}$}}
 ; CHECK-LABEL: define internal void @one_lane.lt.grad(
 ; CHECK-NOT: bitcast
+; CHECK: {{^}$}}
+; CHECK-LABEL: define internal void @store_lanes.lt.grad(
+; CHECK-NOT: i256
 ; CHECK: {{^}$}}
 
 ; f(x) = 0.72 * x[1]^2, the 0.72 and &x[1] read back from one <2 x double>
@@ -292,6 +301,36 @@ define double @wide_lanes(ptr %x) {
   ret double %r
 }
 
+; f(x) = (x1 + x2) x3: lanes 1 and 2 of x stored through an i128 into a
+; slot a kept callee adds up
+define double @store_lanes(ptr %x) {
+  %slot = alloca <2 x double>, align 16
+  %v = load <4 x double>, ptr %x, align 8
+  %b = bitcast <4 x double> %v to i256
+  %s = lshr i256 %b, 64
+  %t = trunc i256 %s to i128
+  store i128 %t, ptr %slot, align 16
+  %l3 = extractelement <4 x double> %v, i64 3
+  %sum = call double @sum2(ptr %slot)
+  %r = fmul double %sum, %l3
+  ret double %r
+}
+
+; kept as a call (recursive): the slot stays memory
+define internal double @sum2(ptr %p) {
+  %v = load <2 x double>, ptr %p, align 16
+  %v0 = extractelement <2 x double> %v, i64 0
+  %v1 = extractelement <2 x double> %v, i64 1
+  %r = fadd double %v0, %v1
+  %z = fcmp olt double %r, -1.0e300
+  br i1 %z, label %again, label %done
+again:
+  %w = call double @sum2(ptr %p)
+  ret double %w
+done:
+  ret double %r
+}
+
 ; f(x) = x[2] * x[3]^2, from word 1 of one <4 x double> load of x as i128s
 define double @word_lanes(ptr %x) {
   %v = load <4 x double>, ptr %x, align 8
@@ -345,6 +384,7 @@ declare double @llvm.fabs.f64(double)
 @n9 = private constant [9 x i8] c"cof_lane\00"
 @n10 = private constant [11 x i8] c"splat_lane\00"
 @n11 = private constant [9 x i8] c"one_lane\00"
+@n12 = private constant [12 x i8] c"store_lanes\00"
 
 define i32 @check(ptr %name, double %got, double %want) {
   %d = fsub double %got, %want
@@ -469,7 +509,22 @@ define i32 @main() {
   %c24 = call i32 @check(ptr @n11, double %g24, double 0.5)
   %s22 = add i32 %s21, %c23
   %s23 = add i32 %s22, %c24
-  ret i32 %s23
+  store <4 x double> zeroinitializer, ptr %dx, align 16
+  call void (ptr, ...) @__enzyme_autodiff(ptr @store_lanes, ptr %x, ptr %dx)
+  ; x = (0.5, 1.5, -2, 3): d/dx1 = d/dx2 = x3 = 3, d/dx3 = x1 + x2 = -0.5
+  %g25 = load double, ptr %d1p
+  %c25 = call i32 @check(ptr @n12, double %g25, double 3.0)
+  %g26 = load double, ptr %d2p
+  %c26 = call i32 @check(ptr @n12, double %g26, double 3.0)
+  %g27 = load double, ptr %d3p
+  %c27 = call i32 @check(ptr @n12, double %g27, double -0.5)
+  %g28 = load double, ptr %dx
+  %c28 = call i32 @check(ptr @n12, double %g28, double 0.0)
+  %s24 = add i32 %s23, %c25
+  %s25 = add i32 %s24, %c26
+  %s26 = add i32 %s25, %c27
+  %s27 = add i32 %s26, %c28
+  ret i32 %s27
 }
 
 !0 = !{!1, !1, i64 0}
