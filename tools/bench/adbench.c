@@ -1,5 +1,6 @@
-/* adbench.c: three ADBench objectives (GMM, bundle adjustment, LSTM) as
- * ordinary C, differentiated with __enzyme_autodiff. Compiled with
+/* adbench.c: three ADBench objectives (GMM, bundle adjustment, LSTM) and
+ * two of GradBench's (det by minors, lse) as ordinary C, differentiated
+ * with __enzyme_autodiff. Compiled with
  * clang-22 -O2 -fpass-plugin=build/lib/LLVMLeantape.so, like kernels.c.
  * The hand-written reverse-mode gradients they are compared with are in
  * adbench_hand.c (compiled without the plugin).
@@ -19,6 +20,11 @@
  *    ((c-1) b), lse(y) = log(sum exp(y_i) + 2) as ADBench writes it. The
  *    initial state is copied into a local array (ADBench mutates it), so
  *    every call sees the same state.
+ *  - det (GradBench): the determinant of a 9 x 9 matrix by expansion along
+ *    the first row, recursively, the columns left kept in an integer list
+ *    unlinked and linked back in place (GradBench's sizes are 5 to 11).
+ *  - lse (GradBench): log(sum exp(x_i - max x)) + max x, n = 160000 (its
+ *    sizes are 2500 to 1280000), x uniform in [0, 1).
  * -DBENCH_ONE -DONE_<tag> compiles only one objective (as in kernels.c).
  */
 #define FILL_BASE 101 /* this file's data seeds (kernels.c's are 1..) */
@@ -397,6 +403,79 @@ static const int lstm_fd[] = {0, 4 * LSTM_B + 3, 8 * LSTM_B + 2 * LSTM_B + 5,
                               12 * LSTM_B + 13, LM + 1, LM + LSTM_B + 7,
                               LM + 2 * LSTM_B + 4, LSTM_NP - 1};
 
+/* ---- det: GradBench's det eval, expansion by minors ---------------------- */
+static double DT_A[DET_ELL * DET_ELL], DT_dA[DET_ELL * DET_ELL], DT_hg[DET_ELL * DET_ELL];
+static int dt_n = DET_ELL;
+
+#if ALL || defined(ONE_det)
+/* The determinant of the minor of a (n x n, row-major) on rows row .. n-1
+ * and the m columns left in a list: col[n] is its first column, col[j]
+ * the one after j. A column is unlinked for the sub-minor and linked back
+ * after it, so the integer list is overwritten in place on every call (as
+ * in GradBench's version, which keeps rows in a list too). */
+static double det_minor(const double *a, int n, int m, int row, int *col) {
+  int c = col[n];
+  if (m == 1)
+    return a[row * n + c];
+  double det = 0, sign = 1;
+  for (int j = 0, prev = n; j < m; j++) {
+    col[prev] = col[c];
+    double sub = det_minor(a, n, m - 1, row + 1, col);
+    col[prev] = c;
+    det += sign * a[row * n + c] * sub;
+    sign = -sign;
+    prev = c;
+    c = col[c];
+  }
+  return det;
+}
+
+KERNEL double det_k(const double *a, int n) {
+  int col[DET_ELL + 1];
+  for (int j = 0; j < n; j++)
+    col[j] = j + 1;
+  col[n] = 0;
+  return det_minor(a, n, n, 0, col);
+}
+SCALAR_KERNEL(det, DT_A, DT_dA, DET_ELL * DET_ELL, (DT_A, dt_n), enzyme_dup, DT_A, DT_dA,
+              enzyme_const, dt_n)
+static void det_hgrad(void) { sink = det_hand(DT_A, dt_n, DT_hg); }
+static void det_hand_fresh(double *g) {
+  det_hgrad();
+  memcpy(g, DT_hg, sizeof DT_hg);
+}
+#endif
+static double *det_param(void) { return DT_A; }
+static void det_setup(void) { fill(DT_A, DET_ELL * DET_ELL, 0, 1, 12); }
+static const int det_fd[] = {0, 1, DET_ELL + 4, 4 * DET_ELL + 4, DET_ELL * DET_ELL - 1};
+
+/* ---- lse: GradBench's lse eval, log-sum-exp with the maximum taken out --- */
+double LSE_x[LSE_N];
+static double LE_dx[LSE_N], LE_hg[LSE_N];
+static int le_n = LSE_N;
+
+#if ALL || defined(ONE_lse)
+KERNEL double lse_k(const double *x, int n) {
+  double mx = x[0];
+  for (int i = 1; i < n; i++)
+    mx = x[i] > mx ? x[i] : mx;
+  double s = 0;
+  for (int i = 0; i < n; i++)
+    s += exp(x[i] - mx);
+  return log(s) + mx;
+}
+SCALAR_KERNEL(lse, LSE_x, LE_dx, LSE_N, (LSE_x, le_n), enzyme_dup, LSE_x, LE_dx, enzyme_const,
+              le_n)
+static void lse_hgrad(void) { sink = lse_hand(LSE_x, le_n, LE_hg); }
+static void lse_hand_fresh(double *g) {
+  lse_hgrad();
+  memcpy(g, LE_hg, sizeof LE_hg);
+}
+#endif
+static double *lse_param(void) { return LSE_x; }
+static void lse_setup(void) { fill(LSE_x, LSE_N, 0, 1, 13); }
+static const int lse_fd[] = {0, 1, 777, LSE_N / 2, LSE_N - 1};
+
 /* ---- the table ------------------------------------------------------------ */
 #define AENTRY(label, np, fam, tag, ...)                                       \
   {label,       TGT_GENERAL,     0,           np,                              \
@@ -417,6 +496,12 @@ const kernel_t adbench_kernels[] = {
 #endif
 #if ALL || defined(ONE_lstm1024)
     AENTRY("lstm_l2_b14_c1024", LSTM_NP, lstm, lstm1024, CACHE),
+#endif
+#if ALL || defined(ONE_det)
+    AENTRY("det_by_minor_9", DET_ELL * DET_ELL, det, det),
+#endif
+#if ALL || defined(ONE_lse)
+    AENTRY("lse_160000", LSE_N, lse, lse),
 #endif
 };
 const int nadbench = sizeof adbench_kernels / sizeof adbench_kernels[0];

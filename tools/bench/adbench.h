@@ -1,4 +1,5 @@
-/* adbench.h: sizes and data of the three ADBench objectives, shared by
+/* adbench.h: sizes and data of the three ADBench objectives and GradBench's
+ * det and lse, shared by
  * adbench.c (primal + Leantape gradient, compiled with the plugin) and
  * adbench_hand.c (hand-written reverse-mode gradients, compiled without). */
 #ifndef LT_ADBENCH_H
@@ -38,6 +39,11 @@ extern int BA_obs[2 * BA_NOBS]; /* (camera, point) per observation */
 #define LSTM_NP (LSTM_NMAIN + LSTM_NEXTRA)
 extern double LS_state[2 * LSTM_L * LSTM_B], LS_seq[LSTM_CMAX * LSTM_B];
 
+/* ---- GradBench's det (expansion by minors) and lse (log-sum-exp) -------- */
+#define DET_ELL 9
+#define LSE_N 160000
+extern double LSE_x[LSE_N];
+
 /* hand-written gradients: return the objective, write (=) its gradient with
  * respect to the flat parameter vector into g (same layout as P) */
 double gmm_hand(const double *alphas, const double *means, const double *icf,
@@ -46,6 +52,8 @@ double gmm_hand(const double *alphas, const double *means, const double *icf,
 double ba_hand(const double *cams, const double *X, const double *w,
                const double *feat, const int *obs, int ncam, int npt, int nobs,
                double *g);
+double det_hand(const double *a, int n, double *g);
+double lse_hand(const double *x, int n, double *g);
 double lstm_hand(const double *main_params, const double *extra_params,
                  const double *state0, const double *seq, int l, int c, int b,
                  double *g);

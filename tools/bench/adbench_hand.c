@@ -1,10 +1,12 @@
-/* adbench_hand.c: hand-written reverse-mode gradients of adbench.c's three
- * objectives (compiled without the plugin). Each evaluates the objective
+/* adbench_hand.c: hand-written gradients of adbench.c's objectives
+ * (compiled without the plugin). Each evaluates the objective
  * and its gradient in one call, as the combined-mode __enzyme_autodiff
  * does, and is written for speed: GMM and BA recompute what they need per
  * data point / observation (no tape), the LSTM stores its per-step gate
  * values in a workspace preallocated once (static, so its calls make no
- * heap allocation). */
+ * heap allocation). det is GradBench's hand-written method, each entry's
+ * cofactor a determinant of its own (n^2 minors of n - 1: about n times
+ * the primal's work), lse the softmax (two exp per element). */
 #include <math.h>
 #include <string.h>
 
@@ -314,4 +316,60 @@ double lstm_hand(const double *main_params, const double *extra_params,
     }
   }
   return -total / count;
+}
+
+/* ---- det: by cofactors, as GradBench's hand-written gradient ------------ */
+/* The determinant of a's minor on rows row[0 .. m) and the m columns left
+ * in the list col (col[n] first, col[j] after j), expanded along row[0]. */
+static double det_rows(const double *a, int n, int m, const int *row, int *col) {
+  int c = col[n];
+  if (m == 1)
+    return a[row[0] * n + c];
+  double det = 0, sign = 1;
+  for (int j = 0, prev = n; j < m; j++) {
+    col[prev] = col[c];
+    double sub = det_rows(a, n, m - 1, row + 1, col);
+    col[prev] = c;
+    det += sign * a[row[0] * n + c] * sub;
+    sign = -sign;
+    prev = c;
+    c = col[c];
+  }
+  return det;
+}
+
+/* d det / d a[i][j] = (-1)^(i+j) det(a without row i and column j); the
+ * determinant from the first row's cofactors */
+double det_hand(const double *a, int n, double *g) {
+  int row[DET_ELL], col[DET_ELL + 1];
+  for (int i = 0; i < n; i++) {
+    for (int r = 0, k = 0; r < n; r++)
+      if (r != i)
+        row[k++] = r;
+    for (int j = 0; j < n; j++) {
+      int prev = n; /* the list of all columns but j */
+      for (int c = 0; c < n; c++)
+        if (c != j) {
+          col[prev] = c;
+          prev = c;
+        }
+      g[i * n + j] = ((i + j) % 2 ? -1 : 1) * (n > 1 ? det_rows(a, n, n - 1, row, col) : 1);
+    }
+  }
+  double det = 0;
+  for (int j = 0; j < n; j++)
+    det += a[j] * g[j];
+  return det;
+}
+
+/* ---- lse: the softmax -------------------------------------------------- */
+double lse_hand(const double *x, int n, double *g) {
+  double mx = x[0], s = 0;
+  for (int i = 1; i < n; i++)
+    mx = x[i] > mx ? x[i] : mx;
+  for (int i = 0; i < n; i++)
+    s += exp(x[i] - mx);
+  for (int i = 0; i < n; i++)
+    g[i] = exp(x[i] - mx) / s;
+  return log(s) + mx;
 }

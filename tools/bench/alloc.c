@@ -1,8 +1,10 @@
 /* alloc.c: the counting allocator of the benchmark (alloc.h): malloc,
  * calloc, realloc and free wrapped with --wrap; each block carries a
  * 16-byte header holding its requested size, so frees and reallocs know
- * how many bytes stop being live. Blocks not made here (libc-internal)
- * pass through. */
+ * how many bytes stop being live, and the counting window it was made in
+ * (mc.window, 0 outside one): a block made before the window (an earlier
+ * kernel's arena chunk freed by this gradient) is not counted when freed.
+ * Blocks not made here (libc-internal) pass through. */
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -25,10 +27,16 @@ static void note(long long delta) {
   if (mc.live > mc.peak)
     mc.peak = mc.live;
 }
+#define SIZE_BITS 48
+#define SIZE_OF(raw) (((uint64_t *)(raw))[0] & ((1ULL << SIZE_BITS) - 1))
+/* made in the current counting window */
+static int counted(const char *raw) {
+  return mc.on && ((uint64_t *)raw)[0] >> SIZE_BITS == (uint64_t)mc.window;
+}
 static void *tag(char *raw, size_t n) {
   if (!raw)
     return NULL;
-  ((uint64_t *)raw)[0] = n;
+  ((uint64_t *)raw)[0] = n | (uint64_t)(mc.on ? mc.window : 0) << SIZE_BITS;
   ((uint64_t *)raw)[1] = MAGIC;
   return raw + HDR;
 }
@@ -64,9 +72,10 @@ void __wrap_free(void *p) {
     __real_free(p);
     return;
   }
-  if (mc.on)
+  if (counted(raw)) {
     mc.frees++;
-  note(-(long long)((uint64_t *)raw)[0]);
+    note(-(long long)SIZE_OF(raw));
+  }
   ((uint64_t *)raw)[1] = 0;
   __real_free(raw);
 }
@@ -76,7 +85,7 @@ void *__wrap_realloc(void *p, size_t n) {
   char *raw = ours(p);
   if (!raw)
     return __real_realloc(p, n);
-  size_t old = ((uint64_t *)raw)[0];
+  size_t old = counted(raw) ? SIZE_OF(raw) : 0;
   if (mc.on) {
     mc.calls++;
     mc.reallocs++;

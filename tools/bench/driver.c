@@ -97,8 +97,10 @@ static int run(const kernel_t *k, const char *self, result_t *out) {
    * arena keeps no chunk for the next one (LEANTAPE_ARENA_KEEP=0), so
    * that what it allocated is freed and counted as its own */
   double *g = malloc(k->nparam * sizeof *g);
+  static unsigned window;
   memset(&mc, 0, sizeof mc);
   setenv("LEANTAPE_ARENA_KEEP", "0", 1);
+  mc.window = ++window;
   mc.on = 1;
   double t0 = now();
   k->grad_fresh(g);

@@ -110,7 +110,7 @@ def harness(src):
     # the counted gradient first, in a fresh process, the arena keeping
     # no chunk after it (LEANTAPE_ARENA_KEEP=0): its peak is its own tape
     L += ['  setenv("LEANTAPE_ARENA_KEEP", "0", 1);',
-          "  %s %s mc.on = 1; mc.peak = mc.live = 0; mc.calls = 0; %s; mc.on = 0;"
+          "  %s %s mc.window = 1; mc.on = 1; mc.peak = mc.live = 0; mc.calls = 0; %s; mc.on = 0;"
           % (restore, seed, adcall),
           '  unsetenv("LEANTAPE_ARENA_KEEP");',
           '  int lt_R = getenv("PB_REPS") ? atoi(getenv("PB_REPS")) : 7;',

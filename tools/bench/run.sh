@@ -288,7 +288,7 @@ echo "| kernels.c (kernels/*.c) | $(cat tools/bench/kernels/*.c | grep -c "^KERN
 echo "| adbench.c | $(grep -c "^KERNEL" tools/bench/adbench.c) objective functions | - |" \
   "$(ctime tools/bench/adbench.c) | $(ctime tools/bench/adbench.c -fpass-plugin="$PLUGIN") |" \
   "$(nkept tools/bench/adbench.c) | (tables above) | | | | |"
-echo "| adbench_hand.c (hand-written gradients, no plugin) | 3 | - |" \
+echo "| adbench_hand.c (hand-written gradients, no plugin) | $(grep -c "^double [a-z0-9]*_hand(" tools/bench/adbench_hand.c) | - |" \
   "$(ctime tools/bench/adbench_hand.c) | - | - | (tables above) | | | | |"
 for D in 8 10 12 16 24 32; do
   for v in plain noinline; do
