@@ -12,6 +12,13 @@
  * (<2 x {<2 x double>, <2 x double>}>) and VectorCombine then crashes,
  * and LLVM 19 has no such intrinsic. The driver runs this last, over
  * every generated function, once no derivative is left to build.
+ *
+ * First, a second sin (or cos) of the same value in a block is the first
+ * one's result: a reverse block recomputes the primal's cos x and sin x
+ * and its rules ask for sin x and cos x again, which the optimiser cannot
+ * merge (libm calls may set errno; the same argument sets the same errno).
+ * The bundle adjustment objective of tools/bench made two sincos calls in
+ * its reverse block instead of one.
  */
 #include "lt.h"
 
@@ -81,7 +88,35 @@ static LLVMValueRef decl(LtCtx *c, LLVMTypeRef ft, LLVMTypeRef *fty) {
   return f;
 }
 
+/* Each sin or cos call of bb whose value an earlier call of the same kind
+ * on the same operand in bb already computed takes its result (libm's sin
+ * or llvm.sin: the rules call the intrinsic, the primal's copy libm). */
+static void reuse_in_block(LLVMBasicBlockRef bb) {
+  LLVMValueRef seen[32];
+  unsigned n = 0;
+  for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
+    next = LLVMGetNextInstruction(i);
+    LLVMTypeRef ft, ft2;
+    int kind = kind_of(i, &ft);
+    if (kind == NONE)
+      continue;
+    LLVMValueRef same = NULL;
+    for (unsigned k = 0; k < n && !same; k++)
+      if (kind_of(seen[k], &ft2) == kind && ft2 == ft &&
+          LLVMGetOperand(seen[k], 0) == LLVMGetOperand(i, 0))
+        same = seen[k];
+    if (same) {
+      LLVMReplaceAllUsesWith(i, same);
+      LLVMInstructionEraseFromParent(i);
+    } else if (n < sizeof seen / sizeof *seen) {
+      seen[n++] = i;
+    }
+  }
+}
+
 void lt_fuse_sincos(LtCtx *c, LLVMValueRef fn) {
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    reuse_in_block(bb);
   if (!has_sincos(c))
     return;
   LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
