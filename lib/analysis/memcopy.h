@@ -55,6 +55,14 @@ LLVMTypeRef lt_mem_pointee_element_type(LtCtx *c, LtPoints *pt, LLVMValueRef cal
  * would leave their shadows behind.) */
 int lt_mem_pointee_holds_ptrs(LtCtx *c, LtPoints *pt, LLVMValueRef call);
 int lt_realloc_layout(LtCtx *c, LLVMValueRef call, LtMemLayout *L);
+/* memperiod.c: copies of whole elements. field[r]: the type accessed at
+ * byte r of a copy of n bytes (NULL: none); the smallest period the
+ * fields seen agree with (the unseen ones filled from the others), or 0 */
+unsigned long long lt_mem_periodic_fill(LLVMTargetDataRef td, LLVMTypeRef *field,
+                                        unsigned long long n);
+/* Is base, whose bytes [at, at + n) a copy moves, an allocation of whole
+ * n-byte elements of a run-time count, the copy at an element's start? */
+int lt_mem_array_of(LLVMTargetDataRef td, LLVMValueRef base, long long at, unsigned long long n);
 /* memnote.c: the declared types of copies, noted before canonicalising */
 void lt_mem_note_types(LtCtx *c, LLVMValueRef fn); /* before canonicalising */
 int lt_mem_ptrs_seen(LtCtx *c, LLVMValueRef call);

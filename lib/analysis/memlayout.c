@@ -276,60 +276,6 @@ static unsigned copy_places(LLVMTargetDataRef td, LLVMValueRef fn, LLVMValueRef 
   return np;
 }
 
-/* The fields an array of elements of p bytes has at r, by the fields
- * seen at r's images in the other elements: 1 when those seen agree and
- * none overlaps another's bytes. */
-static int period_fits(LLVMTargetDataRef td, LLVMTypeRef *field, unsigned long long n,
-                       unsigned long long p) {
-  for (unsigned long long r = 0; r < n; r++) {
-    if (!field[r])
-      continue;
-    unsigned long long ts = LLVMABISizeOfType(td, field[r]);
-    if (r % p + ts > p)
-      return 0; /* a field across two elements */
-    for (unsigned long long q = r % p; q < n; q += p) {
-      if (field[q] && field[q] != field[r])
-        return 0;
-      for (unsigned long long b = q + 1; b < q + ts && b < n; b++)
-        if (field[b])
-          return 0;
-    }
-  }
-  return 1;
-}
-
-/* Bytes no access covers, in a copy of whole elements of which others
- * are accessed, are what those others have there: push_back at -O3 copies
- * an S {double, double *, int} into the grown block as 48 bytes whose
- * second element alone the function stores, field by field; the first
- * element's pointer was taken for a double and its shadow left behind
- * (a segfault in the gradient; fuzz --structvec seed 128). The period is
- * the smallest that the fields seen agree with, and only fields of more
- * than one kind (floats, pointers, integers) say there is one: a lone
- * pointer field does not make its neighbours pointers. */
-static unsigned long long periodic_fill(LLVMTargetDataRef td, LLVMTypeRef *field,
-                                        unsigned long long n) {
-  int kinds = 0;
-  for (unsigned long long r = 0; r < n; r++)
-    if (field[r])
-      kinds |= lt_is_float_ty(field[r]) ? 1 : lt_is_ptr_ty(field[r]) ? 2 : 4;
-  if (kinds == 1 || kinds == 2 || kinds == 4)
-    return 0;
-  for (unsigned long long p = 16; p <= n / 2; p += 8) {
-    if (n % p || !period_fits(td, field, n, p))
-      continue;
-    for (unsigned long long r = 0; r < p; r++) {
-      LLVMTypeRef t = NULL;
-      for (unsigned long long q = r; q < n && !t; q += p)
-        t = field[q];
-      for (unsigned long long q = r; t && q < n; q += p)
-        field[q] = t;
-    }
-    return p;
-  }
-  return 0;
-}
-
 /* The fields other copies of constant size with layouts of their own put
  * into the places (the bases and offsets of copy_places) of call's n
  * bytes, into field[]; 0 when two disagree. At -O0, after the plugin's
@@ -409,12 +355,17 @@ static int copied_fields(LtCtx *c, const LtActivity *a, LLVMValueRef call, LLVMV
  * only the member is read as a pointer). */
 static int accesses_layout(LtCtx *c, const LtActivity *a, LLVMValueRef call,
                            unsigned long long n, LLVMTypeRef fill, LtMemLayout *L,
-                           LLVMTypeRef *field) {
+                           LLVMTypeRef *field, LLVMTypeRef *other) {
   LLVMTargetDataRef td = c->td;
   LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInstructionParent(call));
   LLVMValueRef base[LT_COPY_PLACES];
   long long at[LT_COPY_PLACES];
   unsigned np = copy_places(td, fn, call, n, base, at);
+  int elems[LT_COPY_PLACES], any_elems = 0, other_bad = 0;
+  for (unsigned e = 0; e < np; e++)
+    any_elems |= elems[e] = lt_mem_array_of(td, base[e], at[e], n);
+  if (!any_elems)
+    other = NULL;
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
        bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
@@ -453,20 +404,42 @@ static int accesses_layout(LtCtx *c, const LtActivity *a, LLVMValueRef call,
         }
         long long r = o - at[e];
         long long ts = (long long)LLVMABISizeOfType(td, t);
-        if (r < 0 || r + ts > (long long)n)
+        LLVMTypeRef *into = field;
+        if ((r < 0 || r + ts > (long long)n) && other) { /* the same field of another element */
+          r = (r % (long long)n + (long long)n) % (long long)n;
+          into = elems[e] ? other : NULL;
+        }
+        if (!into || r < 0 || r + ts > (long long)n)
           continue;
-        if (field[r] && field[r] != t)
+        if (into[r] && into[r] != t) {
+          if (into == other) {
+            other_bad = 1;
+            continue;
+          }
           return 0;
+        }
         for (long long q = r + 1; q < r + ts; q++)
-          if (field[q])
-            return 0;
-        field[r] = t;
+          if (into[q]) {
+            if (into == field)
+              return 0;
+            other_bad = 1;
+          }
+        into[r] = t;
       }
     }
+  /* the other elements' fields, when nothing else says what the copied
+   * one holds */
+  if (other) {
+    unsigned long long r = 0;
+    while (r < n && !field[r])
+      r++;
+    if (r == n && !other_bad)
+      memcpy(field, other, n * sizeof *field);
+  }
   if (!copied_fields(c, a, call, fn, n, base, at, np, field))
     return 0;
   /* a copy of whole elements is described by one of them */
-  unsigned long long period = periodic_fill(td, field, n);
+  unsigned long long period = lt_mem_periodic_fill(td, field, n);
   if (period)
     n = period;
   /* Without pointer fields the layout says something only when no 8
@@ -509,8 +482,8 @@ static int from_accesses(LtCtx *c, const LtActivity *a, LLVMValueRef call,
                          unsigned long long n, LLVMTypeRef fill, LtMemLayout *L) {
   if (!n || n > LT_ACCESS_BYTES)
     return 0;
-  LLVMTypeRef *field = lt_xcalloc(n, sizeof *field); /* the access at each byte */
-  int ok = accesses_layout(c, a, call, n, fill, L, field);
+  LLVMTypeRef *field = lt_xcalloc(2 * n, sizeof *field); /* the access at each byte */
+  int ok = accesses_layout(c, a, call, n, fill, L, field, field + n);
   free(field);
   return ok;
 }

@@ -47,6 +47,11 @@
 // segfault).
 // RUN: bash %S/../../tools/fuzz/run.sh -S -n 1 -s 60014 -O "0 2" -g --structvec
 // RUN: for s in 60037 60084; do bash %S/../../tools/fuzz/run.sh -S -n 1 -s $s -O 3 -g --structvec || exit 1; done
+// --structvec seed 74308 at -O3: an insert reallocating a vector of S
+// copies S number 0 into the new block with a 24-byte memcpy nothing
+// types; the block's other elements do (memperiod.c lt_mem_array_of): it
+// was "copies memory that may hold both pointers ..."
+// RUN: bash %S/../../tools/fuzz/run.sh -S -n 1 -s 74308 -O 3 -g --structvec
 // -X: the pass run by opt on IR clang has already optimised (-E: with
 // -ffast-math, so vectorised reductions and SLP lanes reach it)
 // RUN: bash %S/../../tools/fuzz/run.sh -S -X -E -n 2 -s 1 -O "0 3" -j 2 -g --pointers

@@ -18,6 +18,8 @@
 // RUN: %ltclangxx -O1 %s -o %t.O1 && %t.O1
 // RUN: %ltclangxx -O2 %s -o %t.O2 && %t.O2
 // RUN: %ltclangxx -O3 %s -o %t.O3 && %t.O3
+// RUN: %ltclangxx -O2 -fno-exceptions %s -o %t.O2n && %t.O2n
+// RUN: %ltclangxx -O3 -fno-exceptions %s -o %t.O3n && %t.O3n
 
 #include <algorithm>
 #include <cmath>
@@ -122,6 +124,23 @@ double grow_reverse(double *x, int n) {
   return weighted(u);
 }
 
+/* shrunk to fit by copy-and-swap, then an insert that reallocates: at
+ * -O3 the grown block gets the new S field by field at index 1 and S
+ * number 0 by a 24-byte memcpy nothing else types; the block is new(k *
+ * 24), so index 1's fields say what index 0 holds (memlayout.c array_of;
+ * fuzz --structvec seed 74308 at -O3, and this function at -O3, were
+ * "copies memory that may hold both pointers ...") */
+double shrink_insert(double *x, int n) {
+  (void)n;
+  std::vector<S> v;
+  for (int i = 0; i < 4; i++)
+    v.push_back({std::tanh(x[i] + 0.5), x + (i * 3 + 1) % 5, i});
+  std::vector<S>(v).swap(v);
+  v.insert(v.begin() + 1, S{x[0] * x[3], x + 2, 7});
+  std::vector<S> u(v.begin() + 2, v.begin() + 4);
+  return weighted(u);
+}
+
 static double (*cur)(double *, int);
 static double on_copy(const double *x0) {
   double x[5];
@@ -142,17 +161,20 @@ static void check(const char *name, double (*f)(double *, int), double *dx) {
 int main() {
   double x[5] = {0.3, -0.7, 1.1, 0.4, -0.2};
   double d1[5] = {0}, d2[5] = {0}, d3[5] = {0}, d4[5] = {0}, d5[5] = {0}, d6[5] = {0};
+  double d7[5] = {0};
   __enzyme_autodiff<void>((void *)grow_insert, x, d1, enzyme_const, (int)nn);
   __enzyme_autodiff<void>((void *)copy_range, x, d2, enzyme_const, (int)nn);
   __enzyme_autodiff<void>((void *)shuffle, x, d3, enzyme_const, (int)nn);
   __enzyme_autodiff<void>((void *)assign_erase, x, d4, enzyme_const, (int)nn);
   __enzyme_autodiff<void>((void *)beside, x, d5, enzyme_const, (int)nn);
   __enzyme_autodiff<void>((void *)grow_reverse, x, d6, enzyme_const, (int)nn);
+  __enzyme_autodiff<void>((void *)shrink_insert, x, d7, enzyme_const, (int)nn);
   check("grow_insert", grow_insert, d1);
   check("copy_range", copy_range, d2);
   check("shuffle", shuffle, d3);
   check("assign_erase", assign_erase, d4);
   check("beside", beside, d5);
   check("grow_reverse", grow_reverse, d6);
+  check("shrink_insert", shrink_insert, d7);
   return lt_done();
 }
