@@ -224,6 +224,9 @@ typedef enum {
 } LtCallKind;
 
 LtCallKind lt_call_kind(LLVMValueRef call, const LtRule **rule);
+/* A call of memcpy or memmove (lt_call_kind's LT_CALL_MEMCPY), told
+ * quickly from other calls by its name: for walks over a whole function. */
+int lt_is_copy_call(LLVMValueRef call);
 /* A masked store or scatter of an integer vector (calls.c): inactive
  * unless the integers are an active value's bits (activity.c refuses). */
 int lt_masked_int_store(LLVMValueRef call);

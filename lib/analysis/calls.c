@@ -304,6 +304,18 @@ int lt_masked_int_store(LLVMValueRef call) {
          LLVMGetTypeKind(LLVMGetElementType(t)) == LLVMIntegerTypeKind;
 }
 
+int lt_is_copy_call(LLVMValueRef call) {
+  size_t len;
+  const LtRule *r;
+  if (!LLVMIsACallInst(call))
+    return 0;
+  const char *n = lt_callee_name(call, &len);
+  if (!has_prefix(n, len, "llvm.mem") && !has_prefix(n, len, "mem") &&
+      !has_prefix(n, len, "__mem") && !lt_call_marked(call))
+    return 0; /* no copy, and none by a mark: the long way for those */
+  return lt_call_kind(call, &r) == LT_CALL_MEMCPY;
+}
+
 LtCallKind lt_call_kind(LLVMValueRef call, const LtRule **rule) {
   size_t len;
   const char *n = lt_callee_name(call, &len);

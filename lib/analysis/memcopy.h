@@ -46,10 +46,12 @@ unsigned long long lt_mem_size_stride(LLVMValueRef call);
  * constant, or the distance between two pointers at whole elements */
 int lt_mem_multiple_of(LLVMTargetDataRef td, LLVMValueRef v, unsigned long long m);
 /* ... of the allocations p (an end of `call`) may address, or the objects
- * copied into or out of them, when those agree and have the size of the
- * elements call copies (from its byte count or its blocks'), or NULL */
-LLVMTypeRef lt_mem_pointee_element_type(LtCtx *c, LtPoints *pt, LLVMValueRef call,
-                                        LLVMValueRef p);
+ * copied into or out of them (with a, also the layouts of constant copies
+ * of whole elements of floats and pointers into or out of them), when
+ * those agree and have the size of the elements call copies (from its
+ * byte count or its blocks'), or NULL */
+LLVMTypeRef lt_mem_pointee_element_type(LtCtx *c, const LtActivity *a, LtPoints *pt,
+                                        LLVMValueRef call, LLVMValueRef p);
 /* Is some allocation the copy `call` may copy from of a type with
  * pointer fields, and of its stride? (A copy of it guessed to move floats
  * would leave their shadows behind.) */

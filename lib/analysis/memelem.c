@@ -163,6 +163,7 @@ unsigned long long lt_mem_size_stride(LLVMValueRef call) {
  * cycles is) or has been, and which. */
 typedef struct {
   LtCtx *c;
+  const LtActivity *a; /* its bit groups, for copies' layouts; or NULL */
   LtPoints *pt;
   unsigned char *done, *prov; /* prov: found while another was pending */
   unsigned *busy;       /* 1 + the object's place on the stack of those being found, or 0 */
@@ -170,10 +171,12 @@ typedef struct {
   LLVMTypeRef *type;
   LLVMValueRef copies_of; /* the function `copies` lists the copies of */
   LtVec copies;
+  LtMap ltypes;           /* constant copy -> layout_type's answer */
 } Query;
 
 static void query_init(Query *q, LtCtx *c, LtPoints *pt) {
   q->c = c;
+  q->a = NULL;
   q->pt = pt;
   q->busy = lt_xcalloc(pt->nobj + 1, sizeof *q->busy);
   q->nbusy = 0;
@@ -183,10 +186,12 @@ static void query_init(Query *q, LtCtx *c, LtPoints *pt) {
   q->type = lt_xcalloc(pt->nobj + 1, sizeof *q->type);
   q->copies_of = NULL;
   memset(&q->copies, 0, sizeof q->copies);
+  lt_map_init(&q->ltypes, 16);
 }
 
 static void query_free(Query *q) {
   lt_vec_free(&q->copies);
+  lt_map_free(&q->ltypes);
   free(q->busy);
   free(q->done);
   free(q->prov);
@@ -245,6 +250,83 @@ static int inside_element(LLVMTargetDataRef td, LLVMValueRef p, unsigned long lo
   return m && lt_const_offset(td, p, &o) && o % (long long)m != 0;
 }
 
+/* Do a and b hold the same float and pointer fields at the same offsets,
+ * in as many bytes? (A type made of a copy's layout and the struct type
+ * a GEP names are one element type.) */
+static int same_fields(LLVMTargetDataRef td, LLVMTypeRef a, LLVMTypeRef b) {
+  if (a == b)
+    return 1;
+  long long n = (long long)LLVMABISizeOfType(td, a);
+  if (n != (long long)LLVMABISizeOfType(td, b))
+    return 0;
+  LtMemLayout la = {0}, lb = {0};
+  lt_mem_leaves(td, a, 0, 0, n, &la, 0);
+  lt_mem_leaves(td, b, 0, 0, n, &lb, 0);
+  if (la.overflow || lb.overflow || la.n != lb.n)
+    return 0;
+  for (unsigned k = 0; k < la.n; k++)
+    if (la.f[k].off != lb.f[k].off || la.f[k].ty != lb.f[k].ty)
+      return 0;
+  return 1;
+}
+
+/* The element type a constant copy's own layout describes, when its
+ * period is stride bytes (any, with stride 0) and it has pointer and
+ * float fields: a packed struct of
+ * those fields, bytes between them. At -O3 nothing names the element
+ * type of a std::vector<S>'s blocks (every GEP is an i8 one), but the
+ * copies of whole elements between them have layouts from their accesses
+ * (memlayout.c): an erase in a block that an insert reallocated moves
+ * S's with a run-time memmove whose ends only such copies type. Only with
+ * the bit groups (q->a), which say which integer accesses move pointers
+ * (a pointer stored as an i64 left out would be a shadow not moved). */
+static LLVMTypeRef layout_type_(Query *q, LLVMValueRef call, unsigned long long stride);
+
+/* ... memoised per query (NOTYPE: none) */
+#define NOTYPE ((LLVMTypeRef)2)
+static LLVMTypeRef layout_type(Query *q, LLVMValueRef call, unsigned long long stride) {
+  LLVMTypeRef t = lt_map_get(&q->ltypes, call);
+  if (!t) {
+    t = layout_type_(q, call, stride);
+    lt_map_put(&q->ltypes, call, t ? t : NOTYPE);
+  }
+  return t == NOTYPE ? NULL : t;
+}
+
+static LLVMTypeRef layout_type_(Query *q, LLVMValueRef call, unsigned long long stride) {
+  static int asking; /* lt_mem_layout may ask for element types again */
+  LLVMTargetDataRef td = q->c->td;
+  LtMemLayout L;
+  LLVMValueRef len = LLVMGetOperand(call, 2);
+  if (asking || !q->a || stride > 4096 || !LLVMIsAConstantInt(len))
+    return NULL;
+  asking = 1;
+  int bad = lt_mem_layout(q->c, q->a, call, &L); /* 0: a layout */
+  asking = 0;
+  if (bad || L.guessed || L.overflow || !L.period || L.period > 4096 ||
+      LLVMConstIntGetZExtValue(len) % L.period || (stride && L.period != stride) ||
+      !lt_mem_layout_has(&L, 1) || !lt_mem_layout_has(&L, 0))
+    return NULL;
+  stride = L.period;
+  LLVMTypeRef el[2 * LT_MEM_FIELDS + 1];
+  unsigned n = 0;
+  unsigned long long at = 0;
+  for (unsigned k = 0; k < L.n; k++) {
+    if (L.f[k].filled)
+      continue; /* a float guessed for bytes nothing accesses: bytes */
+    unsigned long long sz = LLVMABISizeOfType(td, L.f[k].ty);
+    if (L.f[k].off < at || L.f[k].off + sz > stride)
+      return NULL;
+    if (L.f[k].off > at)
+      el[n++] = LLVMArrayType2(LLVMInt8TypeInContext(q->c->llctx), L.f[k].off - at);
+    el[n++] = L.f[k].ty;
+    at = L.f[k].off + sz;
+  }
+  if (at < stride)
+    el[n++] = LLVMArrayType2(LLVMInt8TypeInContext(q->c->llctx), stride - at);
+  return LLVMStructTypeInContext(q->c->llctx, el, n, 1);
+}
+
 static LLVMTypeRef copied_type(Query *q, unsigned o, int depth) {
   LtPoints *pt = q->pt;
   LLVMValueRef src = pt->obj[o].src;
@@ -257,28 +339,36 @@ static LLVMTypeRef copied_type(Query *q, unsigned o, int depth) {
     q->copies_of = fn;
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
       for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
-        const LtRule *r;
-        if (LLVMIsACallInst(i) && lt_call_kind(i, &r) == LT_CALL_MEMCPY)
+        if (lt_is_copy_call(i))
           lt_vec_push(&q->copies, i);
       }
   }
-  for (size_t k = 0; k < q->copies.n; k++) {
-    LLVMValueRef i = q->copies.v[k];
-    for (unsigned e = 0; e < 2; e++) {
-      const uint64_t *s = lt_points_of(pt, LLVMGetOperand(i, e));
-      if (!s || !set_has(s, o))
+  /* the types of the objects at the other ends; failing them, the
+   * layouts of the constant copies (a second pass: they cost a walk of
+   * the function each) */
+  for (int layouts = 0; layouts < 2 && !t; layouts++) {
+    for (size_t k = 0; k < q->copies.n; k++) {
+      LLVMValueRef i = q->copies.v[k];
+      if (layouts && (!q->a || !LLVMIsAConstantInt(LLVMGetOperand(i, 2))))
         continue;
-      LLVMTypeRef u = pointee_type(q, LLVMGetOperand(i, !e), copy_stride(q, i), depth + 1);
-      /* bytes from inside an element (an evaluator's operands from 24
-       * bytes into it, gathered in an i8 slice by SROA at -O0): o is no
-       * array of u (fuzz --eigen seed 40004 at -O0, a null shadow) */
-      unsigned long long us = u ? LLVMABISizeOfType(q->c->td, u) : 0;
-      if (u && (inside_element(q->c->td, LLVMGetOperand(i, !e), us) ||
-                inside_element(q->c->td, LLVMGetOperand(i, e), us)))
-        return NULL;
-      if (u && t && u != t)
-        return NULL; /* copies of two types: no type */
-      t = u ? u : t;
+      for (unsigned e = 0; e < 2; e++) {
+        const uint64_t *s = lt_points_of(pt, LLVMGetOperand(i, e));
+        if (!s || !set_has(s, o))
+          continue;
+        LLVMTypeRef u = layouts ? layout_type(q, i, copy_stride(q, i))
+                                : pointee_type(q, LLVMGetOperand(i, !e), copy_stride(q, i),
+                                               depth + 1);
+        /* bytes from inside an element (an evaluator's operands from 24
+         * bytes into it, gathered in an i8 slice by SROA at -O0): o is no
+         * array of u (fuzz --eigen seed 40004 at -O0, a null shadow) */
+        unsigned long long us = u ? LLVMABISizeOfType(q->c->td, u) : 0;
+        if (u && (inside_element(q->c->td, LLVMGetOperand(i, !e), us) ||
+                  inside_element(q->c->td, LLVMGetOperand(i, e), us)))
+          return NULL;
+        if (u && t && !same_fields(q->c->td, u, t))
+          return NULL; /* copies of two types: no type */
+        t = t ? t : u; /* a named type first */
+      }
     }
   }
   return t;
@@ -343,7 +433,8 @@ static LLVMTypeRef pointee_type(Query *q, LLVMValueRef p, unsigned long long str
     LLVMTypeRef e = object_type(q, o, depth);
     if (e == PENDING || (!e && stride && !holds_whole(pt, o, stride)))
       continue;
-    if (!e || (t && e != t) || (stride && LLVMABISizeOfType(q->c->td, e) != stride))
+    if (!e || (t && !same_fields(q->c->td, e, t)) ||
+        (stride && LLVMABISizeOfType(q->c->td, e) != stride))
       return NULL;
     /* a block of 8 doubles is no array of 24-byte S, whatever the copies
      * points-to confuses it with say */
@@ -425,10 +516,11 @@ static int again_if_provisional(Query *q) {
   return any;
 }
 
-LLVMTypeRef lt_mem_pointee_element_type(LtCtx *c, LtPoints *pt, LLVMValueRef call,
-                                        LLVMValueRef p) {
+LLVMTypeRef lt_mem_pointee_element_type(LtCtx *c, const LtActivity *a, LtPoints *pt,
+                                        LLVMValueRef call, LLVMValueRef p) {
   Query q;
   query_init(&q, c, pt);
+  q.a = a;
   LLVMTypeRef t = pointee_type(&q, p, copy_stride(&q, call), 0);
   if (again_if_provisional(&q))
     t = pointee_type(&q, p, copy_stride(&q, call), 0);

@@ -251,8 +251,7 @@ static unsigned copy_places(LLVMTargetDataRef td, LLVMValueRef fn, LLVMValueRef 
   for (unsigned done = 0; done < np && np < LT_COPY_PLACES; done++)
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
       for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
-        const LtRule *r;
-        if (i == call || !LLVMIsACallInst(i) || lt_call_kind(i, &r) != LT_CALL_MEMCPY ||
+        if (i == call || !lt_is_copy_call(i) ||
             !LLVMIsAConstantInt(LLVMGetOperand(i, 2)))
           continue;
         long long m = (long long)LLVMConstIntGetZExtValue(LLVMGetOperand(i, 2)), o[2];
@@ -299,11 +298,10 @@ static int copied_fields(LtCtx *c, const LtActivity *a, LLVMValueRef call, LLVMV
   int ok = 1;
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb && ok; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef m = LLVMGetFirstInstruction(bb); m && ok; m = LLVMGetNextInstruction(m)) {
-      const LtRule *r;
       int skip = m == call;
       for (unsigned k = 0; k < depth && !skip; k++)
         skip = open[k] == m;
-      if (skip || !LLVMIsACallInst(m) || lt_call_kind(m, &r) != LT_CALL_MEMCPY ||
+      if (skip || !lt_is_copy_call(m) ||
           !LLVMIsAConstantInt(LLVMGetOperand(m, 2)))
         continue;
       long long len = (long long)LLVMConstIntGetZExtValue(LLVMGetOperand(m, 2)), o[2];
@@ -598,7 +596,7 @@ static int mem_layout(LtCtx *c, const LtActivity *a, LLVMValueRef call, LtMemLay
    * pointer loaded from sv; insert moves the elements after the new one
    * from old + k * sizeof(S). */
   for (int e = 0; e < 2 && a; e++) {
-    LLVMTypeRef t = ends[e] ? lt_mem_pointee_element_type(c, (LtPoints *)&a->pts, call, ends[e])
+    LLVMTypeRef t = ends[e] ? lt_mem_pointee_element_type(c, a, (LtPoints *)&a->pts, call, ends[e])
                             : NULL;
     if (t && from_declared(td, t, 0, 1, constant, n, L))
       return 0;

@@ -227,8 +227,7 @@ void lt_mem_note_types(LtCtx *c, LLVMValueRef fn) {
        bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
          i = LLVMGetNextInstruction(i)) {
-      const LtRule *r;
-      if (!LLVMIsACallInst(i) || lt_call_kind(i, &r) != LT_CALL_MEMCPY ||
+      if (!lt_is_copy_call(i) ||
           LLVMGetMetadata(i, tbaa) || LLVMGetMetadata(i, kind))
         continue;
       Place p;

@@ -118,8 +118,7 @@ int lt_mem_block_mixed(LtCtx *c, LLVMValueRef fn, LLVMValueRef block) {
        bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && !(fl && pt);
          i = LLVMGetNextInstruction(i)) {
-      const LtRule *r;
-      if (!LLVMIsACallInst(i) || lt_call_kind(i, &r) != LT_CALL_MEMCPY ||
+      if (!lt_is_copy_call(i) ||
           !LLVMIsAConstantInt(LLVMGetOperand(i, 2)) ||
           (lt_base_of(LLVMGetOperand(i, 0)) != block && lt_base_of(LLVMGetOperand(i, 1)) != block))
         continue;

@@ -52,6 +52,11 @@
 // types; the block's other elements do (memperiod.c lt_mem_array_of): it
 // was "copies memory that may hold both pointers ..."
 // RUN: bash %S/../../tools/fuzz/run.sh -S -n 1 -s 74308 -O 3 -g --structvec
+// -X --structvec seeds 463 and 60186 at -O2: run-time copies between
+// blocks of S that no GEP types, only constant copies of whole elements
+// with layouts of their own (memelem.c layout_type): they were "copies
+// memory that may hold both pointers ..."
+// RUN: for s in 463 60186; do bash %S/../../tools/fuzz/run.sh -S -X -n 1 -s $s -O 2 -g --structvec || exit 1; done
 // -X: the pass run by opt on IR clang has already optimised (-E: with
 // -ffast-math, so vectorised reductions and SLP lanes reach it)
 // RUN: bash %S/../../tools/fuzz/run.sh -S -X -E -n 2 -s 1 -O "0 3" -j 2 -g --pointers

@@ -141,6 +141,22 @@ double shrink_insert(double *x, int n) {
   return weighted(u);
 }
 
+/* the same with an erase after the insert: a run-time memmove inside the
+ * grown block, whose element type no GEP names at -O3 (all are i8 GEPs);
+ * the constant copies of whole elements into and out of the blocks have
+ * layouts, and those are the element type (memelem.c layout_type) */
+double shrink_erase(double *x, int n) {
+  (void)n;
+  std::vector<S> v;
+  for (int i = 0; i < 4; i++)
+    v.push_back({std::tanh(x[i] + 0.5), x + (i * 3 + 1) % 5, i});
+  std::vector<S>(v).swap(v);
+  v.insert(v.begin() + 1, S{x[0] * x[3], x + 2, 7});
+  v.erase(v.begin() + 2);
+  std::vector<S> u(v.begin(), v.begin() + 3);
+  return weighted(u);
+}
+
 static double (*cur)(double *, int);
 static double on_copy(const double *x0) {
   double x[5];
@@ -161,7 +177,7 @@ static void check(const char *name, double (*f)(double *, int), double *dx) {
 int main() {
   double x[5] = {0.3, -0.7, 1.1, 0.4, -0.2};
   double d1[5] = {0}, d2[5] = {0}, d3[5] = {0}, d4[5] = {0}, d5[5] = {0}, d6[5] = {0};
-  double d7[5] = {0};
+  double d7[5] = {0}, d8[5] = {0};
   __enzyme_autodiff<void>((void *)grow_insert, x, d1, enzyme_const, (int)nn);
   __enzyme_autodiff<void>((void *)copy_range, x, d2, enzyme_const, (int)nn);
   __enzyme_autodiff<void>((void *)shuffle, x, d3, enzyme_const, (int)nn);
@@ -169,6 +185,7 @@ int main() {
   __enzyme_autodiff<void>((void *)beside, x, d5, enzyme_const, (int)nn);
   __enzyme_autodiff<void>((void *)grow_reverse, x, d6, enzyme_const, (int)nn);
   __enzyme_autodiff<void>((void *)shrink_insert, x, d7, enzyme_const, (int)nn);
+  __enzyme_autodiff<void>((void *)shrink_erase, x, d8, enzyme_const, (int)nn);
   check("grow_insert", grow_insert, d1);
   check("copy_range", copy_range, d2);
   check("shuffle", shuffle, d3);
@@ -176,5 +193,6 @@ int main() {
   check("beside", beside, d5);
   check("grow_reverse", grow_reverse, d6);
   check("shrink_insert", shrink_insert, d7);
+  check("shrink_erase", shrink_erase, d8);
   return lt_done();
 }
