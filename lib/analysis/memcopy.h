@@ -83,6 +83,12 @@ void lt_mem_leaves(LLVMTargetDataRef td, LLVMTypeRef t, long long base, long lon
 int lt_mem_bytes_only(LLVMTypeRef t);
 LLVMTypeRef lt_mem_declared(LLVMTargetDataRef td, LLVMValueRef p, unsigned long long *off,
                             int *element);
+/* Types a and b hold the same float and pointer fields from their offsets
+ * from_a and from_b to their ends, as many bytes (an S local and the S
+ * member of a struct; a type made of a copy's layout and the struct a GEP
+ * names) */
+int lt_mem_same_leaves(LLVMTargetDataRef td, LLVMTypeRef a, unsigned long long from_a,
+                       LLVMTypeRef b, unsigned long long from_b);
 /* memuse.c: the address a load or store accesses, and in *t the type it
  * accesses there; NULL for other instructions */
 LLVMValueRef lt_mem_access(LLVMValueRef i, LLVMTypeRef *t);

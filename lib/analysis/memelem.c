@@ -254,20 +254,7 @@ static int inside_element(LLVMTargetDataRef td, LLVMValueRef p, unsigned long lo
  * in as many bytes? (A type made of a copy's layout and the struct type
  * a GEP names are one element type.) */
 static int same_fields(LLVMTargetDataRef td, LLVMTypeRef a, LLVMTypeRef b) {
-  if (a == b)
-    return 1;
-  long long n = (long long)LLVMABISizeOfType(td, a);
-  if (n != (long long)LLVMABISizeOfType(td, b))
-    return 0;
-  LtMemLayout la = {0}, lb = {0};
-  lt_mem_leaves(td, a, 0, 0, n, &la, 0);
-  lt_mem_leaves(td, b, 0, 0, n, &lb, 0);
-  if (la.overflow || lb.overflow || la.n != lb.n)
-    return 0;
-  for (unsigned k = 0; k < la.n; k++)
-    if (la.f[k].off != lb.f[k].off || la.f[k].ty != lb.f[k].ty)
-      return 0;
-  return 1;
+  return lt_mem_same_leaves(td, a, 0, b, 0);
 }
 
 /* The element type a constant copy's own layout describes, when its

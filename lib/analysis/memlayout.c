@@ -69,6 +69,26 @@ void lt_mem_leaves(LLVMTargetDataRef td, LLVMTypeRef t, long long base, long lon
     add(L, (unsigned long long)(base - lo), t);
 }
 
+int lt_mem_same_leaves(LLVMTargetDataRef td, LLVMTypeRef a, unsigned long long from_a,
+                       LLVMTypeRef b, unsigned long long from_b) {
+  if (a == b && from_a == from_b)
+    return 1;
+  unsigned long long ea = LLVMABISizeOfType(td, a), eb = LLVMABISizeOfType(td, b);
+  if (from_a >= ea || from_b >= eb || ea - from_a != eb - from_b)
+    return 0;
+  LtMemLayout la, lb;
+  memset(&la, 0, sizeof la);
+  memset(&lb, 0, sizeof lb);
+  lt_mem_leaves(td, a, 0, (long long)from_a, (long long)ea, &la, 0);
+  lt_mem_leaves(td, b, 0, (long long)from_b, (long long)eb, &lb, 0);
+  if (la.overflow || lb.overflow || la.n != lb.n)
+    return 0;
+  for (unsigned k = 0; k < la.n; k++)
+    if (la.f[k].off != lb.f[k].off || la.f[k].ty != lb.f[k].ty)
+      return 0;
+  return 1;
+}
+
 int lt_mem_bytes_only(LLVMTypeRef t) {
   switch (LLVMGetTypeKind(t)) {
   case LLVMIntegerTypeKind:

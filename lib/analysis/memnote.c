@@ -56,22 +56,7 @@ static int holds_ptr(LLVMTargetDataRef td, const Place *p) {
  * local, and the S member of a struct, passed to the same parameter).
  * Whether either may step over an array is the caller's to combine. */
 static int same_place(LLVMTargetDataRef td, const Place *a, const Place *b) {
-  if (a->t == b->t && a->off == b->off)
-    return 1;
-  unsigned long long ea = LLVMABISizeOfType(td, a->t), eb = LLVMABISizeOfType(td, b->t);
-  if (a->off >= ea || b->off >= eb || ea - a->off != eb - b->off)
-    return 0;
-  LtMemLayout la, lb;
-  memset(&la, 0, sizeof la);
-  memset(&lb, 0, sizeof lb);
-  lt_mem_leaves(td, a->t, 0, (long long)a->off, (long long)ea, &la, 0);
-  lt_mem_leaves(td, b->t, 0, (long long)b->off, (long long)eb, &lb, 0);
-  if (la.overflow || lb.overflow || la.n != lb.n)
-    return 0;
-  for (unsigned k = 0; k < la.n; k++)
-    if (la.f[k].off != lb.f[k].off || la.f[k].ty != lb.f[k].ty)
-      return 0;
-  return 1;
+  return lt_mem_same_leaves(td, a->t, a->off, b->t, b->off);
 }
 
 /* At -O0 (before mem2reg) the value p loads from a stack slot that holds
