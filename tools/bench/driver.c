@@ -322,7 +322,7 @@ int main(int argc, char **argv) {
     if (!kat(i)->hand || !res[i].ran)
       continue;
     if (!header) {
-      printf("\nADBench objectives: Leantape (__enzyme_autodiff, combined mode) "
+      printf("\nADBench and GradBench objectives: Leantape (__enzyme_autodiff, combined mode) "
              "vs a hand-written reverse-mode gradient (timed in the same rounds as "
              "primal and gradient: fastest batches (min-max of the groups)). grad ok: "
              "both gradients against 6th-order central differences (step 4e-3) on "

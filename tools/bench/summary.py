@@ -122,7 +122,7 @@ def summary(path):
         elif h[0] == "objective":
             li, gi = col(h, "Leantape / hand"), col(h, "Leantape grad/primal")
             ok = sum(r[2] == "ok" for r in rows)
-            out.append("- ADBench: grad ok in %d of %d; Leantape / hand-written %s (%s); "
+            out.append("- ADBench and GradBench: grad ok in %d of %d; Leantape / hand-written %s (%s); "
                        "Leantape grad/primal %s." % (
                            ok, len(rows), span([ratio(r[li])[0] for r in rows]),
                            ", ".join("%s %s" % (r[0], r[li]) for r in rows),
