@@ -250,36 +250,15 @@ static int inside_element(LLVMTargetDataRef td, LLVMValueRef p, unsigned long lo
   return m && lt_const_offset(td, p, &o) && o % (long long)m != 0;
 }
 
-/* Do a and b hold the same float and pointer fields at the same offsets,
- * in as many bytes? (A type made of a copy's layout and the struct type
- * a GEP names are one element type.) */
-static int same_fields(LLVMTargetDataRef td, LLVMTypeRef a, LLVMTypeRef b) {
-  return lt_mem_same_leaves(td, a, 0, b, 0);
-}
-
 /* The element type a constant copy's own layout describes, when its
  * period is stride bytes (any, with stride 0) and it has pointer and
- * float fields: a packed struct of
- * those fields, bytes between them. At -O3 nothing names the element
+ * float fields: a packed struct of those fields, bytes between them. At -O3 nothing names the element
  * type of a std::vector<S>'s blocks (every GEP is an i8 one), but the
  * copies of whole elements between them have layouts from their accesses
  * (memlayout.c): an erase in a block that an insert reallocated moves
  * S's with a run-time memmove whose ends only such copies type. Only with
  * the bit groups (q->a), which say which integer accesses move pointers
  * (a pointer stored as an i64 left out would be a shadow not moved). */
-static LLVMTypeRef layout_type_(Query *q, LLVMValueRef call, unsigned long long stride);
-
-/* ... memoised per query (NOTYPE: none) */
-#define NOTYPE ((LLVMTypeRef)2)
-static LLVMTypeRef layout_type(Query *q, LLVMValueRef call, unsigned long long stride) {
-  LLVMTypeRef t = lt_map_get(&q->ltypes, call);
-  if (!t) {
-    t = layout_type_(q, call, stride);
-    lt_map_put(&q->ltypes, call, t ? t : NOTYPE);
-  }
-  return t == NOTYPE ? NULL : t;
-}
-
 static LLVMTypeRef layout_type_(Query *q, LLVMValueRef call, unsigned long long stride) {
   static int asking; /* lt_mem_layout may ask for element types again */
   LLVMTargetDataRef td = q->c->td;
@@ -312,6 +291,17 @@ static LLVMTypeRef layout_type_(Query *q, LLVMValueRef call, unsigned long long 
   if (at < stride)
     el[n++] = LLVMArrayType2(LLVMInt8TypeInContext(q->c->llctx), stride - at);
   return LLVMStructTypeInContext(q->c->llctx, el, n, 1);
+}
+
+/* ... memoised per query (NOTYPE: none) */
+#define NOTYPE ((LLVMTypeRef)2)
+static LLVMTypeRef layout_type(Query *q, LLVMValueRef call, unsigned long long stride) {
+  LLVMTypeRef t = lt_map_get(&q->ltypes, call);
+  if (!t) {
+    t = layout_type_(q, call, stride);
+    lt_map_put(&q->ltypes, call, t ? t : NOTYPE);
+  }
+  return t == NOTYPE ? NULL : t;
 }
 
 static LLVMTypeRef copied_type(Query *q, unsigned o, int depth) {
@@ -352,7 +342,7 @@ static LLVMTypeRef copied_type(Query *q, unsigned o, int depth) {
         if (u && (inside_element(q->c->td, LLVMGetOperand(i, !e), us) ||
                   inside_element(q->c->td, LLVMGetOperand(i, e), us)))
           return NULL;
-        if (u && t && !same_fields(q->c->td, u, t))
+        if (u && t && !lt_mem_same_leaves(q->c->td, u, 0, t, 0))
           return NULL; /* copies of two types: no type */
         t = t ? t : u; /* a named type first */
       }
@@ -420,7 +410,7 @@ static LLVMTypeRef pointee_type(Query *q, LLVMValueRef p, unsigned long long str
     LLVMTypeRef e = object_type(q, o, depth);
     if (e == PENDING || (!e && stride && !holds_whole(pt, o, stride)))
       continue;
-    if (!e || (t && !same_fields(q->c->td, e, t)) ||
+    if (!e || (t && !lt_mem_same_leaves(q->c->td, e, 0, t, 0)) ||
         (stride && LLVMABISizeOfType(q->c->td, e) != stride))
       return NULL;
     /* a block of 8 doubles is no array of 24-byte S, whatever the copies
