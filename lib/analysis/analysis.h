@@ -634,6 +634,15 @@ LLVMValueRef lt_range_overlap(const LtFacts *f, LLVMValueRef fn, LLVMBuilderRef 
 LLVMValueRef lt_range_overlap_team(const LtFacts *f, LLVMValueRef fn, LLVMBuilderRef b,
                                    LLVMValueRef *w, size_t nw, LLVMValueRef *r, size_t nr,
                                    int team);
+/* The same for a step whose pointers rotate among cells (prep/outline.c),
+ * the cells' values at b cv[0..ncells) (i64): w written through the
+ * pointer cell wc holds, r read through the one cell rc holds (-1: not
+ * through a cell). May they overlap whichever values the cells hold, the
+ * two cells distinct unless wc == rc? Under a permutation (the cells of
+ * two swapped buffers) the answer is the same at every step. */
+LLVMValueRef lt_range_overlap_cells(const LtFacts *f, LLVMValueRef fn, LLVMBuilderRef b,
+                                    LLVMValueRef *w, size_t nw, int wc, LLVMValueRef *r,
+                                    size_t nr, int rc, LLVMValueRef *cv, size_t ncells);
 /* At b in fn's entry: v, an integer known where P starts (a parameter, a
  * constant, their sums and products), as i64; NULL when it is not one. */
 LLVMValueRef lt_range_point(const LtFacts *f, LLVMValueRef fn, LLVMBuilderRef b,

@@ -511,3 +511,35 @@ LLVMValueRef lt_range_overlap_team(const LtFacts *g, LLVMValueRef fn, LLVMBuilde
   em_free(&e);
   return o;
 }
+
+LLVMValueRef lt_range_overlap_cells(const LtFacts *g, LLVMValueRef fn, LLVMBuilderRef b,
+                                    LLVMValueRef *w, size_t nw, int wc, LLVMValueRef *r,
+                                    size_t nr, int rc, LLVMValueRef *cv, size_t ncells) {
+  Em e;
+  em_init(&e, g, fn, b);
+  e.checked = 1;
+  LLVMValueRef wl, wh, rl, rh, o = NULL;
+  if (hull(&e, w, nw, &wl, &wh) && hull(&e, r, nr, &rl, &rh)) {
+    o = LLVMConstInt(LLVMInt1TypeInContext(g->c->llctx), 0, 0);
+    for (size_t m = 0; m < ncells; m++)
+      for (size_t m2 = 0; m2 < ncells; m2++) {
+        if (rc < 0 ? m2 != 0 : (wc == rc) != (m == m2))
+          continue; /* the read's cell holds another value than the write's */
+        LLVMValueRef d = LLVMBuildSub(b, cv[m], cv[wc], "");
+        LLVMValueRef lo = LLVMBuildAdd(b, wl, d, ""), hi = LLVMBuildAdd(b, wh, d, "");
+        LLVMValueRef lo2 = rl, hi2 = rh;
+        if (rc >= 0) {
+          LLVMValueRef d2 = LLVMBuildSub(b, cv[m2], cv[rc], "");
+          lo2 = LLVMBuildAdd(b, rl, d2, ""), hi2 = LLVMBuildAdd(b, rh, d2, "");
+        }
+        o = LLVMBuildOr(b, o,
+                        LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntULT, lo, hi2, ""),
+                                     LLVMBuildICmp(b, LLVMIntULT, lo2, hi, ""), ""),
+                        "lt.overlap");
+      }
+    if (e.holds)
+      o = LLVMBuildOr(b, o, LLVMBuildNot(b, e.holds, ""), "lt.overlap");
+  }
+  em_free(&e);
+  return o;
+}

@@ -366,7 +366,8 @@ static int covers(const LtFacts *f, LLVMValueRef s, LLVMValueRef l) {
  * filled from u, then copied back), and a snapshot may leave it out,
  * where no read through another pointer reaches it (the run-time test in
  * lt_ckpt_snap_build). Every use of a pointer made from base must be a
- * GEP, a load, a store to it or a memset of it. */
+ * GEP, a load, a store to it or a memset of it, a comparison, or a store
+ * of it into what the step carries (a rotated pointer). */
 int lt_step_write_first(const LtFacts *f, LLVMValueRef base, const LtVec *ws) {
   LtVec work = {0};
   LtMap seen;
@@ -382,6 +383,13 @@ int lt_step_write_first(const LtFacts *f, LLVMValueRef base, const LtVec *ws) {
           lt_map_put(&seen, us, us);
           lt_vec_push(&work, us);
         }
+      } else if (LLVMIsAICmpInst(us)) {
+        continue; /* an address compared (a vectorised loop's overlap test) */
+      } else if (LLVMIsAStoreInst(us) && LLVMGetOperand(us, 0) == p) {
+        /* the pointer itself kept in what the step carries (two buffers
+         * swapped): a read through it there is another pointer's
+         * (lt_step_other_reads) */
+        ok = LLVMIsAArgument(LLVMGetOperand(us, 1)) && LLVMGetOperand(us, 1) != p;
       } else if (LLVMIsAStoreInst(us)) {
         ok = LLVMGetOperand(us, 1) == p && LLVMGetOperand(us, 0) != p;
       } else if (LLVMIsALoadInst(us)) {

@@ -9,7 +9,7 @@
  *   40 adv(args): one step, untaped, 48 rev(args, tape, outs): its
  *   reverse, its out-gradients added into outs, 56 snap(args, buf, op):
  *   the bytes a step writes (op 0: their number; 1: save into buf; 2:
- *   restore from buf), 64 outs, 72 their bytes, 80 the budget, 88 steps
+ *   restore from buf; 6: all a step writes, the estimate), 64 outs, 72 their bytes, 80 the budget, 88 steps
  *   run again in R, 96 aug(args, tape): one step, taped, 104 its tape's
  *   bytes, 112 sync(args, op): the shadows of rotated pointers (op 0:
  *   learn them at step 0; 1: set them for the primal ones, before a step
@@ -174,8 +174,9 @@ static const char *const rt_ir =
     "  %sz1 = icmp eq i64 %sz0, 0\n"
     "  %sz = select i1 %sz1, i64 1, i64 %sz0\n"
     /* taping fits when T steps of (the step's tape header and about a
-     * state's worth of values) do */
-    "  %per = add i64 %tapesize, %sz\n"
+     * state's worth of values: all a step writes, snap op 6) do */
+    "  %szf = call i64 %snap(ptr %args, ptr null, i32 6)\n"
+    "  %per = add i64 %tapesize, %szf\n"
     "  %est = mul i64 %per, %T\n"
     "  %fits0 = icmp ule i64 %est, %b\n"
     "  %fits = select i1 %online, i1 false, i1 %fits0\n"

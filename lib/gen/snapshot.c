@@ -7,7 +7,9 @@
  * interval per pointer parameter computed where the step starts
  * (analysis/range.c), counted (op 0), saved into buf (1) or restored from
  * it (2); ops 3, 4 and 5 do the same for the bytes the steps read that
- * code after the loop may change (the caller's overwrite analysis). A step
+ * code after the loop may change (the caller's overwrite analysis); op 6
+ * counts what the steps write, without leaving out what a step writes
+ * first through a rotated pointer (ckptrt.c's estimate of a step's tape). A step
  * whose writes have no such interval (a pointer loaded from memory, a
  * global, a call that writes), or that calls what running a step again
  * would repeat (I/O, allocation), gets none, and its loop is taped as
@@ -219,6 +221,61 @@ static void put_back(LtCtx *c, LLVMBuilderRef b, LLVMValueRef save, LLVMValueRef
   *off = LLVMBuildAdd(b, *off, len, "");
 }
 
+static int cell_index(const LtFacts *f, const LtVec *cells, LLVMValueRef v) {
+  if (!LLVMIsALoadInst(v))
+    return -1;
+  int p = param_of(f, LLVMGetOperand(v, 0));
+  for (size_t m = 0; p >= 0 && m < cells->n; m++)
+    if ((size_t)cells->v[m] == (size_t)p)
+      return (int)m;
+  return -1;
+}
+
+/* Group k, written through the pointer that cell wc holds (two buffers
+ * swapped each step, a permutation: prep/outline.c), which the step writes
+ * before it reads it: i1, true when no other read of the step reaches
+ * those bytes whichever buffer each cell holds, so that every step agrees
+ * on the snapshot's size; NULL when that cannot be told. Then the buffer
+ * the step writes into need not be saved (what it holds is dead to the
+ * step), and a double-buffered stencil's snapshot is its state, not both
+ * buffers. */
+static LLVMValueRef rotated_first(const LtFacts *f, LLVMValueRef fn, LLVMBuilderRef b,
+                                  Groups *gr, size_t k, int wc, const LtVec *cells,
+                                  LLVMValueRef *cv) {
+  LtVec rds = {0}, one = {0};
+  LLVMValueRef base = gr->base.v[k], excl = NULL;
+  if (!lt_step_write_first(f, base, &gr->acc[k]) || !lt_step_other_reads(f, base, &rds))
+    goto out;
+  LLVMValueRef ov = LLVMConstInt(LLVMInt1TypeInContext(f->c->llctx), 0, 0);
+  LtMap done;
+  lt_map_init(&done, 8);
+  for (size_t r = 0; ov && r < rds.n; r += 2) { /* by the base they read through */
+    LLVMValueRef rb = lt_base_of(rds.v[r + 1]);
+    if (lt_map_get(&done, rb))
+      continue;
+    lt_map_put(&done, rb, rb);
+    one.n = 0;
+    for (size_t q = r; q < rds.n; q += 2)
+      if (lt_base_of(rds.v[q + 1]) == rb) {
+        lt_vec_push(&one, rds.v[q]);
+        lt_vec_push(&one, rds.v[q + 1]);
+      }
+    LLVMValueRef o = lt_range_overlap_cells(f, fn, b, (LLVMValueRef *)gr->acc[k].v,
+                                            gr->acc[k].n, wc, (LLVMValueRef *)one.v, one.n,
+                                            cell_index(f, cells, rb), cv, cells->n);
+    if (!o && getenv("LEANTAPE_DEBUG"))
+      LLVMDumpValue(rb), fprintf(stderr, " <- rotated_first: no range\n");
+    ov = o ? LLVMBuildOr(b, ov, o, "") : NULL;
+  }
+  lt_map_free(&done);
+  if (ov)
+    excl = LLVMBuildNot(b, ov, "lt.first");
+out:
+  lt_vec_free(&rds);
+  lt_vec_free(&one);
+  return excl;
+}
+
 LLVMValueRef lt_ckpt_snap_build(LtCtx *c, const LtFacts *facts, const char *base, char *why,
                                 size_t whysz) {
   LtFacts fa = *facts, *f = &fa;
@@ -228,7 +285,7 @@ LLVMValueRef lt_ckpt_snap_build(LtCtx *c, const LtFacts *facts, const char *base
     if (LLVMGetStringAttributeAtIndex(f->P, p + 1, "leantape-step", 13))
       fa.span_param = (int)p + 1;
   Groups gr = {{0}, {0}, NULL, 0}, rd = {{0}, {0}, NULL, 0};
-  LLVMValueRef fn = NULL, *excl = NULL;
+  LLVMValueRef fn = NULL, *excl = NULL, *cv = NULL;
   LtVec cells = {0};
   if (!writes(c, f, &gr, &rd, why, whysz))
     goto done;
@@ -270,11 +327,23 @@ LLVMValueRef lt_ckpt_snap_build(LtCtx *c, const LtFacts *facts, const char *base
    * the states where no other read reaches them (excl[k], an i1), and
    * with the reads instead, so that R leaves them as it found them */
   excl = lt_xcalloc(gr.base.n + 1, sizeof *excl);
+  int permuted = cells.n > 0;
+  cv = lt_xcalloc(cells.n + 1, sizeof *cv);
+  for (size_t m = 0; m < cells.n; m++) {
+    unsigned p = (unsigned)(size_t)cells.v[m];
+    permuted &= LLVMGetStringAttributeAtIndex(f->P, p + 1, "leantape-permuted", 17) != NULL;
+    cv[m] = LLVMBuildPtrToInt(b, LLVMBuildLoad2(b, c->ptr, LLVMGetParam(fn, p), ""), c->i64, "");
+  }
   for (size_t k = 0; k < gr.base.n; k++) {
     LLVMValueRef base = gr.base.v[k];
     size_t same = 0;
     for (size_t q = 0; q < gr.base.n; q++)
       same += gr.base.v[q] == base;
+    int wc = cell_index(f, &cells, base);
+    if (permuted && wc >= 0 && same == 1) {
+      excl[k] = rotated_first(f, fn, b, &gr, k, wc, &cells, cv);
+      continue;
+    }
     LtVec rds = {0};
     if (LLVMIsAArgument(base) && same == 1 && lt_step_write_first(f, base, &gr.acc[k]) &&
         lt_step_other_reads(f, base, &rds)) {
@@ -287,25 +356,45 @@ LLVMValueRef lt_ckpt_snap_build(LtCtx *c, const LtFacts *facts, const char *base
     lt_vec_free(&rds);
   }
   int ok = 1;
+  LLVMValueRef left = NULL; /* the bytes of the rotated exclusions */
   for (size_t k = 0; ok && k < gr.base.n; k++) {
     LLVMValueRef lo, len;
     ok = group_range(f, fn, b, &gr, k, &lo, &len);
+    if (ok && LLVMIsALoadInst(gr.base.v[k])) { /* at each cell, but the excluded one */
+      LLVMValueRef all = LLVMBuildMul(b, len, ncells, "");
+      if (excl[k]) {
+        LLVMValueRef l = LLVMBuildSelect(b, excl[k], len, zero, "");
+        all = LLVMBuildSub(b, all, l, "");
+        left = left ? LLVMBuildAdd(b, left, l, "") : l;
+      }
+      total = LLVMBuildAdd(b, total, all, "");
+      continue;
+    }
     if (ok && excl[k])
       len = LLVMBuildSelect(b, excl[k], zero, len, "");
     if (ok)
-      total = LLVMBuildAdd(b, total,
-                           LLVMIsALoadInst(gr.base.v[k]) ? LLVMBuildMul(b, len, ncells, "") : len,
-                           "");
+      total = LLVMBuildAdd(b, total, len, "");
   }
-  /* ops 3, 4, 5: the reads' size, save, restore (read_group, put_back) */
+  LLVMValueRef full = left ? LLVMBuildAdd(b, total, left, "") : total; /* op 6 */
+  /* op 6: the state's bytes as the estimate of a step's tape (ckptrt.c);
+   * ops 3, 4, 5: the reads' size, save, restore (read_group, put_back) */
   LLVMBasicBlockRef state = LLVMAppendBasicBlockInContext(c->llctx, fn, "state");
   LLVMBasicBlockRef reads = LLVMAppendBasicBlockInContext(c->llctx, fn, "reads");
   LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntUGE, op, LLVMConstInt(LLVMTypeOf(op), 3, 0), ""),
                   reads, state);
   LLVMPositionBuilderAtEnd(b, reads);
   {
+    LLVMBasicBlockRef fullb = LLVMAppendBasicBlockInContext(c->llctx, fn, "full");
+    LLVMBasicBlockRef rd3 = LLVMAppendBasicBlockInContext(c->llctx, fn, "reads3");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, op, LLVMConstInt(LLVMTypeOf(op), 6, 0), ""),
+                    fullb, rd3);
+    LLVMPositionBuilderAtEnd(b, fullb);
+    LLVMBuildRet(b, full);
+    LLVMPositionBuilderAtEnd(b, rd3);
     size_t nr = rd.base.n + gr.base.n;
     LLVMValueRef rt = LLVMConstInt(c->i64, 0, 0), lo[nr + 1], len[nr + 1];
+    int rotk[nr + 1]; /* a rotated group's: lo is its offset from its cell's buffer */
+    memset(rotk, -1, sizeof rotk);
     for (size_t k = 0; ok && k < rd.base.n; k++) {
       ok = group_range(f, fn, b, &rd, k, &lo[k], &len[k]);
       if (ok)
@@ -320,6 +409,11 @@ LLVMValueRef lt_ckpt_snap_build(LtCtx *c, const LtFacts *facts, const char *base
       if (!ok)
         break;
       len[at] = LLVMBuildSelect(b, excl[k], len[at], zero, "");
+      if ((rotk[at] = cell_index(f, &cells, gr.base.v[k])) >= 0) { /* at every cell */
+        lo[at] = LLVMBuildSub(b, lo[at], cv[rotk[at]], "");
+        rt = LLVMBuildAdd(b, rt, LLVMBuildMul(b, len[at], ncells, ""), "");
+        continue;
+      }
       rt = LLVMBuildAdd(b, rt, len[at], "");
     }
     LLVMBasicBlockRef rsize = LLVMAppendBasicBlockInContext(c->llctx, fn, "rsize");
@@ -331,9 +425,31 @@ LLVMValueRef lt_ckpt_snap_build(LtCtx *c, const LtFacts *facts, const char *base
     LLVMPositionBuilderAtEnd(b, rcopy);
     LLVMValueRef rsave = LLVMBuildICmp(b, LLVMIntEQ, op, LLVMConstInt(LLVMTypeOf(op), 4, 0), "");
     LLVMValueRef roff = LLVMConstInt(c->i64, 0, 0);
-    for (size_t k = 0; ok && k < nr; k++)
-      if (len[k])
+    for (size_t k = 0; ok && k < nr; k++) {
+      if (!len[k])
+        continue;
+      if (rotk[k] < 0) {
         put_back(c, b, rsave, buf, &roff, lo[k], len[k]);
+        continue;
+      }
+      /* each buffer's bytes at its place among the buffers in address
+       * order: the cells may hold them in another order when they are
+       * put back than when they were saved */
+      for (size_t m = 0; m < cells.n; m++) {
+        LLVMValueRef rank = zero;
+        for (size_t m2 = 0; m2 < cells.n; m2++) {
+          if (m2 == m)
+            continue;
+          LLVMValueRef before = LLVMBuildICmp(b, LLVMIntULT, cv[m2], cv[m], "");
+          if (m2 < m)
+            before = LLVMBuildOr(b, before, LLVMBuildICmp(b, LLVMIntEQ, cv[m2], cv[m], ""), "");
+          rank = LLVMBuildAdd(b, rank, LLVMBuildZExt(b, before, c->i64, ""), "");
+        }
+        LLVMValueRef at = LLVMBuildAdd(b, roff, LLVMBuildMul(b, rank, len[k], ""), "");
+        put_back(c, b, rsave, buf, &at, LLVMBuildAdd(b, cv[m], lo[k], ""), len[k]);
+      }
+      roff = LLVMBuildAdd(b, roff, LLVMBuildMul(b, len[k], ncells, ""), "");
+    }
     LLVMBuildRet(b, rt);
   }
   LLVMPositionBuilderAtEnd(b, state);
@@ -367,10 +483,13 @@ LLVMValueRef lt_ckpt_snap_build(LtCtx *c, const LtFacts *facts, const char *base
           b, LLVMBuildLoad2(b, c->ptr, LLVMGetParam(fn, (unsigned)q), ""), c->i64, "");
       LLVMValueRef rel = LLVMBuildSub(b, lo, bv, "");
       for (size_t m = 0; m < cells.n; m++) {
-        LLVMValueRef cv = LLVMBuildPtrToInt(
+        LLVMValueRef at = LLVMBuildPtrToInt(
             b, LLVMBuildLoad2(b, c->ptr, LLVMGetParam(fn, (unsigned)(size_t)cells.v[m]), ""),
             c->i64, "");
-        copy(c, b, save, buf, &off, LLVMBuildAdd(b, cv, rel, ""), len);
+        LLVMValueRef n = len;
+        if (excl[k] && (size_t)cells.v[m] == (size_t)q) /* the buffer it writes first */
+          n = LLVMBuildSelect(b, excl[k], zero, len, "");
+        copy(c, b, save, buf, &off, LLVMBuildAdd(b, at, rel, ""), n);
       }
     }
   LLVMBuildRet(b, total);
@@ -407,6 +526,7 @@ LLVMValueRef lt_ckpt_snap_build(LtCtx *c, const LtFacts *facts, const char *base
   }
 done:
   free(excl);
+  free(cv);
   lt_vec_free(&cells);
   for (size_t k = 0; k < gr.base.n; k++)
     lt_vec_free(&gr.acc[k]);

@@ -88,6 +88,14 @@ static void counters_from_k(Loop *L, LLVMBuilderRef b) {
   }
 }
 
+/* The value a header phi takes from the latch. */
+static LLVMValueRef latch_value(Loop *L, LLVMValueRef phi) {
+  for (unsigned n = 0; n < LLVMCountIncoming(phi); n++)
+    if (LLVMGetIncomingBlock(phi, n) == L->latch)
+      return LLVMGetIncomingValue(phi, n);
+  return NULL;
+}
+
 /* The header's phis into allocas: the preheader stores the first value,
  * the latch the next one, the header loads it. */
 static void demote_header_phis(Loop *L, LLVMBuilderRef b) {
@@ -131,10 +139,7 @@ static void demote_header_phis(Loop *L, LLVMBuilderRef b) {
     for (size_t k = 0; k < phis.n; k++) {
       if (!rot[k])
         continue;
-      LLVMValueRef phi = phis.v[k], next = NULL;
-      for (unsigned n = 0; n < LLVMCountIncoming(phi); n++)
-        if (LLVMGetIncomingBlock(phi, n) == L->latch)
-          next = LLVMGetIncomingValue(phi, n);
+      LLVMValueRef next = latch_value(L, phis.v[k]);
       int ok = 0;
       for (size_t m = 0; m < phis.n; m++)
         ok |= next == phis.v[m] && rot[m];
@@ -142,9 +147,17 @@ static void demote_header_phis(Loop *L, LLVMBuilderRef b) {
         rot[k] = 0, changed = 1;
     }
   }
+  /* A rotation whose pointers each take a different one's value (a
+   * permutation: two buffers swapped) keeps the cells' values, not only
+   * their set, at every step, in another order: 2 (gen/snapshot.c may
+   * then leave out what a step writes before it reads it). */
+  int permuted = 1;
+  for (size_t k = 0; k < phis.n && permuted; k++)
+    for (size_t m = 0; m < k && permuted; m++)
+      permuted = !rot[k] || !rot[m] || latch_value(L, phis.v[k]) != latch_value(L, phis.v[m]);
   for (size_t k = 0; k < phis.n; k++)
     if (rot[k])
-      lt_map_put(&L->cells, slot[k], (void *)1);
+      lt_map_put(&L->cells, slot[k], (void *)(size_t)(permuted ? 2 : 1));
   free(rot);
   for (size_t k = 0; k < phis.n; k++) {
     LLVMReplaceAllUsesWith(phis.v[k], ld[k]);
@@ -214,8 +227,12 @@ static LLVMValueRef build_step(Loop *L, LtVec *args) {
   /* the cells of rotated pointers (noalias: only the step reaches them) */
   unsigned na = LLVMGetEnumAttributeKindForName("noalias", 7);
   for (size_t k = 0; k < args->n; k++)
-    if (lt_map_get(&L->cells, args->v[k]))
+    if (lt_map_get(&L->cells, args->v[k])) {
       LLVMAddAttributeAtIndex(S, (unsigned)k + 1, LLVMCreateEnumAttribute(c->llctx, na, 0));
+      if ((size_t)lt_map_get(&L->cells, args->v[k]) == 2)
+        LLVMAddAttributeAtIndex(S, (unsigned)k + 1,
+                                LLVMCreateStringAttribute(c->llctx, "leantape-permuted", 17, "", 0));
+    }
   LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(c->llctx, S, "entry");
   LtMap vm;
   lt_map_init(&vm, 64);
