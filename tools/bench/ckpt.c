@@ -10,6 +10,9 @@
  *
  *   ckptbench --ode [--header]   the same for an adaptive-step ODE
  *
+ *   ckptbench --diffusion [--header]   the same for issue 17's time loop,
+ *   a double-buffered nonlinear 2-D diffusion (below)
+ *
  * The ODE: y' = p sin(y reversed) - 0.3 y^3 for N = 2000 components by
  * Ralston's third-order Runge-Kutta method with an embedded error estimate
  * and step-size control, `while (t < t_end)` (483 steps: online
@@ -50,6 +53,32 @@ __attribute__((noinline)) double burgers(double *u, double *tmp, int n, int step
   double e = 0;
   for (int i = 0; i < n; i++)
     e += u[i] * u[i];
+  return e;
+}
+
+/* Issue 17's time loop: u <- u + 0.1 (1 + u^2) lap u on a 300 x 300 grid,
+ * 50 steps, double-buffered through plain pointers (the buffers swap);
+ * the state history is 50 x 300 x 300 x 8 bytes, 36 MB. */
+#define DN 300
+#define DT 50
+
+__attribute__((noinline)) double diffuse(double *u, double *v, int n, int steps) {
+  double *a = u, *b = v;
+  for (int t = 0; t < steps; t++) {
+    for (int i = 1; i < n - 1; i++)
+      for (int j = 1; j < n - 1; j++) {
+        double c = a[i * n + j];
+        double lap = a[(i - 1) * n + j] + a[(i + 1) * n + j] + a[i * n + j - 1] +
+                     a[i * n + j + 1] - 4 * c;
+        b[i * n + j] = c + 0.1 * (1 + c * c) * lap;
+      }
+    double *t2 = a;
+    a = b;
+    b = t2;
+  }
+  double e = 0;
+  for (int i = 0; i < n * n; i++)
+    e += a[i] * a[i];
   return e;
 }
 
@@ -103,6 +132,11 @@ static void init(double *u) {
     u[i] = sin(2 * M_PI * i / NX) + 0.5;
 }
 
+static void diffuse_init(double *u, double *v) {
+  for (int i = 0; i < DN * DN; i++)
+    u[i] = v[i] = 0.5 + 0.3 * sin(0.013 * i) * cos(0.7 * (i % DN));
+}
+
 static void ode_init(double *y, double *p) {
   for (int i = 0; i < ON; i++)
     y[i] = 0.5 + 0.4 * sin(0.37 * i), p[i] = 1.0 + 0.5 * cos(0.11 * i);
@@ -114,14 +148,23 @@ static int reps(void) {
   return k < 1 ? 1 : k > 20 ? 20 : k;
 }
 
-static void print_header(int isode) {
-  if (isode)
+enum { BURGERS, ODE, DIFFUSION };
+
+static void print_header(int mode) {
+  if (mode == ODE)
     printf("Online checkpointing (issue 20): an adaptive-step Runge-Kutta 2(3) integrator, "
            "N = %d components, while (t < t_end), 483 steps; gradient with respect to "
            "y(0) and p, -mllvm -leantape-checkpoint; one process per budget, wall clock, the "
            "fastest of %d runs of each (grad/primal: the median (min-max) of the runs' "
            "ratios):\n\n", ON,
            reps());
+  else if (mode == DIFFUSION)
+    printf("Time loop (issue 17): a double-buffered nonlinear 2-D diffusion, u <- u + 0.1 (1 "
+           "+ u^2) lap u, %d x %d, %d steps, plain pointers (state history %.1f MB), gradient "
+           "with respect to both buffers, -mllvm -leantape-checkpoint; one process per "
+           "budget, wall clock, the fastest of %d runs of each (grad/primal: the median "
+           "(min-max) of the runs' ratios):\n\n", DN, DN, DT,
+           (double)DT * DN * DN * sizeof(double) / 1048576, reps());
   else
     printf("Checkpointing (issue 20): in-place viscous Burgers, N = %d, T = %d, gradient "
            "with respect to the initial state, -mllvm -leantape-checkpoint; one process per "
@@ -134,35 +177,48 @@ static void print_header(int isode) {
 }
 
 int main(int argc, char **argv) {
-  int isode = 0, header = 0;
-  for (int a = 1; a < argc; a++)
-    isode |= !strcmp(argv[a], "--ode"), header |= !strcmp(argv[a], "--header");
+  int mode = BURGERS, header = 0;
+  for (int a = 1; a < argc; a++) {
+    if (!strcmp(argv[a], "--ode"))
+      mode = ODE;
+    else if (!strcmp(argv[a], "--diffusion"))
+      mode = DIFFUSION;
+    header |= !strcmp(argv[a], "--header");
+  }
   if (header) {
-    print_header(isode);
+    print_header(mode);
     return 0;
   }
-  int n = isode ? ON : NX;
+  int n = mode == ODE ? ON : mode == DIFFUSION ? DN * DN : NX;
   double *u = malloc(4 * n * sizeof *u), *tmp = calloc(4 * n, sizeof *tmp);
   double *du = calloc(4 * n, sizeof *du), *dtmp = calloc(4 * n, sizeof *dtmp);
   double *p = malloc(n * sizeof *p), *dp = calloc(n, sizeof *dp);
   const double t_end = 10.0;
   double tp = 1e300, tg = 1e300, q[20];
   for (int k = 0; k < reps(); k++) {
-    if (isode)
+    if (mode == ODE)
       ode_init(u, p);
+    else if (mode == DIFFUSION)
+      diffuse_init(u, tmp);
     else
       init(u);
     double t0 = wall();
-    volatile double e = isode ? ode(u, p, tmp, n, t_end) : burgers(u, tmp, n, NT);
+    volatile double e = mode == ODE         ? ode(u, p, tmp, n, t_end)
+                        : mode == DIFFUSION ? diffuse(u, tmp, DN, DT)
+                                            : burgers(u, tmp, n, NT);
     double t1 = wall();
     (void)e;
     memset(du, 0, 4 * n * sizeof *du);
     memset(dtmp, 0, 4 * n * sizeof *dtmp);
     memset(dp, 0, n * sizeof *dp);
-    if (isode) {
+    if (mode == ODE) {
       ode_init(u, p);
       __enzyme_autodiff((void *)ode, enzyme_dup, u, du, enzyme_dup, p, dp, enzyme_dup, tmp,
                         dtmp, enzyme_const, n, enzyme_const, t_end);
+    } else if (mode == DIFFUSION) {
+      diffuse_init(u, tmp);
+      __enzyme_autodiff((void *)diffuse, enzyme_dup, u, du, enzyme_dup, tmp, dtmp,
+                        enzyme_const, DN, enzyme_const, DT);
     } else {
       init(u);
       __enzyme_autodiff((void *)burgers, enzyme_dup, u, du, enzyme_dup, tmp, dtmp, enzyme_const,
@@ -182,7 +238,7 @@ int main(int argc, char **argv) {
   double med = nq % 2 ? q[nq / 2] : (q[nq / 2 - 1] + q[nq / 2]) / 2;
   double sum = 0;
   for (int i = 0; i < n; i++)
-    sum += (du[i] + dp[i]) * (1 + (double)i / n);
+    sum += (du[i] + dp[i] + (mode == DIFFUSION ? dtmp[i] : 0)) * (1 + (double)i / n);
   struct rusage ru;
   getrusage(RUSAGE_SELF, &ru);
   const char *b = getenv("LEANTAPE_TAPE_BUDGET");

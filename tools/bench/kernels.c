@@ -8,7 +8,8 @@
  * seed 002's normalize/mag (n = 16000), two kernels whose callees stay
  * calls because they are recursive (tree_sum_4096, hot_pw_100000/10000),
  * and issue 17's loop nests (gemm with a stored product, a Jacobi stencil,
- * a triangular solve).
+ * a triangular solve, in-place Cholesky and LU, Gram-Schmidt, a triangular
+ * product, three chained products).
  * No kernel is opt-in (extra) at present; the mechanism stays.
  * Restrict/plain twins: every kernel with restrict pointers has a `_plain`
  * twin, the same code without restrict (and the plain in-place add a
@@ -41,10 +42,12 @@
  * still differ between -O0 and -O2 (an open part of issue 17). */
 #if defined(BENCH_LINLOOPS) || defined(ONE_gemm_sq) || defined(ONE_gemm_sq_plain) ||        \
     defined(ONE_jacobi2d) || defined(ONE_jacobi2d_plain) || defined(ONE_trisolv) ||         \
-    defined(ONE_trisolv_plain) || defined(ONE_cholesky) || defined(ONE_lu)
+    defined(ONE_trisolv_plain) || defined(ONE_cholesky) || defined(ONE_lu) ||              \
+    defined(ONE_gramschmidt) || defined(ONE_trmm) || defined(ONE_mm3)
 #define LINLOOPS 1
 #include "kernels/linloops.c"
 #include "kernels/factor.c"
+#include "kernels/chains.c"
 #else
 #define LINLOOPS 0
 #endif
@@ -152,6 +155,17 @@ const kernel_t kernels[] = {
 #if ALL || defined(ONE_normalize_ni_plain)
     ENTRYX("normalize_16000_noinline_mag_plain", TGT_NORMALIZE, 0, NN, norm,
            normalize_ni_plain, "normalize_16000_noinline_mag"),
+#endif
+    /* issue 17's other in-place shapes (kernels/chains.c), last: the rows
+     * before them keep their arena history */
+#if LINLOOPS && (ALL || defined(ONE_gramschmidt))
+    ENTRY("gramschmidt_96x64_plain", TGT_GENERAL, GS_M * GS_N, gs, gramschmidt),
+#endif
+#if LINLOOPS && (ALL || defined(ONE_trmm))
+    ENTRY("trmm_96x80_plain", TGT_GENERAL, TM_M * TM_M + TM_M * TM_N, tm, trmm, VEC),
+#endif
+#if LINLOOPS && (ALL || defined(ONE_mm3))
+    ENTRY("3mm_48x56x64x72x80_plain", TGT_GENERAL, M3A + M3B + M3C + M3D, m3, mm3, VEC),
 #endif
 };
 const int nkernels = sizeof kernels / sizeof kernels[0];

@@ -207,11 +207,11 @@ for n in "${notes[@]}"; do echo; echo "$n"; done
 unset BENCH_RAW BENCH_PASS BENCH_PASSES
 
 # ---- checkpointing (ckpt.c: one process per tape budget, peak RSS) --------
-# ckpt_table [--ode] BUDGETS...: one row per budget; the steps run again and
+# ckpt_table [--ode|--diffusion] BUDGETS...: one row per budget; the steps run again and
 # the tape memory held come from the run-time report
 ckpt_table() {
   local mode=() budget row again held sums=""
-  if [ "$1" = --ode ]; then mode=(--ode); shift; fi
+  if [ "$1" = --ode ] || [ "$1" = --diffusion ]; then mode=("$1"); shift; fi
   echo
   "$OUT/ckptbench" "${mode[@]}" --header
   for budget in "$@"; do
@@ -235,6 +235,7 @@ if [ $# -eq 0 ]; then
   clang-22 -O2 -mllvm -leantape-checkpoint -fpass-plugin="$PLUGIN" -Iinclude -Itools/bench \
     tools/bench/ckpt.c -o "$OUT/ckptbench" -lm
   ckpt_table "" 64M 4M
+  ckpt_table --diffusion "" 40M 16M
   ckpt_table --ode "" 64M 1M
 fi
 [ $# -eq 0 ] && [ "${BENCH_COMPILE:-1}" != 0 ] || exit $status

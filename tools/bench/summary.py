@@ -139,9 +139,10 @@ def summary(path):
                            "" if not miss else "; not met: " + ", ".join(
                                "%s (%s; width 1 %s, width 8 / width 1 %s)" % m for m in miss)))
         elif h[0] == "tape budget":
-            # run.sh: the Burgers table, then the adaptive ODE's
-            name = ("Checkpointing, in-place Burgers (N = 4000, T = 20000)" if not nck else
-                    "Online checkpointing, adaptive-step ODE")
+            # run.sh: the Burgers table, the diffusion's, then the adaptive ODE's
+            name = ["Checkpointing, in-place Burgers (N = 4000, T = 20000)",
+                    "Time loop, double-buffered diffusion (300 x 300, 50 steps, state history "
+                    "36 MB)", "Online checkpointing, adaptive-step ODE"][min(nck, 2)]
             nck += 1
             ri, gi = col(h, "peak RSS"), col(h, "grad/primal")
             ai, mi = col(h, "steps run again"), col(h, "tape memory")
