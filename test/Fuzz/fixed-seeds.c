@@ -156,6 +156,9 @@
 // 2-D sweeps in steps (--grid): seeds 1 and 5 are checkpointed at -O2 with
 // the column loop under its guard inside the row loop.
 // RUN: for s in 1 5; do bash %S/../../tools/fuzz/run.sh -S -n 1 -s $s -O "0 2" -g "--grid --scratch" || exit 1; done
+// Double-buffered sweeps (--swap): at -O2 seed 95005's snapshots leave out
+// the buffer each step writes first (328 bytes, 392 before).
+// RUN: bash %S/../../tools/fuzz/run.sh -S -n 1 -s 95005 -O "0 2" -g "--swap --scratch"
 // Online time loops (--timeloop-while) with --pointers: seed 29 passes c
 // as a static const table (in .rodata); at -O2 the snapshot put back what
 // the steps read into it and segfaulted.

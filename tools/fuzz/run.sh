@@ -191,6 +191,9 @@
 # with a 2-D sweep of x as a grid of run-time size, in place or through a
 # scratch grid: the column loop under its guard inside the row loop
 # (lib/analysis/steprun.c); with --scratch about a third are checkpointed.
+# --swap (implies --grid) makes that sweep go from one local buffer into
+# another, the two swapped through pointers after each step: snapshots
+# that leave out the buffer a step writes first (gen/snapshot.c).
 # With -X the pass runs after the optimiser, as for users who run opt on
 # IR clang has already optimised: each level's program is compiled to IR by
 # clang -O$L without the plugin (-O0 without optnone), then

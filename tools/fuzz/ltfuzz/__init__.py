@@ -29,12 +29,12 @@ from .scratch import Scratch
 from .split import Split
 from .stencil import Stencil
 from .structvec import StructVec
-from .timeloop import Grid, StepsVar, Timeloop
+from .timeloop import Grid, StepsVar, Swap, Timeloop
 from .timewhile import TimeWhile
 
 MODES = [Pointers, Calls, Cxx, Alias, Forward, Primal, Split, Eigen, Adaptive, Omp, Entry, Kernels,
          Retarg, Timeloop, StepsVar, Grid, TimeWhile, Capped, Stencil, Gather,
-         Inplace, Scratch, Copies, StructVec, Diffuse, Mpi]
+         Inplace, Scratch, Copies, StructVec, Diffuse, Mpi, Swap]
 
 
 class Gen(Core, *MODES):

@@ -87,21 +87,51 @@ class Grid(Mode):
         self.g_up = r.random() < 0.7  # the row above in the Laplacian
 
     def on_setup(self):
-        tgt = "x" if self.g_inplace else "gsc"
-        lap = "x[gi * gc + gj - 1] + x[gi * gc + gj + 1] - 2.0 * v"
+        swap = getattr(self, "swap", False)
+        src = "ga" if swap else "x"
+        tgt = "gb" if swap else "x" if self.g_inplace else "gsc"
+        lap = "%s[gi * gc + gj - 1] + %s[gi * gc + gj + 1] - 2.0 * v" % (src, src)
         if self.g_up:
-            lap += " + x[(gi - 1) * gc + gj] - v"
+            lap += " + %s[(gi - 1) * gc + gj] - v" % src
         lines = ["  {",
                  "    int gr = n / 4, gc = n / gr;",
                  "    double gsc[N];",
                  "    for (int gi = 1; gi < gr; gi++)",
                  "      for (int gj = 1; gj < gc - 1; gj++) {",
-                 "        double v = x[gi * gc + gj];",
+                 "        double v = %s[gi * gc + gj];" % src,
                  "        %s[gi * gc + gj] = v + %s * %s * (%s);" % (
                      tgt, self.g_dt, self.g_coef, lap),
                  "      }"]
+        if swap:
+            return lines + ["    double *gt = ga;", "    ga = gb;", "    gb = gt;", "  }"]
         if not self.g_inplace:
             lines += ["    for (int gi = 1; gi < gr; gi++)",
                       "      for (int gj = 1; gj < gc - 1; gj++)",
                       "        x[gi * gc + gj] = gsc[gi * gc + gj];"]
         return lines + ["  }"]
+
+
+class Swap(Mode):
+    """--swap (implies --grid): the grid sweep of each step reads one buffer
+    and writes the other, two local arrays made from x that nothing else
+    reads, which then swap through pointers declared before the time loop
+    (the last state joins x[0] after it): a double-buffered stencil, whose
+    pointers the outliner carries in cells that only change places (a
+    permutation), so that a snapshot leaves out the buffer a step writes
+    before it reads it (gen/snapshot.c rotated_first; test/Integration/
+    checkpoint-swapped.c). Draws nothing: --grid's programs are unchanged."""
+    name = "swap"
+    flag = "--swap"
+    help = ("with --grid: the sweep goes from one buffer into the other, x and "
+            "a local copy, swapped through pointers after each step")
+    implies = ("timeloop", "steps_var", "grid")
+
+    def on_locals(self):
+        return ["  double gA[N], gB[N];",
+                "  for (int k = 0; k < N; k++)",
+                "    gA[k] = x[k], gB[k] = 0.5 * x[k];",
+                "  double *ga = gA, *gb = gB;"]
+
+    def on_finish(self):
+        # after the time loop (Timeloop's brace comes first): the last state
+        return ["  x[0] += 0.25 * ga[n / 2 + 1];"]
