@@ -512,7 +512,25 @@ static int mem_layout(LtCtx *c, const LtActivity *a, LLVMValueRef call, LtMemLay
  * for other copies' layouts, which ask again). */
 static unsigned nest;
 
+/* How many questions one asked from outside asked in all. A copy's layout
+ * asks for other copies' and for the element types of the blocks they
+ * reach (memelem.c), which ask about their copies in turn: each level may
+ * branch, and a C++ program with many copies of small objects at -O3 took
+ * more than five minutes (fuzz --cxx --calls seed 100066). Past
+ * LAYOUT_WORK a nested question gets the guess, which every asker passes
+ * over (a guessed layout is never taken for another copy's). */
+#define LAYOUT_WORK 64
+static unsigned work;
+
+static void guess(LtCtx *c, LLVMValueRef call, LtMemLayout *L);
+
 int lt_mem_layout(LtCtx *c, const LtActivity *a, LLVMValueRef call, LtMemLayout *L) {
+  if (!nest)
+    work = 0;
+  else if (++work > LAYOUT_WORK) {
+    guess(c, call, L);
+    return 0;
+  }
   nest++;
   int rc = mem_layout(c, a, call, L);
   nest--;
@@ -638,13 +656,26 @@ static int mem_layout(LtCtx *c, const LtActivity *a, LLVMValueRef call, LtMemLay
    * (minutes on a fuzz --structvec -X program at -O3). */
   if (constant && nest == 1 && lt_mem_layout_from_copies(c, a, call, L))
     return 0;
-  /* Uniform: elements of the type the function accesses the memory as. */
-  L->period = LLVMABISizeOfType(td, fill);
+  guess(c, call, L);
+  return 0;
+}
+
+/* Uniform: elements of the type the function accesses the memory as (a
+ * guess). */
+static void guess(LtCtx *c, LLVMValueRef call, LtMemLayout *L) {
+  LLVMValueRef size = LLVMGetOperand(call, 2);
+  int constant = LLVMIsAConstantInt(size) != NULL;
+  unsigned long long n = constant ? LLVMConstIntGetZExtValue(size) : 0;
+  LLVMTypeRef et = lt_mem_elem_type(c->td, call);
+  LLVMTypeRef fill = et ? et
+                     : constant && n % 8 ? LLVMFloatTypeInContext(c->llctx)
+                                         : c->f64;
+  memset(L, 0, sizeof *L);
+  L->period = LLVMABISizeOfType(c->td, fill);
   L->guessed = 1;
   L->n = 1;
   L->f[0].off = 0;
   L->f[0].ty = fill;
-  return 0;
 }
 
 /* realloc copies the old block: elements of the type the function

@@ -9,6 +9,9 @@
  */
 #include "lt.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+
 #include <string.h>
 
 static LLVMValueRef amap(LtGen *g, LLVMValueRef v) {
@@ -394,6 +397,8 @@ static void mirror_pointer_memory(LtGen *g, LLVMBuilderRef b, LLVMValueRef i) {
          (mixed = lt_mem_pointee_holds_ptrs(g->c, &g->act_of.pts, i)) ||
          (!lt_mem_elem_type(g->c->td, i) && lt_mem_ptrs_seen(g->c, i))) &&
         !(LLVMIsAAllocaInst(lt_base_of(dst)) && write_only(lt_base_of(dst), 0))) {
+      if (getenv("LEANTAPE_DEBUG_LAYOUT"))
+        LLVMDumpValue(i), fprintf(stderr, " <- no layout\n");
       lt_error(g->c, i, "this copies memory that may hold %s",
                mixed ? "both pointers to active data and floating-point "
                        "values, and its layout is unknown; copy the struct by "
