@@ -107,10 +107,10 @@
 // recursion (kept as a call): the shadow pointer was not copied at -O0
 // RUN: bash %S/../../tools/fuzz/run.sh -S -n 1 -s 15 -O "0 2" -g "--calls --pointers"
 // RUN: bash %S/../../tools/fuzz/run.sh -S -n 4 -s 1 -O "0 2" -j 2 -g "--cxx --calls"
-// seeds 100066 --cxx --calls, 104048 --cxx --pointers, 114019
-// --structvec and 122131 --adaptive --cxx at -O3: the layouts of their copies asked each other's and
-// their blocks' element types, more than two minutes in the plugin
-// (analysis/memlayout.c LAYOUT_WORK); a few seconds now
+// seeds 100066 --cxx --calls, 104048 --cxx --pointers, 114019 --structvec
+// and 122131 --adaptive --cxx at -O3: the layouts of their copies asked
+// each other's and their blocks' element types, more than two minutes in
+// the plugin (analysis/memlayout.c LAYOUT_WORK); a few seconds now
 // RUN: timeout 300 bash %S/../../tools/fuzz/run.sh -S -n 1 -s 100066 -O 3 -g "--cxx --calls"
 // RUN: timeout 300 bash %S/../../tools/fuzz/run.sh -S -n 1 -s 104048 -O 3 -g "--cxx --pointers"
 // RUN: timeout 300 bash %S/../../tools/fuzz/run.sh -S -n 1 -s 114019 -O 3 -g --structvec
