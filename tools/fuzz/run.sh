@@ -143,7 +143,8 @@
 # rebuilt), CLANG (default clang-22), CLANGXX (default clang++-22), SANCC /
 # SANCXX (compilers for -P, default $CLANG / $CLANGXX; clang-22 needs
 # libclang-rt-22-dev), FUZZ_TIMEOUT seconds per run (default 20),
-# FUZZ_OPENMP (the OpenMP flags of -g --omp programs, default -fopenmp; they
+# FUZZ_COMPILE_TIMEOUT seconds per compile with the plugin (default 300; past
+# it: FAIL ... compile timeout), FUZZ_OPENMP (the OpenMP flags of -g --omp programs, default -fopenmp; they
 # run with the caller's OMP_NUM_THREADS), FUZZ_PLUGIN_FLAGS (more flags for
 # the compiles with the plugin, e.g. "-mllvm -leantape-outline-time-loops").
 # With --capped in GEN_ARGS every top-level statement of f is a loop capped
@@ -210,6 +211,9 @@ plugin=${LEANTAPE_PLUGIN:-$build/lib/LLVMLeantape.so}
 clang=${CLANG:-clang-22}
 clangxx=${CLANGXX:-clang++-22}
 tmo=${FUZZ_TIMEOUT:-20}
+# a compile (clang with the plugin, or opt with it) taking longer than this
+# is a failure, "compile timeout" (the plugin's analyses once took minutes)
+ctmo=${FUZZ_COMPILE_TIMEOUT:-300}
 
 count=20 start=1 levels="0 2" genargs="" keep=0 jobs=1 strict=0 primal=0 enzflags="" tsan=0
 after=0
@@ -393,7 +397,7 @@ run_seed() {
       # shellcheck disable=SC2086
       { "$clang" $xf $tsanflags -O"$L" $nonone -S -emit-llvm -I"$repo/include" \
           "$d/prog.$ext" -o "$d/prog.O$L.ll" &&
-        "$optbin" -load-pass-plugin="$plugin" -passes=leantape "$d/prog.O$L.ll" \
+        timeout "$ctmo" "$optbin" -load-pass-plugin="$plugin" -passes=leantape "$d/prog.O$L.ll" \
           -o "$d/prog.O$L.bc" &&
         "$clang" $tsanflags -O"$L" "$d/prog.O$L.bc" -lm $(prog_libs "$d/prog.$ext") \
           -o "$d/prog.O$L"; } \
@@ -401,14 +405,16 @@ run_seed() {
     else
       # shellcheck disable=SC2086
       # shellcheck disable=SC2046
-      "$clang" $xf $tsanflags ${FUZZ_PLUGIN_FLAGS:-} $(ckpt_flags "$d/prog.$ext") -O"$L" \
+      timeout "$ctmo" "$clang" $xf $tsanflags ${FUZZ_PLUGIN_FLAGS:-} $(ckpt_flags "$d/prog.$ext") -O"$L" \
         -fpass-plugin="$plugin" \
         -I"$repo/include" "$d/prog.$ext" -lm $(prog_libs "$d/prog.$ext") -o "$d/prog.O$L" \
         >"$d/cc.O$L.log" 2>&1
     fi
     rc=$?
     if [ $rc -ne 0 ]; then
-      if grep -q -e 'Stack dump' -e 'PLEASE submit' "$d/cc.O$L.log"; then
+      if [ $rc = 124 ]; then
+        echo "FAIL $seed $L compile timeout after ${ctmo}s"
+      elif grep -q -e 'Stack dump' -e 'PLEASE submit' "$d/cc.O$L.log"; then
         echo "FAIL $seed $L plugin crash: $(grep -m1 -e 'error' -e 'Assert' "$d/cc.O$L.log" | head -c 200)"
       elif grep -q 'error: leantape: .*not supported' "$d/cc.O$L.log" &&
            ! grep 'error:' "$d/cc.O$L.log" | grep -qv 'error: leantape: .*not supported'; then
