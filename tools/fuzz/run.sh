@@ -455,7 +455,7 @@ seeds=$(seq "$start" $((start + count - 1)))
 if [ "$jobs" -gt 1 ]; then
   export -f run_seed
   export -f prog_flags ckpt_flags ckpt_budget is_mpi prog_libs run_prog
-  export tmp here genargs levels clang plugin repo tmo primal sancc cxx ext enzflags tsan \
+  export tmp here genargs levels clang plugin repo tmo ctmo primal sancc cxx ext enzflags tsan \
     tsanflags archer after optbin mpi_cflags mpi_libs mpirun ranks
   printf '%s\n' $seeds | xargs -P "$jobs" -I{} bash -c 'run_seed {}' | tee -a "$results"
 else
