@@ -221,6 +221,18 @@ static void put_back(LtCtx *c, LLVMBuilderRef b, LLVMValueRef save, LLVMValueRef
   *off = LLVMBuildAdd(b, *off, len, "");
 }
 
+/* Return v when op is k; the builder goes on in a new block otherwise. */
+static void ret_if_op(LtCtx *c, LLVMBuilderRef b, LLVMValueRef fn, LLVMValueRef op,
+                      unsigned k, LLVMValueRef v) {
+  LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(c->llctx, fn, "op.ret");
+  LLVMBasicBlockRef no = LLVMAppendBasicBlockInContext(c->llctx, fn, "op.other");
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, op, LLVMConstInt(LLVMTypeOf(op), k, 0), ""),
+                  yes, no);
+  LLVMPositionBuilderAtEnd(b, yes);
+  LLVMBuildRet(b, v);
+  LLVMPositionBuilderAtEnd(b, no);
+}
+
 static int cell_index(const LtFacts *f, const LtVec *cells, LLVMValueRef v) {
   if (!LLVMIsALoadInst(v))
     return -1;
@@ -384,13 +396,7 @@ LLVMValueRef lt_ckpt_snap_build(LtCtx *c, const LtFacts *facts, const char *base
                   reads, state);
   LLVMPositionBuilderAtEnd(b, reads);
   {
-    LLVMBasicBlockRef fullb = LLVMAppendBasicBlockInContext(c->llctx, fn, "full");
-    LLVMBasicBlockRef rd3 = LLVMAppendBasicBlockInContext(c->llctx, fn, "reads3");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, op, LLVMConstInt(LLVMTypeOf(op), 6, 0), ""),
-                    fullb, rd3);
-    LLVMPositionBuilderAtEnd(b, fullb);
-    LLVMBuildRet(b, full);
-    LLVMPositionBuilderAtEnd(b, rd3);
+    ret_if_op(c, b, fn, op, 6, full);
     size_t nr = rd.base.n + gr.base.n;
     LLVMValueRef rt = LLVMConstInt(c->i64, 0, 0), lo[nr + 1], len[nr + 1];
     int rotk[nr + 1]; /* a rotated group's: lo is its offset from its cell's buffer */
@@ -416,13 +422,7 @@ LLVMValueRef lt_ckpt_snap_build(LtCtx *c, const LtFacts *facts, const char *base
       }
       rt = LLVMBuildAdd(b, rt, len[at], "");
     }
-    LLVMBasicBlockRef rsize = LLVMAppendBasicBlockInContext(c->llctx, fn, "rsize");
-    LLVMBasicBlockRef rcopy = LLVMAppendBasicBlockInContext(c->llctx, fn, "rcopy");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, op, LLVMConstInt(LLVMTypeOf(op), 3, 0), ""),
-                    rsize, rcopy);
-    LLVMPositionBuilderAtEnd(b, rsize);
-    LLVMBuildRet(b, rt);
-    LLVMPositionBuilderAtEnd(b, rcopy);
+    ret_if_op(c, b, fn, op, 3, rt);
     LLVMValueRef rsave = LLVMBuildICmp(b, LLVMIntEQ, op, LLVMConstInt(LLVMTypeOf(op), 4, 0), "");
     LLVMValueRef roff = LLVMConstInt(c->i64, 0, 0);
     for (size_t k = 0; ok && k < nr; k++) {
