@@ -175,8 +175,9 @@ static void drop_unused_decls(LLVMModuleRef m) {
 }
 
 /* Last, over the generated functions: sincos (sincos.c), loops copied
- * without the undo log's calls (unswitch.c), and the accumulations of a
- * stencil's reverse loop (gather.c). Not earlier: a
+ * without the undo log's calls (unswitch.c), the accumulations of a
+ * stencil's reverse loop (gather.c), and the values inner loops take from
+ * downward loops (launder.c). Not earlier: a
  * derivative may itself be differentiated (nested calls, innermost first),
  * and the rule table knows sin and cos, not sincos. */
 static void fuse_generated(LtCtx *c) {
@@ -187,6 +188,7 @@ static void fuse_generated(LtCtx *c) {
       lt_fuse_sincos(c, f);
       lt_unswitch_undo(c, f);
       lt_gather_accums(c, f);
+      lt_launder_reverse_nests(c, f);
     }
   }
 }

@@ -155,6 +155,49 @@ static int same_object_cheap(Ctx *x, const Cand *cd) {
   return 1;
 }
 
+/* Would the log cost a block per run of a loop, checked at run time
+ * (undoblock.c)? Every write of the candidate's classes in a loop as deep
+ * as the load is a plain store whose address moves by its own size in
+ * its loop, a loop that reads nothing through the store's own base: a
+ * double-buffered step's b[i][j] = f(a[i-1..i+1][j-1..j+1]) with a and b
+ * swapped through pointers, whose loads a later step overwrites. The
+ * block keeps the state (8 bytes a point) where the tape keeps what the
+ * adjoint needs of every point (16 and more). A guess: the generator
+ * checks the shape again, and A tests per run that the loads R re-reads
+ * in the loop stay clear of the block, else logs each store (u == v). */
+static int blocks_cheap(Ctx *x, const Cand *cd) {
+  const LtFacts *g = x->g;
+  int lb = lt_cfg_id(g->g, LLVMGetInstructionParent(cd->load));
+  int l = lb >= 0 ? lt_loop_of(g->loops, (unsigned)lb) : -1;
+  if (l < 0 || !lt_linear_in(g->ind, (unsigned)l, LLVMGetOperand(cd->load, 0)) ||
+      !unit_stride(g, (unsigned)l, cd->load))
+    return 0;
+  int any = 0;
+  for (unsigned wc = 0; wc < x->w.n; wc++) {
+    if (!bit_has(cd->wcs, wc))
+      continue;
+    const Class *cl = &x->w.c[wc];
+    const LtVec *m = cl->kept ? cl->kept : &cl->members;
+    if (cl->unloggable || !cl->store)
+      return 0;
+    for (size_t k = 0; k < m->n; k += 2) {
+      int sb = lt_cfg_id(g->g, LLVMGetInstructionParent(m->v[k]));
+      int sl = sb >= 0 ? lt_loop_of(g->loops, (unsigned)sb) : -1;
+      if (sb >= 0 && depth_of(g, (unsigned)sb) < cd->ld)
+        continue;
+      long long step, size;
+      if (sl < 0 || !LLVMIsAStoreInst(m->v[k]))
+        return 0;
+      size = (long long)LLVMStoreSizeOfType(g->c->td, LLVMTypeOf(LLVMGetOperand(m->v[k], 0)));
+      if (!lt_affine_step(g->ind, g->c->td, m->v[k + 1], (unsigned)sl, &step) ||
+          (step != size && step != -size) || loop_reads(g, (unsigned)sl, lt_base_of(m->v[k + 1])))
+        return 0;
+      any = 1;
+    }
+  }
+  return any;
+}
+
 /* Which candidates the undo log may re-read. One whose writes run in a
  * shallower nest than it (normalize's out[j] under its n^2 loads of x)
  * always: the log is smaller than the tape it saves. One at the same
@@ -162,8 +205,9 @@ static int same_object_cheap(Ctx *x, const Cand *cd) {
  * show that the writes cannot touch what the loads read, which then logs
  * nothing; it needs every candidate's ranges computable at entry (else
  * the log is always on), or when the log would hold about one entry per
- * run of a loop (runs_cheap). Whether a candidate is re-read at all is
- * known once the reverse pass is built (undo.c logs only what it needs). */
+ * run of a loop (runs_cheap), or a block per run (blocks_cheap). Whether
+ * a candidate is re-read at all is known once the reverse pass is built
+ * (undo.c logs only what it needs). */
 void lt_ow_decide(LtOverwrite *o, Ctx *x) {
   int runtime = 1;
   for (size_t k = 0; k < x->cands.n; k++) {
@@ -178,7 +222,7 @@ void lt_ow_decide(LtOverwrite *o, Ctx *x) {
     Cand *cd = x->cands.v[k];
     int take = !cd->hopeless &&
                (cd->ld > cd->sd || (runtime && same_object_cheap(x, cd) && cand_range(x, cd)) ||
-                runs_cheap(x, cd));
+                runs_cheap(x, cd) || blocks_cheap(x, cd));
     if (take) {
       lt_map_put(&o->ok, cd->load, (void *)3);
       for (size_t u = 0; u < cd->closure.n; u++)

@@ -161,6 +161,7 @@ static void gen_free(LtGen *g) {
   lt_map_free(&g->undo_tri);
   lt_map_free(&g->undo_block);
   lt_map_free(&g->undo_run);
+  lt_map_free(&g->undo_runblock);
   lt_map_free(&g->undo_apart);
   lt_vec_free(&g->undo_skip);
   lt_vec_free(&g->undo_enter);

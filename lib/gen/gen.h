@@ -77,6 +77,11 @@ int lt_loop_unswitch(LtCtx *c, const LtCfg *g, const LtLoops *ls, unsigned l, LL
  * calls behind invariant branches (one copy without them) */
 void lt_unswitch_undo(LtCtx *c, LLVMValueRef fn);
 
+/* launder.c: at -O2, the values an innermost loop takes from a loop that
+ * counts downwards, through an empty asm in its preheader, so that LLVM
+ * checks the inner loop's ranges before it, not (always failing) before
+ * the outer loop */
+void lt_launder_reverse_nests(LtCtx *c, LLVMValueRef fn);
 /* gather.c: a reverse loop's accumulations into neighbouring elements
  * (a stencil's adjoint) become one addition per element, the rest carried
  * in registers, so that the loop vectorises */
@@ -248,6 +253,7 @@ struct LtGen {
                           loop -> the loop id + 1 (undoblock.c) */
   LtMap undo_run;      /* logged stores saved once per run of their loop
                           when apart -> the loop id + 1 (undoblock.c) */
+  LtMap undo_runblock; /* those of them saved as a tested block per run */
   LtMap undo_apart;    /* loop id + 1 -> A's i1 "apart" of its run */
   LtVec undo_skip;     /* (A's save call, apart): skipped when apart */
   LtVec undo_enter;    /* (loop id + 1, R's store of its reverse counter

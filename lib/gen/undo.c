@@ -108,6 +108,15 @@ static LLVMValueRef hint_global(LtGen *g) {
   return lt_thread_global(g->c, name, g->c->i64);
 }
 
+/* The bytes of blocks A's last call (on this thread) logged: the room
+ * for blocks the next call's log takes from the arena with it, when the
+ * blocks' bytes are not computable at entry (block_room) or are fewer. */
+static LLVMValueRef blocks_global(LtGen *g) {
+  char name[300];
+  snprintf(name, sizeof name, "lt.undo.blocks.%s", LLVMGetValueName2(g->A, &(size_t){0}));
+  return lt_thread_global(g->c, name, g->c->i64);
+}
+
 void lt_undo_reverse_store(LtGen *g, LLVMValueRef store) {
   if (g->split || !lt_map_get(&g->ow.store_class, store) ||
       !lt_map_get(&g->fmap, store))
@@ -156,11 +165,15 @@ void lt_undo_reverse_finish(LtGen *g) {
    * restore per block where R leaves their loop; stores logged by runs:
    * their restores leave a run entry alone, and one restore per run */
   lt_map_init(&g->undo_run, 16);
+  lt_map_init(&g->undo_runblock, 16);
   lt_map_init(&g->undo_apart, 16);
   for (size_t k = 0; k < g->undo_calls.n; k += 2) {
     LLVMValueRef st = g->undo_calls.v[k];
     int need = lt_map_get(&g->undo_need, lt_map_get(&g->ow.store_class, st)) != NULL;
-    int l = need ? lt_undo_block_loop(g, st) : -1, run = 0;
+    int tested = 0; /* a tested block is a run entry that holds a block */
+    int l = need ? lt_undo_block_loop(g, st, &tested) : -1, run = tested;
+    if (l >= 0 && tested)
+      lt_map_put(&g->undo_runblock, st, (void *)1);
     if (l < 0 && need && (l = lt_undo_run_loop(g, st)) >= 0)
       run = 1;
     if (l < 0)
@@ -311,6 +324,39 @@ static void reserve(LtGen *g) {
   LLVMDisposeBuilder(b);
 }
 
+/* The bytes of the blocks A will log, at entry, when computable: each
+ * block store's executions times its size (a block holds exactly what
+ * its run writes), plus 8 bytes of alignment per run of its loop for
+ * elements not a multiple of 8 bytes; else NULL. Largest trip counts
+ * overshoot in a triangular nest. */
+static LLVMValueRef block_room(LtGen *g, LLVMBuilderRef b) {
+  LtCtx *c = g->c;
+  LLVMValueRef room = LLVMConstInt(c->i64, 0, 0);
+  for (size_t k = 0; k < g->undo_calls.n && room; k += 2) {
+    LLVMValueRef i = g->undo_calls.v[k];
+    size_t l = (size_t)lt_map_get(&g->undo_block, i);
+    if (!lt_map_get(&g->undo_need, lt_map_get(&g->ow.store_class, i)))
+      continue;
+    if (!l && lt_map_get(&g->undo_runblock, i))
+      l = (size_t)lt_map_get(&g->undo_run, i);
+    if (!l)
+      continue;
+    unsigned long long size = LLVMStoreSizeOfType(c->td, LLVMTypeOf(LLVMGetOperand(i, 0)));
+    LLVMValueRef n = lt_range_count(&g->fx, g->A, b, i);
+    if (!n)
+      return NULL;
+    room = LLVMBuildAdd(b, room, LLVMBuildMul(b, n, LLVMConstInt(c->i64, size, 0), ""), "");
+    if (size % 8) { /* a block's bytes rounded up to words */
+      LLVMBasicBlockRef ph = g->g.block[g->loops.loop[l - 1].preheader];
+      LLVMValueRef r = lt_range_count(&g->fx, g->A, b, LLVMGetBasicBlockTerminator(ph));
+      if (!r)
+        return NULL;
+      room = LLVMBuildAdd(b, room, LLVMBuildMul(b, r, LLVMConstInt(c->i64, 8, 0), ""), "");
+    }
+  }
+  return room;
+}
+
 /* When every logged store's executions are computable at entry: the
  * whole log there, if on (no allocation in the loops), less the entries
  * reserved before triangular nests; and never less than the last call's
@@ -337,13 +383,17 @@ static void preallocate(LtGen *g, LLVMBuilderRef b) {
     total = n ? LLVMBuildAdd(b, total, n, "") : NULL;
   }
   lt_map_free(&runs);
+  LLVMValueRef room = block_room(g, b);
+  LLVMValueRef blast = LLVMBuildLoad2(b, c->i64, blocks_global(g), "lt.undo.blocks");
+  room = room ? LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntUGT, blast, room, ""), blast, room, "")
+              : blast;
   LLVMValueRef last = LLVMBuildLoad2(b, c->i64, hint_global(g), "lt.undo.last");
   LLVMValueRef n = total ? LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntUGT, last, total, ""),
                                            last, total, "")
                          : last;
   LLVMValueRef f = lt_undo_begin_fn(c, g->lifo);
-  LLVMValueRef args[3] = {g->a_undo, n, total ? total : LLVMConstInt(c->i64, 0, 0)};
-  LLVMBuildCall2(b, LLVMGlobalGetValueType(f), f, args, 3, "");
+  LLVMValueRef args[4] = {g->a_undo, n, total ? total : LLVMConstInt(c->i64, 0, 0), room};
+  LLVMBuildCall2(b, LLVMGlobalGetValueType(f), f, args, 4, "");
 }
 
 void lt_undo_forward(LtGen *g) {
@@ -361,6 +411,10 @@ void lt_undo_forward(LtGen *g) {
   LLVMBuildStore(b, LLVMConstInt(c->i64, 0, 0), lt_undo_field(c, b, g->a_undo, 3));
   LLVMBuildStore(b, LLVMConstInt(c->i64, 0, 0), lt_undo_field(c, b, g->a_undo, 4));
   LLVMBuildStore(b, LLVMConstNull(c->ptr), lt_undo_field(c, b, g->a_undo, 5));
+  LLVMBuildStore(b, LLVMConstNull(c->ptr), lt_undo_field(c, b, g->a_undo, 6));
+  LLVMBuildStore(b, LLVMConstNull(c->ptr), lt_undo_field(c, b, g->a_undo, 7));
+  LLVMBuildStore(b, LLVMConstInt(c->i64, 0, 0), lt_undo_field(c, b, g->a_undo, 8));
+  LLVMBuildStore(b, LLVMConstNull(c->ptr), lt_undo_field(c, b, g->a_undo, 9));
   reserve(g);
   preallocate(g, b);
   LLVMValueRef f = lt_undo_save_fn(c);
@@ -386,12 +440,16 @@ void lt_undo_forward(LtGen *g) {
       LLVMBasicBlockRef ph = g->g.block[g->loops.loop[rl - 1].preheader];
       LLVMValueRef apb = lt_map_get(&g->fmap, LLVMBasicBlockAsValue(ph));
       LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(LLVMValueAsBasicBlock(apb)));
-      LLVMValueRef s;
-      apart = lt_undo_run_apart(g, i, (unsigned)rl - 1, b, &s);
+      LLVMValueRef s, n = size, rf = lt_undo_run_fn(c);
+      if (lt_map_get(&g->undo_runblock, i)) { /* the block, or none */
+        apart = lt_undo_block_apart(g, i, (unsigned)rl - 1, b, &s, &n);
+        rf = lt_undo_block_run_fn(c);
+      } else {
+        apart = lt_undo_run_apart(g, i, (unsigned)rl - 1, b, &s);
+      }
       lt_map_put(&g->undo_apart, (void *)rl, apart);
-      LLVMValueRef rf = lt_undo_run_fn(c);
       LLVMValueRef args[3] = {g->a_undo, s,
-                              LLVMBuildSelect(b, apart, size, LLVMConstInt(c->i64, 0, 0), "")};
+                              LLVMBuildSelect(b, apart, n, LLVMConstInt(c->i64, 0, 0), "")};
       LLVMBuildCall2(b, LLVMGlobalGetValueType(rf), rf, args, 3, "");
     }
     LLVMValueRef ai = lt_map_get(&g->fmap, i);
@@ -414,6 +472,8 @@ LLVMValueRef lt_undo_forward_field(LtGen *g, LLVMBuilderRef b, unsigned k) {
     LLVMValueRef p = LLVMBuildLoad2(b, c->i64, lt_undo_field(c, b, g->a_undo, 3), "");
     LLVMBuildStore(b, LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntUGT, p, v, ""), p, v, ""),
                    hint_global(g));
+    LLVMBuildStore(b, LLVMBuildLoad2(b, c->i64, lt_undo_field(c, b, g->a_undo, 8), ""),
+                   blocks_global(g));
   }
   return v;
 }
@@ -439,6 +499,13 @@ int lt_undo_guard(LtGen *g) {
   if (g->a_undo && g->a_undo_on) {
     any |= guard_calls(g->c, g->A, lt_undo_save_fn(g->c), g->a_undo_on);
     any |= guard_calls(g->c, g->A, lt_undo_run_fn(g->c), g->a_undo_on);
+    /* the blocks' helpers, where the module has them */
+    static const char *const blocks[] = {"lt.undo.block", "lt.undo.block.run"};
+    for (unsigned k = 0; k < 2; k++) {
+      LLVMValueRef f = LLVMGetNamedFunction(g->c->mod, blocks[k]);
+      if (f)
+        any |= guard_calls(g->c, g->A, f, g->a_undo_on);
+    }
   }
   if (g->r_undo && g->r_undo_on) {
     any |= guard_calls(g->c, g->R, lt_undo_restore_fn(g->c), g->r_undo_on);

@@ -134,23 +134,47 @@ static int every_iteration(LtGen *g, unsigned l, LLVMValueRef store) {
          lt_cfg_dominates(&g->g, (unsigned)id, (unsigned)g->loops.loop[l].latch);
 }
 
-int lt_undo_block_loop(LtGen *g, LLVMValueRef store) {
+/* Is store the only store logged in l or a loop inside it? */
+static int only_logged(LtGen *g, unsigned l, LLVMValueRef store) {
+  for (size_t k = 0; k < g->undo_calls.n; k += 2) {
+    LLVMValueRef s = g->undo_calls.v[k];
+    if (s != store && in_loop(g, l, s) &&
+        lt_map_get(&g->undo_need, lt_map_get(&g->ow.store_class, s)))
+      return 0;
+  }
+  return 1;
+}
+
+int lt_undo_block_loop(LtGen *g, LLVMValueRef store, int *tested) {
   int l = counted_loop(g, store);
+  *tested = 0;
   if (l < 0 || !every_iteration(g, (unsigned)l, store))
     return -1;
   long long step;
   if (!dense(g, (unsigned)l, store, &step) ||
       !first(g, (unsigned)l, LLVMGetOperand(store, 1), NULL, 0))
     return -1;
-  /* no load re-read through the log inside l that the store may write */
+  /* no load re-read through the log inside l that the store may write;
+   * or only loads of l itself, linear in l, when the store is the only
+   * one logged in l: A then tests per run that they stay clear of the
+   * block (lt_undo_block_apart), a double buffer's step */
   void *cls = lt_map_get(&g->ow.store_class, store);
   for (size_t k = 0; k < g->undo_order.n; k++) {
-    if (!in_loop(g, (unsigned)l, g->undo_order.v[k]))
+    LLVMValueRef ld = g->undo_order.v[k];
+    if (!in_loop(g, (unsigned)l, ld))
       continue;
-    LtVec *lists = lt_map_get(&g->ow.cand, g->undo_order.v[k]);
-    for (size_t j = 0; lists && j < lists->n; j++)
-      if (lists->v[j] == cls)
+    LtVec *lists = lt_map_get(&g->ow.cand, ld);
+    for (size_t j = 0; lists && j < lists->n; j++) {
+      if (lists->v[j] != cls)
+        continue;
+      int id = lt_cfg_id(&g->g, LLVMGetInstructionParent(ld));
+      if (id < 0 || lt_loop_of(&g->loops, (unsigned)id) != l ||
+          !lt_linear_in(&g->ind, (unsigned)l, LLVMGetOperand(ld, 0)) ||
+          !first(g, (unsigned)l, LLVMGetOperand(ld, 0), NULL, 0) ||
+          !only_logged(g, (unsigned)l, store))
         return -1;
+      *tested = 1;
+    }
   }
   return l;
 }
@@ -274,6 +298,34 @@ static LLVMValueRef addr_int(LtGen *g, LLVMBuilderRef b, LLVMValueRef p) {
   return LLVMBuildPtrToInt(b, p, g->c->i64, "");
 }
 
+/* Do the loads R re-reads in l under the log (paired with a class that
+ * has a member in l) stay clear of the bytes [s, s_end) over the whole
+ * run of T header executions? Their addresses are linear in l: the first
+ * and last iteration bound them. `apart` and-ed with that, at b. */
+static LLVMValueRef loads_clear(LtGen *g, unsigned l, LLVMBuilderRef b, LLVMValueRef t,
+                                LLVMValueRef s, LLVMValueRef s_end, LLVMValueRef apart) {
+  const LtLoop *L = &g->loops.loop[l];
+  for (size_t k = 0; k < g->undo_order.n; k++) {
+    LLVMValueRef ld = g->undo_order.v[k];
+    if (!in_loop(g, l, ld) || !paired_in(g, l, ld))
+      continue;
+    /* its last iteration: T - 1, or T - 2 after a header's exit test */
+    int id = lt_cfg_id(&g->g, LLVMGetInstructionParent(ld));
+    unsigned long long back = L->exiting[0] == L->header && (unsigned)id != L->header ? 2 : 1;
+    LLVMValueRef last = LLVMBuildSub(b, t, LLVMConstInt(g->c->i64, back, 0), "");
+    LLVMValueRef p = addr_int(g, b, first(g, l, LLVMGetOperand(ld, 0), b, 0));
+    LLVMValueRef q = addr_int(g, b, at_iter(g, l, LLVMGetOperand(ld, 0), b, last, 0));
+    LLVMValueRef up = LLVMBuildICmp(b, LLVMIntULE, p, q, "");
+    LLVMValueRef lo = LLVMBuildSelect(b, up, p, q, "");
+    LLVMValueRef hi = LLVMBuildSelect(b, up, q, p, "");
+    hi = LLVMBuildAdd(b, hi, LLVMConstInt(g->c->i64, size_of(g, ld), 0), "");
+    LLVMValueRef below = LLVMBuildICmp(b, LLVMIntULE, hi, s, "");
+    LLVMValueRef above = LLVMBuildICmp(b, LLVMIntULE, s_end, lo, "");
+    apart = LLVMBuildAnd(b, apart, LLVMBuildOr(b, below, above, ""), "");
+  }
+  return apart;
+}
+
 LLVMValueRef lt_undo_run_apart(LtGen *g, LLVMValueRef store, unsigned l, LLVMBuilderRef b,
                                LLVMValueRef *at) {
   LtCtx *c = g->c;
@@ -284,25 +336,23 @@ LLVMValueRef lt_undo_run_apart(LtGen *g, LLVMValueRef store, unsigned l, LLVMBui
   LLVMValueRef s = addr_int(g, b, *at);
   LLVMValueRef s_end =
       LLVMBuildAdd(b, s, LLVMConstInt(c->i64, size_of(g, LLVMGetOperand(store, 0)), 0), "");
-  const LtLoop *L = &g->loops.loop[l];
-  for (size_t k = 0; k < g->undo_order.n; k++) {
-    LLVMValueRef ld = g->undo_order.v[k];
-    if (!in_loop(g, l, ld) || !paired_in(g, l, ld))
-      continue;
-    /* its last iteration: T - 1, or T - 2 after a header's exit test */
-    int id = lt_cfg_id(&g->g, LLVMGetInstructionParent(ld));
-    unsigned long long back = L->exiting[0] == L->header && (unsigned)id != L->header ? 2 : 1;
-    LLVMValueRef last = LLVMBuildSub(b, t, LLVMConstInt(c->i64, back, 0), "");
-    LLVMValueRef p = addr_int(g, b, first(g, l, LLVMGetOperand(ld, 0), b, 0));
-    LLVMValueRef q = addr_int(g, b, at_iter(g, l, LLVMGetOperand(ld, 0), b, last, 0));
-    LLVMValueRef up = LLVMBuildICmp(b, LLVMIntULE, p, q, "");
-    LLVMValueRef lo = LLVMBuildSelect(b, up, p, q, "");
-    LLVMValueRef hi = LLVMBuildSelect(b, up, q, p, "");
-    hi = LLVMBuildAdd(b, hi, LLVMConstInt(c->i64, size_of(g, ld), 0), "");
-    LLVMValueRef below = LLVMBuildICmp(b, LLVMIntULE, hi, s, "");
-    LLVMValueRef above = LLVMBuildICmp(b, LLVMIntULE, s_end, lo, "");
-    apart = LLVMBuildAnd(b, apart, LLVMBuildOr(b, below, above, ""), "");
-  }
+  apart = loads_clear(g, l, b, t, s, s_end, apart);
+  LLVMSetValueName2(apart, "lt.undo.apart", 13);
+  return apart;
+}
+
+/* A tested block (lt_undo_block_loop's *tested): its range lo and bytes
+ * as lt_undo_block_range gives them, and whether the loads R re-reads in
+ * l stay clear of it over the run (an empty run is apart too: its block
+ * is empty). */
+LLVMValueRef lt_undo_block_apart(LtGen *g, LLVMValueRef store, unsigned l, LLVMBuilderRef b,
+                                 LLVMValueRef *lo, LLVMValueRef *bytes) {
+  LtCtx *c = g->c;
+  *lo = lt_undo_block_range(g, store, l, b, bytes);
+  LLVMValueRef s = addr_int(g, b, *lo);
+  LLVMValueRef s_end = LLVMBuildAdd(b, s, *bytes, "");
+  LLVMValueRef apart = loads_clear(g, l, b, header_runs(g, l, b), s, s_end,
+                                   LLVMConstInt(c->i1, 1, 0));
   LLVMSetValueName2(apart, "lt.undo.apart", 13);
   return apart;
 }

@@ -1,41 +1,67 @@
 /* undort.c: the undo log's run-time helpers (undo.c), internal IR
- * functions defined once per module: lt.undo.save, .run and .block append
- * an entry (growing the log), .restore pops one and swaps memory with it,
+ * functions defined once per module: lt.undo.save, .run, .block and
+ * .block.run (a block that is a run entry) append an entry (growing the
+ * log), .restore pops one and swaps memory with it,
  * .restore.run leaves a run entry on top alone, .top.run asks whether one
  * is on top, .begin/.begin.arena allocate the whole log, .reserve makes
  * room before a triangular nest, .finish replays the entries forwards and
  * frees the log. Each but .top.run returns at once when the log is off.
  *
- * State: {ptr log, i64 count, i64 on, i64 total, i64 capacity, ptr base}
- * (total: in R the entries to replay, in A the entries promised);
- * an entry is 24 bytes {address, size | flags, value or block}.
+ * State: {ptr log, i64 count, i64 on, i64 total, i64 capacity, ptr base,
+ * ptr next, ptr end, i64 block bytes, ptr table} (total: in R the entries
+ * to replay, in A the entries promised; next and end: A's room for blocks
+ * in the arena's block after the log, lt.undo.begin.arena; block bytes:
+ * what A's blocks took, the next call's room; table: A's hash of block
+ * addresses to their last entry); an entry is 24 bytes {address,
+ * size | flags, value or block}. A block in that room is KEPT: the arena's
+ * pop frees it with the log, not free().
+ *
+ * A block that a later block of the log covers exactly (the same address
+ * and size: a time step's u[i] = tmp[i] at every step, a double buffer's
+ * row every second step) is LATER: the memory it would swap back in at
+ * the replay is what the later block saved, so R's restore copies it
+ * (block to memory) instead of swapping, and the replay skips it; only
+ * the last block of each range swaps and replays. A finds the earlier
+ * block through the table (one slot per hashed address; a collision
+ * forgets the earlier one, which then swaps as before).
  */
 #include "lt.h"
 
 #include <string.h>
 
+
 #define ENTRY LT_UNDO_ENTRY
 #define BLOCK LT_UNDO_BLOCK
 #define RUN LT_UNDO_RUN
+#define KEPT LT_UNDO_KEPT
+#define LATER LT_UNDO_LATER
+#define FLAGS LT_UNDO_FLAGS
+#define TABLE LT_UNDO_TABLE
+
+LLVMValueRef lt_undo_rt_has_flag(LtCtx *c, LLVMBuilderRef b, LLVMValueRef n, unsigned long long f) {
+  return LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, n, LLVMConstInt(c->i64, f, 0), ""),
+                       LLVMConstInt(c->i64, 0, 0), "");
+}
 
 LLVMTypeRef lt_undo_state_ty(LtCtx *c) {
-  LLVMTypeRef f[6] = {c->ptr, c->i64, c->i64, c->i64, c->i64, c->ptr};
-  return LLVMStructTypeInContext(c->llctx, f, 6, 0);
+  LLVMTypeRef f[10] = {c->ptr, c->i64, c->i64, c->i64, c->i64,
+                       c->ptr, c->ptr, c->ptr, c->i64, c->ptr};
+  return LLVMStructTypeInContext(c->llctx, f, 10, 0);
 }
 
 LLVMValueRef lt_undo_field(LtCtx *c, LLVMBuilderRef b, LLVMValueRef st, unsigned k) {
   return LLVMBuildStructGEP2(b, lt_undo_state_ty(c), st, k, "");
 }
 
-static LLVMValueRef at(LtCtx *c, LLVMBuilderRef b, LLVMValueRef p, unsigned long long off) {
+LLVMValueRef lt_undo_rt_at(LtCtx *c, LLVMBuilderRef b, LLVMValueRef p, unsigned long long off) {
   LLVMValueRef o = LLVMConstInt(c->i64, off, 0);
   return LLVMBuildGEP2(b, c->i8, p, &o, 1, "");
 }
 
 /* n bytes from src to dst; a double's 8 (nearly every entry) as one
  * load and store, not a call of memcpy. The builder ends in a new block. */
-static void copy(LtCtx *c, LLVMBuilderRef b, LLVMValueRef dst, LLVMValueRef src,
-                 LLVMValueRef n) {
+void lt_undo_rt_copy(LtCtx *c, LLVMBuilderRef b, LLVMValueRef dst, LLVMValueRef src,
+                     LLVMValueRef n) {
   if (LLVMIsAConstant(n)) {
     LLVMBuildMemCpy(b, dst, 1, src, 1, n);
     return;
@@ -70,8 +96,8 @@ static void returns(LtCtx *c, LLVMValueRef f) {
 /* The helper `name` (ptr %state, ...), defined once: its entry returns
  * when the log is off, else branches to its block "on", which fill fills
  * (the builder stands there). */
-static LLVMValueRef helper(LtCtx *c, const char *name, LLVMTypeRef *pt, unsigned np,
-                           void (*fill)(LtCtx *, LLVMBuilderRef, LLVMValueRef)) {
+LLVMValueRef lt_undo_rt_helper(LtCtx *c, const char *name, LLVMTypeRef *pt, unsigned np,
+                               void (*fill)(LtCtx *, LLVMBuilderRef, LLVMValueRef)) {
   LLVMBasicBlockRef e;
   LLVMValueRef f = lt_helper_fn(c, name, LLVMFunctionType(c->vd, pt, np, 0), &e);
   if (!e)
@@ -114,7 +140,7 @@ static LLVMValueRef regrow(LtCtx *c, LLVMBuilderRef b, LLVMValueRef st, LLVMValu
 /* The next entry of the log (its count raised), grown first when full
  * (or never preallocated): doubled, 16 entries at least. The builder
  * stands in helper f's "on" block. */
-static LLVMValueRef next_entry(LtCtx *c, LLVMBuilderRef b, LLVMValueRef f, LLVMValueRef st) {
+LLVMValueRef lt_undo_rt_next_entry(LtCtx *c, LLVMBuilderRef b, LLVMValueRef f, LLVMValueRef st) {
   LLVMValueRef k = LLVMBuildLoad2(b, c->i64, lt_undo_field(c, b, st, 1), "k");
   LLVMValueRef cap = LLVMBuildLoad2(b, c->i64, lt_undo_field(c, b, st, 4), "cap");
   LLVMBasicBlockRef grow = LLVMAppendBasicBlockInContext(c->llctx, f, "grow");
@@ -140,11 +166,11 @@ static LLVMValueRef next_entry(LtCtx *c, LLVMBuilderRef b, LLVMValueRef f, LLVMV
 /* {addr, size | flag, *addr}, appended. */
 static void save_entry(LtCtx *c, LLVMBuilderRef b, LLVMValueRef f, unsigned long long flag) {
   LLVMValueRef st = LLVMGetParam(f, 0), addr = LLVMGetParam(f, 1), n = LLVMGetParam(f, 2);
-  LLVMValueRef e = next_entry(c, b, f, st);
+  LLVMValueRef e = lt_undo_rt_next_entry(c, b, f, st);
   LLVMBuildStore(b, addr, e);
   LLVMBuildStore(b, flag ? LLVMBuildOr(b, n, LLVMConstInt(c->i64, flag, 0), "") : n,
-                 at(c, b, e, 8));
-  copy(c, b, at(c, b, e, 16), addr, n);
+                 lt_undo_rt_at(c, b, e, 8));
+  lt_undo_rt_copy(c, b, lt_undo_rt_at(c, b, e, 16), addr, n);
   LLVMBuildRetVoid(b);
 }
 
@@ -154,32 +180,19 @@ static void fill_save(LtCtx *c, LLVMBuilderRef b, LLVMValueRef f) { save_entry(c
 /* lt.undo.run(state, addr, size): a run entry (size 0: an empty one). */
 static void fill_run(LtCtx *c, LLVMBuilderRef b, LLVMValueRef f) { save_entry(c, b, f, RUN); }
 
-/* lt.undo.block(state, addr, n): append {addr, n | BLOCK, block}, the
- * block a copy of the n bytes at addr (undoblock.c). */
-static void fill_block(LtCtx *c, LLVMBuilderRef b, LLVMValueRef f) {
-  LLVMValueRef st = LLVMGetParam(f, 0), addr = LLVMGetParam(f, 1), n = LLVMGetParam(f, 2);
-  LLVMValueRef e = next_entry(c, b, f, st);
-  LLVMValueRef blk = lt_build_malloc(b, c->mod, n);
-  copy(c, b, blk, addr, n);
-  LLVMBuildStore(b, addr, e);
-  LLVMBuildStore(b, LLVMBuildOr(b, n, LLVMConstInt(c->i64, BLOCK, 0), ""), at(c, b, e, 8));
-  LLVMBuildStore(b, blk, at(c, b, e, 16));
-  LLVMBuildRetVoid(b);
-}
-
-LLVMValueRef lt_undo_block_fn(LtCtx *c) {
-  LLVMTypeRef pt[3] = {c->ptr, c->ptr, c->i64};
-  return helper(c, "lt.undo.block", pt, 3, fill_block);
-}
-
+/* lt.undo.block(state, addr, n): append {addr, n | BLOCK | flag, block},
+ * the block a copy of the n bytes at addr (undoblock.c), in A's room
+ * (KEPT) or malloc's; .block.run's entry is a run entry too (R's restores
+ * in its loop leave it alone), and n may be 0 there (A's test failed: the
+ * loop's stores log themselves), which allocates nothing. */
 LLVMValueRef lt_undo_save_fn(LtCtx *c) {
   LLVMTypeRef pt[3] = {c->ptr, c->ptr, c->i64};
-  return helper(c, "lt.undo.save", pt, 3, fill_save);
+  return lt_undo_rt_helper(c, "lt.undo.save", pt, 3, fill_save);
 }
 
 LLVMValueRef lt_undo_run_fn(LtCtx *c) {
   LLVMTypeRef pt[3] = {c->ptr, c->ptr, c->i64};
-  return helper(c, "lt.undo.run", pt, 3, fill_run);
+  return lt_undo_rt_helper(c, "lt.undo.run", pt, 3, fill_run);
 }
 
 /* Swap the n bytes at p and q (a block entry's restore): words of 8
@@ -235,7 +248,7 @@ static void fill_restore(LtCtx *c, LLVMBuilderRef b, LLVMValueRef f) {
   LLVMValueRef e = LLVMBuildGEP2(b, c->i8, LLVMBuildLoad2(b, c->ptr, lt_undo_field(c, b, st, 0), ""),
                                  &off, 1, "e");
   LLVMValueRef addr = LLVMBuildLoad2(b, c->ptr, e, "addr");
-  LLVMValueRef n = LLVMBuildLoad2(b, c->i64, at(c, b, e, 8), "n");
+  LLVMValueRef n = LLVMBuildLoad2(b, c->i64, lt_undo_rt_at(c, b, e, 8), "n");
   LLVMBasicBlockRef one = LLVMAppendBasicBlockInContext(c->llctx, f, "value");
   LLVMBasicBlockRef blk = LLVMAppendBasicBlockInContext(c->llctx, f, "block");
   LLVMValueRef isblk = LLVMBuildICmp(
@@ -244,19 +257,28 @@ static void fill_restore(LtCtx *c, LLVMBuilderRef b, LLVMValueRef f) {
   LLVMBuildCondBr(b, isblk, blk, one);
   LLVMPositionBuilderAtEnd(b, one);
   LLVMValueRef nv = LLVMBuildAnd(b, n, LLVMConstInt(c->i64, ~RUN, 0), "");
-  copy(c, b, tmp, addr, nv);
-  copy(c, b, addr, at(c, b, e, 16), nv);
-  copy(c, b, at(c, b, e, 16), tmp, nv);
+  lt_undo_rt_copy(c, b, tmp, addr, nv);
+  lt_undo_rt_copy(c, b, addr, lt_undo_rt_at(c, b, e, 16), nv);
+  lt_undo_rt_copy(c, b, lt_undo_rt_at(c, b, e, 16), tmp, nv);
   LLVMBuildRetVoid(b);
   LLVMPositionBuilderAtEnd(b, blk);
-  swap(c, b, f, addr, LLVMBuildLoad2(b, c->ptr, at(c, b, e, 16), "blk"),
-       LLVMBuildAnd(b, n, LLVMConstInt(c->i64, ~BLOCK, 0), ""));
+  LLVMValueRef bp = LLVMBuildLoad2(b, c->ptr, lt_undo_rt_at(c, b, e, 16), "blk");
+  LLVMValueRef bn = LLVMBuildAnd(b, n, LLVMConstInt(c->i64, ~FLAGS, 0), "");
+  LLVMBasicBlockRef later = LLVMAppendBasicBlockInContext(c->llctx, f, "later");
+  LLVMBasicBlockRef last = LLVMAppendBasicBlockInContext(c->llctx, f, "last");
+  LLVMBuildCondBr(b, lt_undo_rt_has_flag(c, b, n, LATER),
+                  later, last);
+  LLVMPositionBuilderAtEnd(b, later); /* its replay is skipped: no swap */
+  lt_undo_rt_copy(c, b, addr, bp, bn);
+  LLVMBuildRetVoid(b);
+  LLVMPositionBuilderAtEnd(b, last);
+  swap(c, b, f, addr, bp, bn);
   LLVMBuildRetVoid(b);
 }
 
 LLVMValueRef lt_undo_restore_fn(LtCtx *c) {
   LLVMTypeRef pt[1] = {c->ptr};
-  return helper(c, "lt.undo.restore", pt, 1, fill_restore);
+  return lt_undo_rt_helper(c, "lt.undo.restore", pt, 1, fill_restore);
 }
 
 /* lt.undo.restore.run(state): a restore in a loop of run entries, which
@@ -268,11 +290,10 @@ static void fill_restore_run(LtCtx *c, LLVMBuilderRef b, LLVMValueRef f) {
   LLVMValueRef off = LLVMBuildMul(b, k, LLVMConstInt(c->i64, ENTRY, 0), "");
   LLVMValueRef e = LLVMBuildGEP2(b, c->i8, LLVMBuildLoad2(b, c->ptr, lt_undo_field(c, b, st, 0), ""),
                                  &off, 1, "e");
-  LLVMValueRef n = LLVMBuildLoad2(b, c->i64, at(c, b, e, 8), "n");
+  LLVMValueRef n = LLVMBuildLoad2(b, c->i64, lt_undo_rt_at(c, b, e, 8), "n");
   LLVMBasicBlockRef pop = LLVMAppendBasicBlockInContext(c->llctx, f, "pop");
   LLVMBasicBlockRef keep = LLVMAppendBasicBlockInContext(c->llctx, f, "keep");
-  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, n, LLVMConstInt(c->i64, RUN, 0), ""),
-                                   LLVMConstInt(c->i64, 0, 0), ""),
+  LLVMBuildCondBr(b, lt_undo_rt_has_flag(c, b, n, RUN),
                   keep, pop);
   LLVMPositionBuilderAtEnd(b, keep);
   LLVMBuildRetVoid(b);
@@ -284,7 +305,7 @@ static void fill_restore_run(LtCtx *c, LLVMBuilderRef b, LLVMValueRef f) {
 
 LLVMValueRef lt_undo_restore_run_fn(LtCtx *c) {
   LLVMTypeRef pt[1] = {c->ptr};
-  return helper(c, "lt.undo.restore.run", pt, 1, fill_restore_run);
+  return lt_undo_rt_helper(c, "lt.undo.restore.run", pt, 1, fill_restore_run);
 }
 
 /* i1 lt.undo.top.run(state): the log is on and its last entry is a run
@@ -315,7 +336,7 @@ LLVMValueRef lt_undo_top_run_fn(LtCtx *c) {
                                   LLVMConstInt(c->i64, ENTRY, 0), "");
   LLVMValueRef en = LLVMBuildGEP2(b, c->i8, LLVMBuildLoad2(b, c->ptr, lt_undo_field(c, b, st, 0), ""),
                                   &off, 1, "e");
-  LLVMValueRef n = LLVMBuildLoad2(b, c->i64, at(c, b, en, 8), "n");
+  LLVMValueRef n = LLVMBuildLoad2(b, c->i64, lt_undo_rt_at(c, b, en, 8), "n");
   LLVMBuildRet(b, LLVMBuildICmp(b, LLVMIntNE,
                                 LLVMBuildAnd(b, n, LLVMConstInt(c->i64, RUN, 0), ""), zero, ""));
   LLVMDisposeBuilder(b);
@@ -341,21 +362,31 @@ static void fill_finish(LtCtx *c, LLVMBuilderRef b, LLVMValueRef f) {
   LLVMValueRef off = LLVMBuildMul(b, j, LLVMConstInt(c->i64, ENTRY, 0), "");
   LLVMValueRef e = LLVMBuildGEP2(b, c->i8, log, &off, 1, "e");
   LLVMValueRef addr = LLVMBuildLoad2(b, c->ptr, e, "");
-  LLVMValueRef n = LLVMBuildLoad2(b, c->i64, at(c, b, e, 8), "");
+  LLVMValueRef n = LLVMBuildLoad2(b, c->i64, lt_undo_rt_at(c, b, e, 8), "");
   LLVMBasicBlockRef one = LLVMAppendBasicBlockInContext(c->llctx, f, "value");
   LLVMBasicBlockRef blk = LLVMAppendBasicBlockInContext(c->llctx, f, "block");
   LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(c->llctx, f, "next");
-  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE,
-                                   LLVMBuildAnd(b, n, LLVMConstInt(c->i64, BLOCK, 0), ""),
-                                   LLVMConstInt(c->i64, 0, 0), ""),
+  LLVMBuildCondBr(b, lt_undo_rt_has_flag(c, b, n, BLOCK),
                   blk, one);
   LLVMPositionBuilderAtEnd(b, one);
-  copy(c, b, addr, at(c, b, e, 16), LLVMBuildAnd(b, n, LLVMConstInt(c->i64, ~RUN, 0), ""));
+  lt_undo_rt_copy(c, b, addr, lt_undo_rt_at(c, b, e, 16),
+                  LLVMBuildAnd(b, n, LLVMConstInt(c->i64, ~RUN, 0), ""));
   LLVMBuildBr(b, next);
-  /* a block: copied back, then freed */
+  /* a block: copied back unless LATER, then freed (unless in A's room) */
   LLVMPositionBuilderAtEnd(b, blk);
-  LLVMValueRef bp = LLVMBuildLoad2(b, c->ptr, at(c, b, e, 16), "");
-  copy(c, b, addr, bp, LLVMBuildAnd(b, n, LLVMConstInt(c->i64, ~BLOCK, 0), ""));
+  LLVMValueRef bp = LLVMBuildLoad2(b, c->ptr, lt_undo_rt_at(c, b, e, 16), "");
+  LLVMBasicBlockRef put = LLVMAppendBasicBlockInContext(c->llctx, f, "replay.block");
+  LLVMBasicBlockRef own = LLVMAppendBasicBlockInContext(c->llctx, f, "malloced");
+  LLVMBasicBlockRef owned = LLVMAppendBasicBlockInContext(c->llctx, f, "owned");
+  LLVMBuildCondBr(b, LLVMBuildNot(b, lt_undo_rt_has_flag(c, b, n, LATER), ""),
+                  put, owned);
+  LLVMPositionBuilderAtEnd(b, put);
+  lt_undo_rt_copy(c, b, addr, bp, LLVMBuildAnd(b, n, LLVMConstInt(c->i64, ~FLAGS, 0), ""));
+  LLVMBuildBr(b, owned);
+  LLVMPositionBuilderAtEnd(b, owned);
+  LLVMBuildCondBr(b, LLVMBuildNot(b, lt_undo_rt_has_flag(c, b, n, KEPT), ""),
+                  own, next);
+  LLVMPositionBuilderAtEnd(b, own);
   lt_build_free(b, c->mod, bp);
   LLVMBuildBr(b, next);
   LLVMPositionBuilderAtEnd(b, next);
@@ -384,7 +415,7 @@ static void fill_finish(LtCtx *c, LLVMBuilderRef b, LLVMValueRef f) {
 
 LLVMValueRef lt_undo_finish_fn(LtCtx *c) {
   LLVMTypeRef pt[1] = {c->ptr};
-  return helper(c, "lt.undo.finish", pt, 1, fill_finish);
+  return lt_undo_rt_helper(c, "lt.undo.finish", pt, 1, fill_finish);
 }
 
 /* lt.undo.begin(state, n): the whole log of n entries, when on; from
@@ -392,10 +423,30 @@ LLVMValueRef lt_undo_finish_fn(LtCtx *c) {
 static void begin_log(LtCtx *c, LLVMBuilderRef b, LLVMValueRef f, int arena) {
   LLVMValueRef st = LLVMGetParam(f, 0), n = LLVMGetParam(f, 1), p = LLVMGetParam(f, 2);
   LLVMValueRef sz = LLVMBuildMul(b, n, LLVMConstInt(c->i64, ENTRY, 0), "");
-  LLVMValueRef log = arena ? lt_arena_push(c, b, sz) : lt_build_malloc(b, c->mod, sz);
+  LLVMValueRef all = sz, tb = LLVMConstInt(c->i64, 0, 0);
+  if (arena) { /* words: the table's are i64; a table only with room */
+    LLVMValueRef room = LLVMGetParam(f, 3);
+    all = LLVMBuildAnd(b, LLVMBuildAdd(b, LLVMBuildAdd(b, sz, room, ""),
+                                       LLVMConstInt(c->i64, 7, 0), ""),
+                       LLVMConstInt(c->i64, ~7ull, 0), "");
+    tb = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntNE, room, tb, ""),
+                         LLVMConstInt(c->i64, TABLE * 8, 0), tb, "");
+  }
+  LLVMValueRef log =
+      arena ? lt_arena_push(c, b, LLVMBuildAdd(b, all, tb, "")) : lt_build_malloc(b, c->mod, sz);
   LLVMBuildStore(b, log, lt_undo_field(c, b, st, 0));
-  if (arena)
+  if (arena) { /* the blocks' room after the entries, then the table: the
+                  log may move (regrow), the arena's block stays until R's
+                  finish */
     LLVMBuildStore(b, log, lt_undo_field(c, b, st, 5));
+    LLVMBuildStore(b, LLVMBuildGEP2(b, c->i8, log, &sz, 1, ""), lt_undo_field(c, b, st, 6));
+    LLVMValueRef end = LLVMBuildGEP2(b, c->i8, log, &all, 1, "");
+    LLVMBuildStore(b, end, lt_undo_field(c, b, st, 7));
+    LLVMBuildMemSet(b, end, LLVMConstInt(c->i8, 0, 0), tb, 8);
+    LLVMValueRef none = LLVMBuildICmp(b, LLVMIntEQ, tb, LLVMConstInt(c->i64, 0, 0), "");
+    LLVMBuildStore(b, LLVMBuildSelect(b, none, LLVMConstNull(c->ptr), end, ""),
+                   lt_undo_field(c, b, st, 9));
+  }
   LLVMBuildStore(b, n, lt_undo_field(c, b, st, 4));
   LLVMBuildStore(b, p, lt_undo_field(c, b, st, 3)); /* promised (lt.undo.reserve) */
   LLVMBuildRetVoid(b);
@@ -406,12 +457,14 @@ static void fill_begin_arena(LtCtx *c, LLVMBuilderRef b, LLVMValueRef f) {
   begin_log(c, b, f, 1);
 }
 
-/* lt.undo.begin(state, n, promised): a log of n entries, promised of them
- * counted at entry (the rest of n: room the last call needed) */
+/* lt.undo.begin(state, n, promised, blocks): a log of n entries, promised
+ * of them counted at entry (the rest of n: room the last call needed);
+ * from the arena, with room for `blocks` bytes of blocks after them (the
+ * last call's) */
 LLVMValueRef lt_undo_begin_fn(LtCtx *c, int arena) {
-  LLVMTypeRef pt[3] = {c->ptr, c->i64, c->i64};
-  return arena ? helper(c, "lt.undo.begin.arena", pt, 3, fill_begin_arena)
-               : helper(c, "lt.undo.begin", pt, 3, fill_begin);
+  LLVMTypeRef pt[4] = {c->ptr, c->i64, c->i64, c->i64};
+  return arena ? lt_undo_rt_helper(c, "lt.undo.begin.arena", pt, 4, fill_begin_arena)
+               : lt_undo_rt_helper(c, "lt.undo.begin", pt, 4, fill_begin);
 }
 
 /* lt.undo.reserve(state, n): room for n entries more than are promised
@@ -448,5 +501,5 @@ static void fill_reserve(LtCtx *c, LLVMBuilderRef b, LLVMValueRef f) {
 
 LLVMValueRef lt_undo_reserve_fn(LtCtx *c) {
   LLVMTypeRef pt[2] = {c->ptr, c->i64};
-  return helper(c, "lt.undo.reserve", pt, 2, fill_reserve);
+  return lt_undo_rt_helper(c, "lt.undo.reserve", pt, 2, fill_reserve);
 }

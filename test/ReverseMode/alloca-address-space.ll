@@ -86,7 +86,8 @@ define double @d(ptr addrspace(1) %x, ptr addrspace(1) %dx, ptr addrspace(3) %sh
 ; CHECK:         %tmp = alloca i64, align 8, addrspace(5)
 ; CHECK-NEXT:    addrspacecast ptr addrspace(5) %tmp to ptr
 ; CHECK-LABEL: define internal void @k.lt.grad(
-; CHECK:         %lt.undo = alloca { ptr, i64, i64, i64, i64, ptr }, align 8, addrspace(5)
+; CHECK:         %lt.undo = alloca { ptr, i64, i64, i64, i64, ptr, ptr, ptr, i64, ptr },
+; CHECK-SAME:      align 8, addrspace(5)
 ; CHECK:         %[[G:[0-9]+]] = addrspacecast ptr addrspace(5) %lt.undo to ptr
 ; CHECK:         call void @lt.undo.begin.arena(ptr {{.*}}%[[G]], i64
 ; CHECK:         call void @lt.undo.save(ptr {{.*}}%[[G]], ptr

@@ -208,19 +208,25 @@ unset BENCH_RAW BENCH_PASS BENCH_PASSES
 
 # ---- checkpointing (ckpt.c: one process per tape budget, peak RSS) --------
 # ckpt_table [--ode|--diffusion] BUDGETS...: one row per budget; the steps run again and
-# the tape memory held come from the run-time report
+# the tape memory held come from the run-time report. Budget "plain": the
+# same program compiled without -leantape-checkpoint (ckptbench0: the time
+# loop differentiated whole, its overwrites in the undo log or the tape)
 ckpt_table() {
-  local mode=() budget row again held sums=""
+  local mode=() budget row again held sums="" bin b
   if [ "$1" = --ode ] || [ "$1" = --diffusion ]; then mode=("$1"); shift; fi
   echo
   "$OUT/ckptbench" "${mode[@]}" --header
   for budget in "$@"; do
-    row=$(LEANTAPE_TAPE_BUDGET=$budget LEANTAPE_REPORT=1 "$OUT/ckptbench" "${mode[@]}" \
+    bin="$OUT/ckptbench" b=$budget
+    [ "$budget" != plain ] || bin="$OUT/ckptbench0" b=""
+    row=$(LEANTAPE_TAPE_BUDGET=$b LEANTAPE_REPORT=1 "$bin" "${mode[@]}" \
       2>"$OUT/ckpt.err") || status=1
+    [ "$budget" != plain ] || row=${row/#| none |/| none, not checkpointed (no -leantape-checkpoint) |}
     # one report per gradient (ckpt.c runs CKPT_REPS): the first one's
     again=$(sed -n 's/.*reversed, \([0-9]*\) steps run again.*/\1/p' "$OUT/ckpt.err" | head -n 1)
     held=$(sed -n 's/.*tape memory \([0-9]*\) bytes.*/\1/p' "$OUT/ckpt.err" | head -n 1)
     [ -z "$held" ] || held=$(awk -v b="$held" 'BEGIN { printf "%.2f", b / 1048576 }')
+    [ "$budget" != plain ] || again="-"
     row=${row/@AGAIN@/${again:-0 (taped)}}
     echo "${row/@HELD@/${held:--}}"
     sums="$sums $(echo "$row" | awk -F'|' '{gsub(/ /, "", $(NF-1)); print $(NF-1)}')"
@@ -234,9 +240,11 @@ ckpt_table() {
 if [ $# -eq 0 ]; then
   clang-22 -O2 -mllvm -leantape-checkpoint -fpass-plugin="$PLUGIN" -Iinclude -Itools/bench \
     tools/bench/ckpt.c -o "$OUT/ckptbench" -lm
-  ckpt_table "" 64M 4M
-  ckpt_table --diffusion "" 40M 16M
-  ckpt_table --ode "" 64M 1M
+  clang-22 -O2 -fpass-plugin="$PLUGIN" -Iinclude -Itools/bench tools/bench/ckpt.c \
+    -o "$OUT/ckptbench0" -lm
+  ckpt_table "" 64M 4M plain
+  ckpt_table --diffusion "" 40M 16M plain
+  ckpt_table --ode "" 64M 1M plain
 fi
 [ $# -eq 0 ] && [ "${BENCH_COMPILE:-1}" != 0 ] || exit $status
 

@@ -19,7 +19,8 @@ written (issue 17's time-loop example):
       acc0 += 0.3 * a[6] * a[7] + ...; free(a); free(b); }
 
 The buffers come from malloc, or are two halves of one local array, or
-one buffer updated in place (b == a: Gauss-Seidel order); the coefficient
+one buffer updated in place (b == a: Gauss-Seidel order), or (d_args) a
+1-D double buffer over f's x and y, or x twice, chosen at run time; the coefficient
 of the nonlinear term is c * c, tanh(c) or sin(c) times a small constant
 (the steps stay bounded); the loop over j is inner or outer; the copy
 into b's border is kept (b starts as a copy of a) or rewritten every step.
@@ -60,6 +61,34 @@ class Diffuse(Mode):
             return "%s * (1.2 + tanh(%s))" % (k, c)
         return "%s * (1.1 + sin(%s))" % (k, c)
 
+    def d_args(self, k, same):
+        """A 1-D double buffer over f's own x and y, the second buffer y or,
+        chosen at run time (n < 100), x itself: then updated in place. f's
+        arguments are memory an undo log can log (not the stack, not freed):
+        the buffer a step writes is logged a row per run, tested at run
+        time against the loads the reverse re-reads (lib/gen/undoblock.c),
+        each store logged instead when x itself is both. (With --alias, x
+        and y may be overlapping views of one buffer.)"""
+        r = self.r
+        a, b, t, c = "da%d" % k, "db%d" % k, "dt%d" % k, "dc%d" % k
+        s, i = self.counter(), self.counter()
+        steps = r.choice([1, 2, 3, 5])
+        out = ["/* --diffuse: a double-buffered time loop over x and %s */" %
+               ("x again, chosen at run time" if same else "y"),
+               "double *%s = x, *%s = n %s 100 ? x : y;" % (a, b, "<" if same else ">"),
+               "for (int %s = 0; %s < %d; %s++) {" % (s, s, steps, s),
+               "  for (int %s = 1; %s < n - 1; %s++) {" % (i, i, i),
+               "    double %s = %s[%s];" % (c, a, i),
+               "    %s[%s] = %s + %s * (%s[%s - 1] + %s[%s + 1] - 2.0 * %s);" % (
+                   b, i, c, self.d_coef(c), a, i, a, i, c),
+               "  }",
+               "  double *%s = %s; %s = %s; %s = %s;" % (t, a, a, b, b, t),
+               "}"]
+        acc = "acc%d" % r.randrange(self.naccs)
+        out.append("%s += %s * %s[%d] * %s[%d];" % (acc, self.c(0.2, 0.6, 2), a,
+                                                    r.randrange(1, N - 1), b, r.randrange(N)))
+        return ["{"] + ["  " + l for l in out] + ["}"]
+
     def d_loop(self):
         r = self.r
         self.d_count += 1
@@ -80,11 +109,13 @@ class Diffuse(Mode):
             out.append("double *%s = %s;" % (b, a) if inplace else
                        "double *%s = (double *)malloc(%s * %s * sizeof(double));" % (b, Rn, Cn))
             heap = True
-        else:
+        elif kind < 0.75 or inplace:
             out.append("double dg%d[%d];" % (k, 2 * R * C))
             out.append("double *%s = dg%d, *%s = %s;" % (
                 a, k, b, a if inplace else "dg%d + %s * %s" % (k, Rn, Cn)))
             heap = False
+        else:
+            return self.d_args(k, kind >= 0.8)
         sx, sy = r.randint(1, 7), r.randint(1, 7)
         init = "%s[%s] = %s * x[(%s * %d) %% %d] + %s * y[(%s + %d) %% %d];" % (
             a, q, self.c(0.3, 0.7, 2), q, sx, N, self.c(0.1, 0.4, 2), q, sy, N)
