@@ -67,6 +67,17 @@ static int unit_stride(const LtFacts *g, unsigned l, LLVMValueRef load) {
          c <= size;
 }
 
+/* The load's innermost loop when its address is linear there and moves
+ * by at most its own size per iteration (a row), else -1. */
+static int row_loop(const LtFacts *g, LLVMValueRef load) {
+  int lb = lt_cfg_id(g->g, LLVMGetInstructionParent(load));
+  int l = lb >= 0 ? lt_loop_of(g->loops, (unsigned)lb) : -1;
+  if (l < 0 || !lt_linear_in(g->ind, (unsigned)l, LLVMGetOperand(load, 0)) ||
+      !unit_stride(g, (unsigned)l, load))
+    return -1;
+  return l;
+}
+
 /* Would the log cost about one entry per run of a loop (undoblock.c's run
  * entries), not one per store? The load's address is linear in its loop,
  * and every write of its classes in a loop as deep as it stores at an
@@ -77,10 +88,7 @@ static int unit_stride(const LtFacts *g, unsigned l, LLVMValueRef load) {
  * clear of that address (else it logs each store). */
 static int runs_cheap(Ctx *x, const Cand *cd) {
   const LtFacts *g = x->g;
-  int lb = lt_cfg_id(g->g, LLVMGetInstructionParent(cd->load));
-  int l = lb >= 0 ? lt_loop_of(g->loops, (unsigned)lb) : -1;
-  if (l < 0 || !lt_linear_in(g->ind, (unsigned)l, LLVMGetOperand(cd->load, 0)) ||
-      !unit_stride(g, (unsigned)l, cd->load))
+  if (row_loop(g, cd->load) < 0)
     return 0;
   LtMap at; /* loop id + 1 -> the address its stores write */
   lt_map_init(&at, 8);
@@ -167,10 +175,7 @@ static int same_object_cheap(Ctx *x, const Cand *cd) {
  * in the loop stay clear of the block, else logs each store (u == v). */
 static int blocks_cheap(Ctx *x, const Cand *cd) {
   const LtFacts *g = x->g;
-  int lb = lt_cfg_id(g->g, LLVMGetInstructionParent(cd->load));
-  int l = lb >= 0 ? lt_loop_of(g->loops, (unsigned)lb) : -1;
-  if (l < 0 || !lt_linear_in(g->ind, (unsigned)l, LLVMGetOperand(cd->load, 0)) ||
-      !unit_stride(g, (unsigned)l, cd->load))
+  if (row_loop(g, cd->load) < 0)
     return 0;
   int any = 0;
   for (unsigned wc = 0; wc < x->w.n; wc++) {

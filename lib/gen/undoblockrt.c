@@ -51,6 +51,11 @@ static void mark_later(LtCtx *c, LLVMBuilderRef b, LLVMValueRef f, LLVMValueRef 
   LLVMPositionBuilderAtEnd(b, done);
 }
 
+/* lt.undo.block(state, addr, n): append {addr, n | LT_UNDO_BLOCK | flag, block},
+ * the block a copy of the n bytes at addr (undoblock.c), in A's room
+ * (KEPT) or malloc's; .block.run's entry is a run entry too (R's restores
+ * in its loop leave it alone), and n may be 0 there (A's test failed: the
+ * loop's stores log themselves), which allocates nothing. */
 static void block_entry(LtCtx *c, LLVMBuilderRef b, LLVMValueRef f, unsigned long long flag) {
   LLVMValueRef st = LLVMGetParam(f, 0), addr = LLVMGetParam(f, 1), n = LLVMGetParam(f, 2);
   LLVMValueRef e = lt_undo_rt_next_entry(c, b, f, st);

@@ -180,11 +180,6 @@ static void fill_save(LtCtx *c, LLVMBuilderRef b, LLVMValueRef f) { save_entry(c
 /* lt.undo.run(state, addr, size): a run entry (size 0: an empty one). */
 static void fill_run(LtCtx *c, LLVMBuilderRef b, LLVMValueRef f) { save_entry(c, b, f, RUN); }
 
-/* lt.undo.block(state, addr, n): append {addr, n | BLOCK | flag, block},
- * the block a copy of the n bytes at addr (undoblock.c), in A's room
- * (KEPT) or malloc's; .block.run's entry is a run entry too (R's restores
- * in its loop leave it alone), and n may be 0 there (A's test failed: the
- * loop's stores log themselves), which allocates nothing. */
 LLVMValueRef lt_undo_save_fn(LtCtx *c) {
   LLVMTypeRef pt[3] = {c->ptr, c->ptr, c->i64};
   return lt_undo_rt_helper(c, "lt.undo.save", pt, 3, fill_save);
