@@ -13,7 +13,8 @@
  * for the vectoriser).
  *
  * So in a derivative, every innermost loop inside a loop that counts
- * downwards gets the integers and pointers it takes from that loop through
+ * downwards, and whose stores LLVM cannot tell from its other accesses,
+ * gets the integers and pointers it takes from that loop through
  * an empty inline asm in its preheader (a copy the optimiser cannot see
  * through): the inner loop's ranges no longer move with the outer counter
  * as far as LLVM can tell, and its checks stay before it, once per run of
@@ -53,6 +54,34 @@ static LLVMValueRef copy_of(LLVMBuilderRef b, LLVMValueRef v) {
   LLVMTypeRef ft = LLVMFunctionType(t, &t, 1, 0);
   LLVMValueRef a = LLVMGetInlineAsm(ft, "", 0, "=r,0", 4, 0, 0, LLVMInlineAsmDialectATT, 0);
   return LLVMBuildCall2(b, ft, a, &v, 1, "lt.laundered");
+}
+
+/* Would LLVM check loop l's accesses at run time: does a store of l
+ * touch, as far as LLVM's alias analysis (with R's scopes) knows, memory
+ * another access of l touches at another address? Loops whose accesses
+ * the scopes keep apart (gemm's reverse) are left alone: hiding the outer
+ * counter there only costs the outer loop's strength reduction. */
+static int checked(LtCtx *c, const LtCfg *g, const LtLoop *L) {
+  LtVec acc = {0};
+  for (unsigned bi = 0; bi < L->nblocks; bi++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(g->block[L->blocks[bi]]); i;
+         i = LLVMGetNextInstruction(i))
+      if ((LLVMIsALoadInst(i) || LLVMIsAStoreInst(i)) && lt_access_addr(i))
+        lt_vec_push(&acc, i);
+  int need = 0;
+  for (size_t a = 0; a < acc.n && !need && acc.n <= 64; a++) {
+    LLVMValueRef s = acc.v[a];
+    if (!LLVMIsAStoreInst(s))
+      continue;
+    for (size_t k = 0; k < acc.n && !need; k++) {
+      LLVMValueRef o = acc.v[k];
+      if (o != s && lt_access_addr(o) != lt_access_addr(s) &&
+          lt_llvm_may_alias(c, s, lt_access_addr(s), o, lt_access_addr(o)))
+        need = 1;
+    }
+  }
+  lt_vec_free(&acc);
+  return need;
 }
 
 /* Loop l (innermost, in a downward loop p): its operands defined in p but
@@ -111,7 +140,8 @@ void lt_launder_reverse_nests(LtCtx *c, LLVMValueRef fn) {
       /* the preheader in the parent itself (not a block the loop shares) */
       if (!lt_loop_contains(&ls, (unsigned)L->parent, (unsigned)L->preheader))
         continue;
-      launder_loop(c, &g, &ls, l, (unsigned)L->parent);
+      if (checked(c, &g, L))
+        launder_loop(c, &g, &ls, l, (unsigned)L->parent);
     }
     lt_induction_free(&ind);
   }
