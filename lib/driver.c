@@ -174,8 +174,10 @@ static void drop_unused_decls(LLVMModuleRef m) {
   }
 }
 
-/* Last, over the generated functions: sincos (sincos.c), loops copied
- * without the undo log's calls (unswitch.c), the accumulations of a
+/* Last, over the generated functions: loops copied without the undo log's
+ * calls (unswitch.c), reverse loops whose iterations commute run upwards
+ * (ascend.c; before sincos.c's calls, which write memory), sincos
+ * (sincos.c), the accumulations of a
  * stencil's reverse loop (gather.c), and the values inner loops take from
  * downward loops (launder.c). Not earlier: a
  * derivative may itself be differentiated (nested calls, innermost first),
@@ -185,9 +187,13 @@ static void fuse_generated(LtCtx *c) {
     size_t len;
     const char *n = LLVMGetValueName2(f, &len);
     if (!LLVMIsDeclaration(f) && strstr(n, ".lt.")) {
-      lt_fuse_sincos(c, f);
+      LtMap copies; /* loops left as they were behind a run-time test */
+      lt_map_init(&copies, 8);
       lt_unswitch_undo(c, f);
-      lt_gather_accums(c, f);
+      lt_ascend_reverse_loops(c, f, &copies);
+      lt_fuse_sincos(c, f);
+      lt_gather_accums(c, f, &copies);
+      lt_map_free(&copies);
       lt_launder_reverse_nests(c, f);
     }
   }

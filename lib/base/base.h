@@ -34,6 +34,8 @@ char *lt_strdup(const char *s);
 /* Values */
 int lt_is_float_ty(LLVMTypeRef t); /* half/float/double/x86_fp80/fp128 */
 int lt_is_ptr_ty(LLVMTypeRef t);
+/* The module is for x86-64 or AArch64 (64-bit registers, SSE2 or NEON) */
+int lt_target_64(LLVMModuleRef m);
 /* t carries derivatives: a float, or a vector, struct or array holding one. */
 int lt_is_diff_ty(LLVMTypeRef t);
 int lt_is_aggregate_ty(LLVMTypeRef t); /* struct or array */

@@ -129,6 +129,12 @@ int lt_is_float_ty(LLVMTypeRef t) {
   }
 }
 
+int lt_target_64(LLVMModuleRef m) {
+  const char *t = LLVMGetTarget(m);
+  return t && (!strncmp(t, "x86_64", 6) || !strncmp(t, "aarch64", 7) ||
+               !strncmp(t, "arm64", 5));
+}
+
 int lt_is_ptr_ty(LLVMTypeRef t) {
   return LLVMGetTypeKind(t) == LLVMPointerTypeKind;
 }

@@ -51,111 +51,28 @@ typedef struct Acc {
 } Acc;
 
 typedef struct Loop {
-  LtCtx *c;
-  const LtCfg *g;
-  const LtLoops *ls;
-  const LtInduction *ind;
-  unsigned l;
-  LtMap *copies;  /* headers of the loops version() copied: left alone */
+  LtLoopAt at;    /* copies: also the loops version() copied, left alone */
   Acc acc[MAX_ACCS];
   unsigned nacc;
 } Loop;
 
-/* The memory instruction i may access: its address, NULL when it touches
- * none, LT_CLOBBER when it may touch memory it does not name. */
-static LLVMValueRef accessed(LLVMValueRef i) {
-  if (LLVMIsALoadInst(i))
-    return LLVMGetOperand(i, 0);
-  if (LLVMIsAStoreInst(i))
-    return LLVMGetOperand(i, 1);
-  if (LLVMIsACallInst(i) || LLVMIsAInvokeInst(i)) {
-    LLVMValueRef f = LLVMGetCalledValue(i);
-    if (!f || !LLVMIsAFunction(f))
-      return LT_CLOBBER;
-    size_t n;
-    const char *s = LLVMGetValueName2(f, &n);
-    if ((n >= 9 && !strncmp(s, "llvm.dbg.", 9)) ||
-        (n >= 36 && !strncmp(s, "llvm.experimental.noalias.scope.decl", 36)))
-      return NULL;
-    /* errno is no memory of the loop's (libm without -fno-math-errno) */
-    return lt_rules_errno_only(f) ? NULL : LT_CLOBBER;
-  }
-  if (LLVMIsAAtomicRMWInst(i) || LLVMIsAAtomicCmpXchgInst(i) || LLVMIsAFenceInst(i) ||
-      LLVMIsAVAArgInst(i))
-    return LT_CLOBBER;
-  return NULL;
-}
-
-static int single_use(LLVMValueRef v, LLVMValueRef user) {
-  LLVMUseRef u = LLVMGetFirstUse(v);
-  return u && !LLVMGetNextUse(u) && LLVMGetUser(u) == user;
-}
-
-/* store (fadd reassoc (load addr), val), addr in one block, nothing
- * between the load and the store that may write memory. */
+/* store (fadd reassoc (load addr), val), addr (accum.c) */
 static int match(LLVMValueRef st, Acc *a) {
-  if (!LLVMIsAStoreInst(st) || LLVMGetVolatile(st) || LLVMGetOrdering(st) != LLVMAtomicOrderingNotAtomic)
+  LtAccum m;
+  if (!lt_accum_match(st, &m))
     return 0;
-  LLVMValueRef add = LLVMGetOperand(st, 0), addr = LLVMGetOperand(st, 1);
-  LLVMOpcode op = LLVMIsAInstruction(add) ? LLVMGetInstructionOpcode(add) : LLVMRet;
-  if ((op != LLVMFAdd && op != LLVMFSub) ||
-      !(LLVMGetFastMathFlags(add) & LLVMFastMathAllowReassoc) || !single_use(add, st))
-    return 0;
-  LLVMTypeKind tk = LLVMGetTypeKind(LLVMTypeOf(add));
-  if (tk != LLVMDoubleTypeKind && tk != LLVMFloatTypeKind)
-    return 0;
-  /* (instcombine makes acc + -v acc - v) */
-  for (unsigned k = 0; k < (op == LLVMFSub ? 1u : 2u); k++) {
-    LLVMValueRef ld = LLVMGetOperand(add, k);
-    if (!LLVMIsALoadInst(ld) || LLVMGetOperand(ld, 0) != addr || LLVMGetVolatile(ld) ||
-        LLVMGetOrdering(ld) != LLVMAtomicOrderingNotAtomic || !single_use(ld, add) ||
-        LLVMGetInstructionParent(ld) != LLVMGetInstructionParent(st))
-      continue;
-    LLVMValueRef i = LLVMGetNextInstruction(ld);
-    for (; i && i != st; i = LLVMGetNextInstruction(i))
-      if (LLVMIsAStoreInst(i) || accessed(i) == LT_CLOBBER)
-        break;
-    if (i != st)
-      return 0;
-    memset(a, 0, sizeof *a);
-    a->load = ld;
-    a->add = add;
-    a->store = st;
-    a->addr = addr;
-    a->val = LLVMGetOperand(add, 1 - k);
-    a->bb = LLVMGetInstructionParent(st);
-    a->neg = op == LLVMFSub;
-    a->group = -1;
-    return 1;
-  }
-  return 0;
-}
-
-static long long inv_coef(const LtAffine *a, LLVMValueRef inv) {
-  for (unsigned i = 0; i < a->ninv; i++)
-    if (a->inv[i] == inv)
-      return a->icoef[i];
-  return 0;
-}
-
-/* a's and b's elements of size sz are the same or apart: they have the
- * same pointer terms, and every other difference is a multiple of sz */
-static int aligned(const LtAffine *a, const LtAffine *b, long long sz) {
-  if ((a->off - b->off) % sz)
-    return 0;
-  for (int pass = 0; pass < 2; pass++) {
-    const LtAffine *x = pass ? b : a, *y = pass ? a : b;
-    for (unsigned i = 0; i < x->nterm; i++)
-      if ((x->coef[i] - lt_affine_coef(y, x->loop[i])) % sz)
-        return 0;
-    for (unsigned i = 0; i < x->ninv; i++) {
-      long long d = x->icoef[i] - inv_coef(y, x->inv[i]);
-      if (lt_is_ptr_ty(LLVMTypeOf(x->inv[i])) ? d != 0 : d % sz != 0)
-        return 0;
-    }
-  }
+  memset(a, 0, sizeof *a);
+  a->load = m.load;
+  a->add = m.add;
+  a->store = m.store;
+  a->addr = m.addr;
+  a->val = m.val;
+  a->bb = m.bb;
+  a->neg = m.neg;
+  a->group = -1;
   return 1;
 }
+
 
 /* Does the call leave the access acc alone by scoped-noalias metadata
  * (LangRef: every scope of acc's !alias.scope in the call's !noalias;
@@ -185,7 +102,7 @@ static int touches(Loop *L, int grp, LLVMValueRef i, LLVMValueRef p) {
     const Acc *a = &L->acc[k];
     if (a->group != grp)
       continue;
-    if (lt_llvm_may_alias(L->c, i, p, a->store, a->addr))
+    if (lt_llvm_may_alias(L->at.c, i, p, a->store, a->addr))
       return 1;
   }
   return 0;
@@ -198,25 +115,25 @@ static int touches(Loop *L, int grp, LLVMValueRef i, LLVMValueRef p) {
  * are apart at run time; 0: no. */
 #define MAX_CONF 8
 static int alone(Loop *L, int grp, LLVMTypeRef t, LLVMValueRef *conf, unsigned *nconf) {
-  const LtLoop *lp = &L->ls->loop[L->l];
+  const LtLoop *lp = &L->at.ls->loop[L->at.l];
   const Acc *rep = NULL;
   for (unsigned k = 0; k < L->nacc; k++)
     if (L->acc[k].group == grp)
       rep = &L->acc[k];
-  long long sz = (long long)LLVMABISizeOfType(L->c->td, t);
+  long long sz = (long long)LLVMABISizeOfType(L->at.c->td, t);
   *nconf = 0;
   int versioned = 0;
   for (unsigned bi = 0; bi < lp->nblocks; bi++) {
-    LLVMBasicBlockRef bb = L->g->block[lp->blocks[bi]];
+    LLVMBasicBlockRef bb = L->at.g->block[lp->blocks[bi]];
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
-      LLVMValueRef p = accessed(i);
+      LLVMValueRef p = lt_accum_accessed(i);
       if (!p)
         continue;
       if (p == LT_CLOBBER) {
         int ok = LLVMIsACallInst(i) != NULL;
         for (unsigned k = 0; ok && k < L->nacc; k++)
           if (L->acc[k].group == grp)
-            ok = spares(L->c, i, L->acc[k].load) && spares(L->c, i, L->acc[k].store);
+            ok = spares(L->at.c, i, L->acc[k].load) && spares(L->at.c, i, L->acc[k].store);
         if (ok)
           continue;
         return 0;
@@ -228,7 +145,7 @@ static int alone(Loop *L, int grp, LLVMTypeRef t, LLVMValueRef *conf, unsigned *
       if (other && other->group == grp)
         continue;
       if (other && other->ok_af && LLVMTypeOf(other->add) == t &&
-          aligned(&other->af, &rep->af, sz))
+          lt_affine_aligned(&other->af, &rep->af, sz))
         continue;
       if (!touches(L, grp, i, p))
         continue;
@@ -293,11 +210,11 @@ static void retarget_phis(LtCtx *c, LLVMBasicBlockRef bb, LLVMBasicBlockRef pred
 
 /* Rewrite group grp (see the top). */
 static void rewrite(Loop *L, int grp, unsigned lead, long long s, unsigned D) {
-  LtCtx *c = L->c;
-  const LtLoop *lp = &L->ls->loop[L->l];
-  LLVMBasicBlockRef head = L->g->block[lp->header], pre = L->g->block[lp->preheader],
-                    latch = L->g->block[lp->latch], exiting = L->g->block[lp->exiting[0]],
-                    exit = L->g->block[lp->exits[0]];
+  LtCtx *c = L->at.c;
+  const LtLoop *lp = &L->at.ls->loop[L->at.l];
+  LLVMBasicBlockRef head = L->at.g->block[lp->header], pre = L->at.g->block[lp->preheader],
+                    latch = L->at.g->block[lp->latch], exiting = L->at.g->block[lp->exiting[0]],
+                    exit = L->at.g->block[lp->exits[0]];
   const Acc *ld = &L->acc[lead];
   LLVMTypeRef t = LLVMTypeOf(ld->add);
   LLVMValueRef zero = LLVMConstReal(t, 0.0);
@@ -418,10 +335,10 @@ static int version(Loop *L, int grp, LLVMValueRef *conf, unsigned nconf) {
       mine[n++] = L->acc[k].addr;
     }
   LLVMBasicBlockRef copy;
-  if (L->c->opt_level < 2 ||
-      lt_loop_version(L->c, L->g, L->ls, L->ind, L->l, mine, n, conf, nconf, &copy))
+  if (L->at.c->opt_level < 2 ||
+      lt_loop_version(L->at.c, L->at.g, L->at.ls, L->at.ind, L->at.l, mine, n, conf, nconf, &copy))
     return 0;
-  lt_map_put(L->copies, copy, (void *)1);
+  lt_map_put(L->at.copies, copy, (void *)1);
   return 1;
 }
 
@@ -438,12 +355,12 @@ static unsigned edges(LLVMBasicBlockRef a, LLVMBasicBlockRef b) {
  * enters it (generated code has none where the loop's entry is another
  * loop's exit). 1 when made. */
 static int make_preheader(Loop *L) {
-  const LtLoop *lp = &L->ls->loop[L->l];
-  const LtCfg *g = L->g;
+  const LtLoop *lp = &L->at.ls->loop[L->at.l];
+  const LtCfg *g = L->at.g;
   LLVMBasicBlockRef head = g->block[lp->header], from = NULL;
   for (unsigned k = 0; k < g->npred[lp->header]; k++) {
     unsigned p = g->pred[lp->header][k];
-    if (lt_loop_contains(L->ls, L->l, p))
+    if (lt_loop_contains(L->at.ls, L->at.l, p))
       continue;
     if (from && from != g->block[p])
       return 0;
@@ -452,32 +369,33 @@ static int make_preheader(Loop *L) {
   LLVMValueRef t = from ? LLVMGetBasicBlockTerminator(from) : NULL;
   if (!t || !LLVMIsABranchInst(t) || edges(from, head) != 1)
     return 0;
-  LLVMBasicBlockRef nb = LLVMInsertBasicBlockInContext(L->c->llctx, head, "lt.gather.pre");
+  LLVMBasicBlockRef nb = LLVMInsertBasicBlockInContext(L->at.c->llctx, head, "lt.gather.pre");
   for (unsigned k = 0, n = LLVMGetNumSuccessors(t); k < n; k++)
     if (LLVMGetSuccessor(t, k) == head)
       LLVMSetSuccessor(t, k, nb);
-  LLVMBuilderRef b = LLVMCreateBuilderInContext(L->c->llctx);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(L->at.c->llctx);
   LLVMPositionBuilderAtEnd(b, nb);
   LLVMBuildBr(b, head);
   LLVMDisposeBuilder(b);
-  retarget_phis(L->c, head, from, nb);
+  retarget_phis(L->at.c, head, from, nb);
   return 1;
 }
 
 /* Group the accumulations of block-and-type mates with the same address
  * terms; rewrite the first group that qualifies. 1 when one was. */
-static int try_loop(Loop *L) {
-  const LtLoop *lp = &L->ls->loop[L->l];
+static int try_loop(LtLoopAt *at) {
+  Loop *L = (Loop *)at; /* (at: its first member) */
+  const LtLoop *lp = &L->at.ls->loop[L->at.l];
   if (lp->nchildren || lp->latch < 0 || lp->nexiting != 1 || lp->nexits != 1 ||
-      lt_map_get(L->copies, L->g->block[lp->header]) ||
-      edges(L->g->block[lp->exiting[0]], L->g->block[lp->exits[0]]) != 1)
+      lt_map_get(L->at.copies, L->at.g->block[lp->header]) ||
+      edges(L->at.g->block[lp->exiting[0]], L->at.g->block[lp->exits[0]]) != 1)
     return 0;
   for (unsigned bi = 0; bi < lp->nblocks; bi++) {
-    LLVMBasicBlockRef bb = L->g->block[lp->blocks[bi]];
+    LLVMBasicBlockRef bb = L->at.g->block[lp->blocks[bi]];
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
       if (L->nacc < MAX_ACCS && match(i, &L->acc[L->nacc])) {
         Acc *a = &L->acc[L->nacc++];
-        a->ok_af = !lt_affine_of_run(L->ind, L->c->td, a->addr, L->l, &a->af);
+        a->ok_af = !lt_affine_of_run(L->at.ind, L->at.c->td, a->addr, L->at.l, &a->af);
       }
   }
   int ngroups = 0, done = 0;
@@ -488,7 +406,7 @@ static int try_loop(Loop *L) {
   for (unsigned k = 0; k < L->nacc && !done; k++) {
     Acc *a = &L->acc[k];
     long long s;
-    if (a->group >= 0 || !a->ok_af || !(s = lt_affine_coef(&a->af, L->l)))
+    if (a->group >= 0 || !a->ok_af || !(s = lt_affine_coef(&a->af, L->at.l)))
       continue;
     int grp = ngroups++;
     unsigned n = 0;
@@ -521,12 +439,12 @@ static int try_loop(Loop *L) {
         L->acc[j].group = grp;
         n++;
       }
-    unsigned blk = (unsigned)lt_cfg_id(L->g, a->bb);
-    if (n < 2 || !lt_cfg_dominates(L->g, blk, (unsigned)lp->latch) ||
-        !lt_cfg_dominates(L->g, blk, lp->exiting[0]))
+    unsigned blk = (unsigned)lt_cfg_id(L->at.g, a->bb);
+    if (n < 2 || !lt_cfg_dominates(L->at.g, blk, (unsigned)lp->latch) ||
+        !lt_cfg_dominates(L->at.g, blk, lp->exiting[0]))
       continue;
     /* the lead's element is the one no later iteration touches */
-    long long sz = (long long)LLVMABISizeOfType(L->c->td, LLVMTypeOf(a->add));
+    long long sz = (long long)LLVMABISizeOfType(L->at.c->td, LLVMTypeOf(a->add));
     if (s > -sz && s < sz)
       continue;
     unsigned lead = k;
@@ -560,51 +478,7 @@ static int try_loop(Loop *L) {
   return done;
 }
 
-/* One rewrite per round: the analyses are rebuilt after each. */
-static int round_once(LtCtx *c, LLVMValueRef fn, LtMap *copies) {
-  LtCfg g;
-  LtLoops ls;
-  LtInduction ind;
-  lt_cfg_build(&g, fn);
-  lt_loops_build(&ls, &g);
-  int done = 0;
-  if (!ls.irreducible && ls.nloops) {
-    lt_induction_build(&ind, &ls);
-    for (unsigned l = 0; l < ls.nloops && !done; l++) {
-      Loop *L = lt_xcalloc(1, sizeof *L);
-      L->c = c;
-      L->copies = copies;
-      L->g = &g;
-      L->ls = &ls;
-      L->ind = &ind;
-      L->l = l;
-      done = try_loop(L);
-      free(L);
-    }
-    lt_induction_free(&ind);
-  }
-  lt_loops_free(&ls);
-  lt_cfg_free(&g);
-  return done;
-}
-
-void lt_gather_accums(LtCtx *c, LLVMValueRef fn) {
-  if (c->opt_level < 1)
-    return;
-  LtMap copies;
-  lt_map_init(&copies, 8);
-  /* R loads what it cached for an outer loop where it uses it, in the
-   * inner loop, and the cleanup (derive.c) has no LICM: an accumulation's
-   * address made from such a load has no affine form until it is hoisted */
-  if (lt_run_pipeline(c, fn, "loop-mssa(licm)")) {
-    lt_map_free(&copies);
-    return;
-  }
-  for (int round = 0; round < 64; round++) {
-    lt_llvm_forget(c, fn);
-    if (!round_once(c, fn, &copies))
-      break;
-  }
-  lt_map_free(&copies);
-  lt_llvm_forget(c, fn);
+void lt_gather_accums(LtCtx *c, LLVMValueRef fn, LtMap *copies) {
+  if (c->opt_level >= 1)
+    lt_rewrite_loops(c, fn, copies, try_loop, sizeof(Loop), 64);
 }

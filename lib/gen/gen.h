@@ -82,10 +82,46 @@ void lt_unswitch_undo(LtCtx *c, LLVMValueRef fn);
  * checks the inner loop's ranges before it, not (always failing) before
  * the outer loop */
 void lt_launder_reverse_nests(LtCtx *c, LLVMValueRef fn);
+/* scopes.c: a scope !{!self, !domain, !"name"} (a domain when domain is
+ * NULL: !{!self, !"name"}) */
+LLVMMetadataRef lt_self_md_node(LLVMContextRef c, LLVMMetadataRef domain, const char *name);
+/* accum.c: an accumulation  store (fadd reassoc (load addr), val), addr
+ * (or fsub: neg) in one block, nothing between the load and the store
+ * that may write memory; the memory instruction i may access (its
+ * address, NULL when none, LT_CLOBBER when memory it does not name);
+ * whether a's and b's elements of size sz are the same or apart (the
+ * same pointer terms, every other difference a multiple of sz) */
+typedef struct LtAccum {
+  LLVMValueRef load, add, store, addr, val;
+  LLVMBasicBlockRef bb;
+  int neg;
+} LtAccum;
+int lt_accum_match(LLVMValueRef st, LtAccum *a);
+LLVMValueRef lt_accum_accessed(LLVMValueRef i);
+int lt_affine_aligned(const LtAffine *a, const LtAffine *b, long long sz);
+/* ... and rounds (at most `rounds`) of rewrites over fn's loops after LICM,
+ * one per round, the analyses rebuilt after each: rewrite(at) returns 1
+ * when it rewrote loop at->l (copies: loops it leaves alone); at is the
+ * first member of the rewrite's own struct of `size` bytes, zeroed */
+typedef struct LtLoopAt {
+  LtCtx *c;
+  const LtCfg *g;
+  const LtLoops *ls;
+  const LtInduction *ind;
+  unsigned l;
+  LtMap *copies;
+} LtLoopAt;
+void lt_rewrite_loops(LtCtx *c, LLVMValueRef fn, LtMap *copies, int (*rewrite)(LtLoopAt *),
+                      size_t size, unsigned rounds);
+/* ascend.c: an innermost reverse loop whose iterations commute (apart
+ * but for accumulations) runs upwards, as the primal did; the loops it
+ * copies (as they were, for where a run-time test fails) go in copies */
+void lt_ascend_reverse_loops(LtCtx *c, LLVMValueRef fn, LtMap *copies);
 /* gather.c: a reverse loop's accumulations into neighbouring elements
  * (a stencil's adjoint) become one addition per element, the rest carried
- * in registers, so that the loop vectorises */
-void lt_gather_accums(LtCtx *c, LLVMValueRef fn);
+ * in registers, so that the loop vectorises; loops in copies (and those it
+ * copies itself, added there) are left alone */
+void lt_gather_accums(LtCtx *c, LLVMValueRef fn, LtMap *copies);
 
 /* derive.c: one derivative (augmented forward + reverse + tape) */
 

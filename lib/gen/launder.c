@@ -40,14 +40,6 @@ static int launderable(LLVMValueRef v) {
          (k == LLVMPointerTypeKind && LLVMGetPointerAddressSpace(t) == 0);
 }
 
-/* Only where "r" holds a 64-bit value: x86-64 and AArch64 (a GPU's or a
- * 32-bit target's registers would not take the asm's i64) */
-static int target_ok(LLVMModuleRef m) {
-  const char *t = LLVMGetTarget(m);
-  return t && (!strncmp(t, "x86_64", 6) || !strncmp(t, "aarch64", 7) ||
-               !strncmp(t, "arm64", 5));
-}
-
 /* v through `asm "" "=r,0"` at b */
 static LLVMValueRef copy_of(LLVMBuilderRef b, LLVMValueRef v) {
   LLVMTypeRef t = LLVMTypeOf(v);
@@ -123,7 +115,7 @@ static int launder_loop(LtCtx *c, const LtCfg *g, const LtLoops *ls, unsigned l,
 }
 
 void lt_launder_reverse_nests(LtCtx *c, LLVMValueRef fn) {
-  if (c->opt_level < 2 || !target_ok(c->mod))
+  if (c->opt_level < 2 || !lt_target_64(c->mod))
     return;
   LtCfg g;
   LtLoops ls;

@@ -42,7 +42,7 @@
 /* A scope !{!self, !domain, !"name"}, or a domain !{!self, !"name"},
  * made with a temporary node that the node itself replaces (the C API
  * makes no distinct nodes; a node naming itself is unique anyway). */
-static LLVMMetadataRef self_node(LLVMContextRef c, LLVMMetadataRef domain, const char *name) {
+LLVMMetadataRef lt_self_md_node(LLVMContextRef c, LLVMMetadataRef domain, const char *name) {
   LLVMMetadataRef tmp = LLVMTemporaryMDNode(c, NULL, 0);
   LLVMMetadataRef str = LLVMMDStringInContext2(c, name, strlen(name));
   LLVMMetadataRef ops[3] = {tmp, domain ? domain : str, str};
@@ -78,10 +78,10 @@ static void make_scopes(LtGen *g) {
   if (g->sc_shadow)
     return;
   LLVMContextRef x = g->c->llctx;
-  LLVMMetadataRef dom = self_node(x, NULL, "lt.reverse");
-  g->sc_primal = self_node(x, dom, "lt.primal");
-  g->sc_shadow = self_node(x, dom, "lt.shadow");
-  g->sc_tape = self_node(x, dom, "lt.tape");
+  LLVMMetadataRef dom = lt_self_md_node(x, NULL, "lt.reverse");
+  g->sc_primal = lt_self_md_node(x, dom, "lt.primal");
+  g->sc_shadow = lt_self_md_node(x, dom, "lt.shadow");
+  g->sc_tape = lt_self_md_node(x, dom, "lt.tape");
   declare(g, &g->sc_primal, 1);
   declare(g, &g->sc_shadow, 1);
   declare(g, &g->sc_tape, 1);
@@ -92,8 +92,8 @@ static void make_scopes(LtGen *g) {
       char name[64];
       snprintf(name, sizeof name, "lt.restrict.%u", p);
       if (!rdom)
-        rdom = self_node(x, NULL, "lt.restrict");
-      g->sc_excl[p] = self_node(x, rdom, name);
+        rdom = lt_self_md_node(x, NULL, "lt.restrict");
+      g->sc_excl[p] = lt_self_md_node(x, rdom, name);
       declare(g, &g->sc_excl[p], 1);
     }
 }
@@ -249,14 +249,14 @@ void lt_scope_forward(LtGen *g) {
     return;
   }
   LLVMContextRef x = g->c->llctx;
-  LLVMMetadataRef dom = self_node(x, NULL, "lt.forward");
+  LLVMMetadataRef dom = lt_self_md_node(x, NULL, "lt.forward");
   LLVMMetadataRef sc[MAX_SLOT_SCOPES + 2] = {0};
   for (unsigned k = 0; k < nsc + 2; k++) {
     char name[48];
     if (!used[k])
       continue;
     snprintf(name, sizeof name, k == 0 ? "lt.tape.header" : k == 1 ? "lt.tape.slots" : "lt.tape.slot.%u", k - 2);
-    sc[k] = self_node(x, dom, name);
+    sc[k] = lt_self_md_node(x, dom, name);
   }
   unsigned as = LLVMGetMDKindIDInContext(x, "alias.scope", 11),
            na = LLVMGetMDKindIDInContext(x, "noalias", 7);

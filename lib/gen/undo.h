@@ -38,7 +38,8 @@ void lt_undo_skip_runs(LtGen *g);
                                       covers exactly its range (undort.c) */
 #define LT_UNDO_FLAGS (LT_UNDO_BLOCK | LT_UNDO_RUN | LT_UNDO_KEPT | LT_UNDO_LATER)
 #define LT_UNDO_TABLE 1024         /* slots of A's table of the last block at
-                                      an address (state field 9) */
+                                      an address (state field 9), at least */
+#define LT_UNDO_TABLE_MAX (1u << 20) /* and at most */
 LLVMTypeRef lt_undo_state_ty(LtCtx *c);
 LLVMValueRef lt_undo_field(LtCtx *c, LLVMBuilderRef b, LLVMValueRef st, unsigned k);
 LLVMValueRef lt_undo_save_fn(LtCtx *c);

@@ -10,7 +10,8 @@
  * State: {ptr log, i64 count, i64 on, i64 total, i64 capacity, ptr base,
  * ptr next, ptr end, i64 block bytes, ptr table} (total: in R the entries
  * to replay, in A the entries promised; next and end: A's room for blocks
- * in the arena's block after the log, lt.undo.begin.arena; block bytes:
+ * in the arena's block after the log, lt.undo.begin.arena, taken from its
+ * end down (undoblockrt.c); block bytes:
  * what A's blocks took, the next call's room; table: A's hash of block
  * addresses to their last entry); an entry is 24 bytes {address,
  * size | flags, value or block}. A block in that room is KEPT: the arena's
@@ -22,8 +23,9 @@
  * the replay is what the later block saved, so R's restore copies it
  * (block to memory) instead of swapping, and the replay skips it; only
  * the last block of each range swaps and replays. A finds the earlier
- * block through the table (one slot per hashed address; a collision
- * forgets the earlier one, which then swaps as before).
+ * block through the table (its mask, then a slot per address, hashed and
+ * probed linearly: undoblockrt.c; when the probes find no room the
+ * earlier block is forgotten and swaps as before).
  */
 #include "lt.h"
 
@@ -37,6 +39,7 @@
 #define LATER LT_UNDO_LATER
 #define FLAGS LT_UNDO_FLAGS
 #define TABLE LT_UNDO_TABLE
+#define TABLE_MAX LT_UNDO_TABLE_MAX
 
 LLVMValueRef lt_undo_rt_has_flag(LtCtx *c, LLVMBuilderRef b, LLVMValueRef n, unsigned long long f) {
   return LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, n, LLVMConstInt(c->i64, f, 0), ""),
@@ -413,6 +416,20 @@ LLVMValueRef lt_undo_finish_fn(LtCtx *c) {
   return lt_undo_rt_helper(c, "lt.undo.finish", pt, 1, fill_finish);
 }
 
+/* The slots of A's table of blocks (undoblockrt.c) for a log of n
+ * entries: a power of two, at least 2 n (linear probing stays short), at
+ * least TABLE and at most TABLE_MAX. */
+static LLVMValueRef table_slots(LtCtx *c, LLVMBuilderRef b, LLVMValueRef n) {
+  LLVMValueRef x = LLVMBuildSub(b, LLVMBuildShl(b, n, LLVMConstInt(c->i64, 1, 0), ""),
+                                LLVMConstInt(c->i64, 1, 0), "");
+  for (unsigned s = 1; s < 64; s *= 2)
+    x = LLVMBuildOr(b, x, LLVMBuildLShr(b, x, LLVMConstInt(c->i64, s, 0), ""), "");
+  x = LLVMBuildAdd(b, x, LLVMConstInt(c->i64, 1, 0), "");
+  LLVMValueRef lo = LLVMConstInt(c->i64, TABLE, 0), hi = LLVMConstInt(c->i64, TABLE_MAX, 0);
+  x = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntULT, x, lo, ""), lo, x, "");
+  return LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntUGT, x, hi, ""), hi, x, "slots");
+}
+
 /* lt.undo.begin(state, n): the whole log of n entries, when on; from
  * the arena in lt.undo.begin.arena. */
 static void begin_log(LtCtx *c, LLVMBuilderRef b, LLVMValueRef f, int arena) {
@@ -425,7 +442,10 @@ static void begin_log(LtCtx *c, LLVMBuilderRef b, LLVMValueRef f, int arena) {
                                        LLVMConstInt(c->i64, 7, 0), ""),
                        LLVMConstInt(c->i64, ~7ull, 0), "");
     tb = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntNE, room, tb, ""),
-                         LLVMConstInt(c->i64, TABLE * 8, 0), tb, "");
+                         LLVMBuildMul(b, LLVMBuildAdd(b, table_slots(c, b, n),
+                                                      LLVMConstInt(c->i64, 1, 0), ""),
+                                      LLVMConstInt(c->i64, 8, 0), ""),
+                         tb, "");
   }
   LLVMValueRef log =
       arena ? lt_arena_push(c, b, LLVMBuildAdd(b, all, tb, "")) : lt_build_malloc(b, c->mod, sz);
@@ -438,6 +458,15 @@ static void begin_log(LtCtx *c, LLVMBuilderRef b, LLVMValueRef f, int arena) {
     LLVMValueRef end = LLVMBuildGEP2(b, c->i8, log, &all, 1, "");
     LLVMBuildStore(b, end, lt_undo_field(c, b, st, 7));
     LLVMBuildMemSet(b, end, LLVMConstInt(c->i8, 0, 0), tb, 8);
+    LLVMBasicBlockRef mask = LLVMAppendBasicBlockInContext(c->llctx, f, "mask");
+    LLVMBasicBlockRef set = LLVMAppendBasicBlockInContext(c->llctx, f, "table");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, tb, LLVMConstInt(c->i64, 0, 0), ""), mask, set);
+    LLVMPositionBuilderAtEnd(b, mask); /* the table's first word: its mask */
+    LLVMBuildStore(b, LLVMBuildSub(b, LLVMBuildUDiv(b, tb, LLVMConstInt(c->i64, 8, 0), ""),
+                                   LLVMConstInt(c->i64, 2, 0), ""),
+                   end);
+    LLVMBuildBr(b, set);
+    LLVMPositionBuilderAtEnd(b, set);
     LLVMValueRef none = LLVMBuildICmp(b, LLVMIntEQ, tb, LLVMConstInt(c->i64, 0, 0), "");
     LLVMBuildStore(b, LLVMBuildSelect(b, none, LLVMConstNull(c->ptr), end, ""),
                    lt_undo_field(c, b, st, 9));

@@ -21,6 +21,7 @@
 // RUN: %ltclang -O2 %s -o %t.O2 -lm && %t.O2
 // RUN: %ltclang -O2 -c %s -o /dev/null -Rpass-analysis=leantape 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: %ltclang -O2 -S -emit-llvm %s -o %t.ll && FileCheck %s < %t.ll
+// RUN: FileCheck %s --check-prefix=HELPER < %t.ll
 #include "loopcheck.h"
 #include <stdio.h>
 
@@ -130,8 +131,8 @@ int main(void) {
 
 // Nothing is taped per point: diffuse's five loads are re-read through the
 // log, and leapfrog's b[i] (its only nonlinear use).
-// REMARK-DAG: undo-double-buffer.c:32:{{[0-9]+}}: remark: loop (depth 3) in 'diffuse': caches nothing per iteration; {{[0-9]+}} recomputed, 5 re-loaded
-// REMARK-DAG: undo-double-buffer.c:52:{{[0-9]+}}: remark: loop (depth 2) in 'leapfrog': caches nothing per iteration; {{[0-9]+}} recomputed, 1 re-loaded
+// REMARK-DAG: undo-double-buffer.c:[[@LINE-101]]:{{[0-9]+}}: remark: loop (depth 3) in 'diffuse': caches nothing per iteration; {{[0-9]+}} recomputed, 5 re-loaded
+// REMARK-DAG: undo-double-buffer.c:[[@LINE-82]]:{{[0-9]+}}: remark: loop (depth 2) in 'leapfrog': caches nothing per iteration; {{[0-9]+}} recomputed, 1 re-loaded
 // The log from the arena with room for the blocks (their bytes at entry,
 // or the last call's if more); A's row blocks, tested per run, and
 // store-by-store saves (the fallback).
@@ -149,3 +150,13 @@ int main(void) {
 // CHECK: call void @lt.undo.block.run(
 // CHECK: call void @lt.undo.save(
 // CHECK: {{^}}}
+// A block's copy: 16-byte words with non-temporal stores (x86-64), and
+// the block found again through a Fibonacci hash of its address, probed
+// linearly (the table's mask its first word): the earlier block at the
+// same address and size becomes LATER (bit 59), copied back, not swapped.
+// HELPER-LABEL: define internal void @lt.undo.block.run(
+// HELPER: store <2 x double> {{.*}}, align 16, !nontemporal
+// HELPER: mul i64 {{.*}}, -7046029254386353131
+// HELPER: = phi i64 [ 0, %{{[0-9]+}} ]
+// HELPER: or i64 {{.*}}, 576460752303423488
+// HELPER: {{^}}}

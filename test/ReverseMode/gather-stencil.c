@@ -89,15 +89,20 @@ void g3(double *a, double *da, double *b, double *db, int n) {
 // SCALAR:         ret void
 
 // Split mode over plain pointers: no version of the whole derivative takes
-// them apart, so the loop is versioned: it runs rewritten when the bytes
-// its additions reach are apart from those of db it reads and zeroes, and
-// a copy of it as it was otherwise.
+// them apart, so the loop is versioned (gen/ascend.c): it runs upwards and
+// rewritten when the bytes of db it reads and zeroes are apart from those
+// its additions reach, and as it was otherwise (a copy gather.c leaves
+// alone).
 // SCALAR-LABEL: define internal void @smooth.lt.rev{{(\.[0-9]+)?}}(
 // SCALAR:         phi double [ 0.000000e+00, %[[PRE:[0-9]+]] ]
-// SCALAR:       [[PRE]]:
 // SCALAR:         [[A:%[0-9]+]] = icmp ule i64
 // SCALAR-NEXT:    [[B:%[0-9]+]] = icmp ule i64
 // SCALAR-NEXT:    {{%[0-9]+}} = or i1 [[A]], [[B]]
-// SCALAR:         br i1 {{%[0-9]+}}, label %{{[0-9]+}}, label %{{[0-9]+}}
+// SCALAR:         call void @llvm.experimental.noalias.scope.decl
+// SCALAR:         br i1 {{%[0-9]+}}, label %[[PRE]], label %[[COPY:[0-9]+]]
 // SCALAR-EMPTY:
-// SCALAR-NEXT:  {{[0-9]+}}:
+// SCALAR-NEXT:  [[COPY]]:
+// SCALAR-NEXT:    br label
+// SCALAR-EMPTY:
+// SCALAR-NEXT:  [[PRE]]:
+// SCALAR-NEXT:    br label
