@@ -509,6 +509,8 @@ void lt_induction_free(LtInduction *ind);
 int lt_affine_of(const LtInduction *ind, LLVMTargetDataRef td, LLVMValueRef v,
                  int scope, LtAffine *out);
 void lt_affine_free(LtAffine *a);
+/* a += k * b */
+void lt_affine_axpy(LtAffine *a, long long k, const LtAffine *b);
 /* The same in a loop whose invariant arithmetic is still computed inside
  * it (generated code before LICM): such values are leaves too, so the
  * form holds through a run of the loop, not where the function starts. */
@@ -647,6 +649,10 @@ LLVMValueRef lt_range_overlap_cells(const LtFacts *f, LLVMValueRef fn, LLVMBuild
  * constant, their sums and products), as i64; NULL when it is not one. */
 LLVMValueRef lt_range_point(const LtFacts *f, LLVMValueRef fn, LLVMBuilderRef b,
                             LLVMValueRef v);
+/* At b in fn's entry: i64, at least every value v (an integer operand of
+ * inst) takes over the run, or NULL when not computable there. */
+LLVMValueRef lt_range_max(const LtFacts *f, LLVMValueRef fn, LLVMBuilderRef b,
+                          LLVMValueRef inst, LLVMValueRef v);
 /* At b in fn's entry: the hull [*lo, *hi) (i64 addresses) of accesses v
  * (inst, addr pairs); 0 when not computable. */
 int lt_range_hull(const LtFacts *f, LLVMValueRef fn, LLVMBuilderRef b, LLVMValueRef *v,
@@ -655,6 +661,9 @@ int lt_range_hull(const LtFacts *f, LLVMValueRef fn, LLVMBuilderRef b, LLVMValue
  * its loops' trip counts), or NULL when not computable there. */
 LLVMValueRef lt_range_count(const LtFacts *f, LLVMValueRef fn, LLVMBuilderRef b,
                             LLVMValueRef inst);
+/* Is call a memcpy, memmove or memset the undo log may save as a block
+ * (not volatile, address space 0)? */
+int lt_overwrite_block_call(LLVMValueRef call);
 void lt_overwrite_free(LtOverwrite *o);
 /* steprun.c: where a checkpointed step's accesses run (facts of the step) */
 /* Does inst run in every iteration of every loop around it, each loop with

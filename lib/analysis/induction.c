@@ -348,7 +348,7 @@ static void add_inv(LtAffine *a, LLVMValueRef v, long long c) {
 }
 
 /* a += k * b */
-static void axpy(LtAffine *a, long long k, const LtAffine *b) {
+void lt_affine_axpy(LtAffine *a, long long k, const LtAffine *b) {
   a->off += k * b->off;
   for (unsigned i = 0; i < b->nterm; i++)
     add_term(a, b->loop[i], k * b->coef[i]);
@@ -477,11 +477,16 @@ static int affine(const Walk *w, LLVMValueRef v, long long k, LtAffine *a,
   case LLVMGetElementPtr:
     ok = gep(w, v, 1, &tmp, depth + 1);
     break;
+  case LLVMXor: /* xor x, -1 is -x - 1 (InstCombine's form of k - i - 1) */
+    ok = const_int(LLVMGetOperand(v, 1), &c) && c == -1 &&
+         affine(w, LLVMGetOperand(v, 0), -1, &tmp, depth + 1);
+    tmp.off -= 1;
+    break;
   default:
     ok = 0;
   }
   if (ok)
-    axpy(a, k, &tmp);
+    lt_affine_axpy(a, k, &tmp);
   lt_affine_free(&tmp);
   return ok || leaf(w, v, k, a);
 }

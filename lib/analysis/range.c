@@ -12,26 +12,15 @@
  * logs nothing): a run-time disjointness test, as LLVM's loop versioning
  * does for vectorised loops. The same walk checks computability (b ==
  * NULL) and emits the bounds in A's entry (signed i64 arithmetic; indices
- * are assumed not to wrap, as C's signed indices do not).
+ * are assumed not to wrap, as C's signed indices do not). Where a loop's
+ * range moves with an outer counter (a triangular nest), rangetri.c
+ * bounds the address over the triangle instead.
  */
 #include "lt.h"
 
 #include <string.h>
 
-typedef struct Iv {
-  LLVMValueRef lo, hi; /* i64, inclusive */
-} Iv;
-
-typedef struct Em {
-  const LtFacts *g;
-  LLVMValueRef fn;      /* where the bounds are emitted */
-  LLVMBuilderRef b;     /* NULL: only check */
-  int at;               /* block id of the access */
-  int team;             /* a worksharing counter spans the team's space */
-  int checked;          /* an overlap test: facts it may check at run time */
-  LLVMValueRef holds;   /* ... their conjunction, emitted (i1, or NULL) */
-  LtMap lo, hi;         /* memo: P value -> bounds at A's entry */
-} Em;
+#include "range.h"
 
 #define DRY ((LLVMValueRef)1)
 
@@ -42,19 +31,19 @@ static int param_index(const LtFacts *g, LLVMValueRef arg) {
   return -1;
 }
 
-static LLVMValueRef k64(Em *e, long long v) {
+LLVMValueRef lt_rng_k64(Em *e, long long v) {
   return e->b ? LLVMConstInt(e->g->c->i64, (unsigned long long)v, 1) : DRY;
 }
 
-static LLVMValueRef add(Em *e, LLVMValueRef x, LLVMValueRef y) {
+LLVMValueRef lt_rng_add(Em *e, LLVMValueRef x, LLVMValueRef y) {
   return e->b ? LLVMBuildAdd(e->b, x, y, "") : DRY;
 }
 
-static LLVMValueRef sub(Em *e, LLVMValueRef x, LLVMValueRef y) {
+LLVMValueRef lt_rng_sub(Em *e, LLVMValueRef x, LLVMValueRef y) {
   return e->b ? LLVMBuildSub(e->b, x, y, "") : DRY;
 }
 
-static LLVMValueRef mul(Em *e, LLVMValueRef x, LLVMValueRef y) {
+LLVMValueRef lt_rng_mul(Em *e, LLVMValueRef x, LLVMValueRef y) {
   return e->b ? LLVMBuildMul(e->b, x, y, "") : DRY;
 }
 
@@ -90,10 +79,9 @@ static int as_const(LLVMValueRef v, long long *c) {
   return 1;
 }
 
-static int iv_of(Em *e, LLVMValueRef v, unsigned depth, Iv *out);
 
 /* The number of header executions of loop l, at most, at A's entry. */
-static LLVMValueRef trip_max(Em *e, unsigned l, unsigned depth) {
+LLVMValueRef lt_rng_trip_max(Em *e, unsigned l, unsigned depth) {
   const LtTrip *t = &e->g->ind->trip[l];
   if (!t->known || depth > 32)
     return NULL;
@@ -233,7 +221,7 @@ static void nonneg(Em *e, Iv r) {
   e->holds = e->holds ? LLVMBuildAnd(e->b, e->holds, h, "") : h;
 }
 
-static int iv_of(Em *e, LLVMValueRef v, unsigned depth, Iv *out) {
+int lt_rng_iv_of(Em *e, LLVMValueRef v, unsigned depth, Iv *out) {
   LtCtx *c = e->g->c;
   LLVMTypeKind k = LLVMGetTypeKind(LLVMTypeOf(v));
   if ((k != LLVMIntegerTypeKind && k != LLVMPointerTypeKind) || depth > 48)
@@ -401,6 +389,7 @@ static int range(Em *e, LLVMValueRef inst, LLVMValueRef addr, LLVMValueRef *lo,
   Iv r;
   if (e->at < 0 || !iv_of(e, addr, 0, &r))
     return 0;
+  lt_rng_tighten(e, addr, &r);
   *lo = r.lo;
   if (LLVMIsACallInst(inst)) { /* memcpy, memmove, memset: their length */
     Iv n;
@@ -475,6 +464,17 @@ LLVMValueRef lt_range_point(const LtFacts *g, LLVMValueRef fn, LLVMBuilderRef b,
   e.at = 0;
   Iv r;
   LLVMValueRef out = iv_of(&e, v, 0, &r) && r.lo == r.hi ? r.lo : NULL;
+  em_free(&e);
+  return out;
+}
+
+LLVMValueRef lt_range_max(const LtFacts *g, LLVMValueRef fn, LLVMBuilderRef b,
+                          LLVMValueRef inst, LLVMValueRef v) {
+  Em e;
+  em_init(&e, g, fn, b);
+  e.at = lt_cfg_id(g->g, LLVMGetInstructionParent(inst));
+  Iv r;
+  LLVMValueRef out = e.at >= 0 && iv_of(&e, v, 0, &r) ? r.hi : NULL;
   em_free(&e);
   return out;
 }

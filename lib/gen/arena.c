@@ -13,11 +13,10 @@
  * last was empty and makes no chunk smaller than that: from the second
  * gradient on, one chunk of exactly that size holds every tape, one
  * malloc and one free per gradient, and malloc serves it from memory it
- * already has (glibc raises its mmap threshold to a freed mmapped block's
- * size, and its trim threshold to twice that, up to 32 MiB), so no page is
- * faulted in again. Between gradients nothing is kept but that number,
- * and a last chunk of 32 MiB or more (arenakeep.c), which glibc would map
- * afresh every time. Split mode
+ * already has. Between gradients nothing is kept but that number, and a
+ * last chunk of 128 KiB or more (arenakeep.c): glibc maps a block of 32 MiB
+ * or more afresh every time, and smaller ones, until its dynamic mmap and
+ * trim thresholds have risen to their size, come from fresh pages too. Split mode
  * (__enzyme_augmentfwd and __enzyme_reverse, whose tapes the caller may
  * keep in any order) uses malloc and free; so do caches that grow
  * (realloc). The state is seven thread-local globals: threads

@@ -5,14 +5,20 @@
  * every malloc and unmaps it on free, so a gradient whose tape is larger
  * than that had every page of it faulted in and cleared by the kernel
  * again, every time: a double-buffered 300x300 diffusion (72 MB of tape)
- * spent about half of its gradient in the kernel's clear_page. The chunk
- * an emptied arena frees last is kept instead, when it is at least
- * KEEP_MIN bytes and at most LEANTAPE_ARENA_KEEP (bytes, with an optional
- * K, M or G; unset: 1 GiB; 0: nothing is kept): its pages past the header
- * are advised MADV_FREE, so that the kernel may take them back under
- * memory pressure (a page it took comes back cleared, as a new one would),
- * and the next gradient's first chunk is that one if it is large enough
- * (else it is freed). One chunk per thread at most; a pthread key's
+ * spent about half of its gradient in the kernel's clear_page. Smaller
+ * blocks fault in again too until glibc's dynamic thresholds catch up
+ * (mapped, unmapped, then taken from fresh heap: PolyBench's durbin,
+ * 1.3 MB of tape and a 100 us primal, had its first two timed gradients
+ * at 6-7 times the primal, the rest at 3). The chunk an emptied arena
+ * frees last is kept instead, when it is at least KEEP_MIN (128 KiB,
+ * glibc's first mmap threshold) bytes and at most LEANTAPE_ARENA_KEEP
+ * (bytes, with an optional K, M or G; unset: 1 GiB; 0: nothing is kept):
+ * from 32 MiB its pages past the header are advised MADV_FREE, so that
+ * the kernel may take them back under memory pressure (a page it took
+ * comes back cleared, as a new one would; below that the advice's walk
+ * of the pages would cost more than the memory is worth), and the next
+ * gradient's first chunk is that one if it is large enough (else it is
+ * freed). One chunk per thread at most; a pthread key's
  * destructor frees it when the thread exits (where the C library has
  * pthreads: weak references). Linux on x86-64 and AArch64 only, as the
  * huge-page advice (MADV_FREE is 8 there); elsewhere chunks are freed.
@@ -24,7 +30,9 @@
 #include <string.h>
 
 /* lt.arena.take(i64 need): the kept chunk (capacity at +8) if it holds
- * need bytes, else null (a smaller one is freed). lt.arena.keep(ptr ch):
+ * need bytes and LEANTAPE_ARENA_KEEP still allows it, else null (the
+ * chunk is freed: with LEANTAPE_ARENA_KEEP=0 a gradient allocates its own,
+ * what the benchmarks count). lt.arena.keep(ptr ch):
  * 1 when ch, emptied, is kept. */
 static const char *const keep_ir =
     "@lt.arena.spare = internal thread_local global ptr null\n"
@@ -73,7 +81,10 @@ static const char *const keep_ir =
     "  call void @lt.arena.setkey(ptr null)\n"
     "  %capp = getelementptr i8, ptr %s, i64 8\n"
     "  %cap = load i64, ptr %capp\n"
-    "  %fits = icmp uge i64 %cap, %need\n"
+    "  %big = icmp uge i64 %cap, %need\n"
+    "  %lim = call i64 @lt.arena.limit()\n"
+    "  %kept = icmp ule i64 %cap, %lim\n"
+    "  %fits = and i1 %big, %kept\n"
     "  br i1 %fits, label %yes, label %drop\n"
     "drop:\n"
     "  call void @free(ptr %s)\n"
@@ -83,12 +94,13 @@ static const char *const keep_ir =
     "no:\n"
     "  ret ptr null\n"
     "}\n"
-    /* header 32 bytes, then cap bytes; a chunk of KEEP_MIN (32 MiB) or more */
+    /* header 32 bytes, then cap bytes; a chunk of KEEP_MIN (128 KiB) or
+     * more, advised MADV_FREE from 32 MiB */
     "define i1 @lt.arena.keep(ptr %ch) {\n"
     "entry:\n"
     "  %capp = getelementptr i8, ptr %ch, i64 8\n"
     "  %cap = load i64, ptr %capp\n"
-    "  %big = icmp uge i64 %cap, 33554432\n"
+    "  %big = icmp uge i64 %cap, 131072\n"
     "  br i1 %big, label %limit, label %no\n"
     "limit:\n"
     "  %lim = call i64 @lt.arena.limit()\n"
@@ -111,7 +123,9 @@ static const char *const keep_ir =
     "  %end2 = add i64 %end, %cap\n"
     "  %hi = and i64 %end2, -4096\n"
     "  %any = icmp ugt i64 %hi, %lo\n"
-    "  br i1 %any, label %advise, label %done\n"
+    "  %huge = icmp uge i64 %cap, 33554432\n"
+    "  %adv = and i1 %any, %huge\n"
+    "  br i1 %adv, label %advise, label %done\n"
     "advise:\n"
     "  %lp = inttoptr i64 %lo to ptr\n"
     "  %n = sub i64 %hi, %lo\n"

@@ -145,6 +145,11 @@ static LLVMValueRef shadow_alloc(LtGen *g, LLVMBuilderRef b, LLVMValueRef i) {
 static LLVMValueRef shadow_of_inst(LtGen *g, LLVMBuilderRef b, LLVMValueRef i) {
   LLVMValueRef ai = amap(g, i);
   LLVMOpcode op = LLVMGetInstructionOpcode(i);
+  const LtRule *r;
+  LtCallKind k = op == LLVMCall ? lt_call_kind(i, &r) : LT_CALL_INACTIVE;
+  if (k == LT_CALL_MEMCPY || k == LT_CALL_MEMSET) /* the C library's memcpy (-fno-builtin)
+                                                     returns its destination */
+    return need_shadow(g, LLVMGetOperand(i, 0), i);
   if (op == LLVMAlloca || op == LLVMCall)
     return shadow_alloc(g, b, i);
   if (op == LLVMPHI) {

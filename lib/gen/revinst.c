@@ -208,6 +208,7 @@ static int rev_call(LtGen *g, LLVMValueRef i) {
     return lt_custom_reverse(g, i);
   case LT_CALL_MEMCPY:
   case LT_CALL_MEMSET:
+    lt_undo_reverse_store(g, i); /* a block the undo log saved (overwrite.c) */
     return rev_memcall(g, i, k);
   case LT_CALL_MALLOC:
     return rev_alloc(g, i);

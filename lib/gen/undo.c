@@ -339,6 +339,16 @@ static LLVMValueRef block_room(LtGen *g, LLVMBuilderRef b) {
       continue;
     if (!l && lt_map_get(&g->undo_runblock, i))
       l = (size_t)lt_map_get(&g->undo_run, i);
+    if (!LLVMIsAStoreInst(i)) { /* a memcpy or memset: its length, if known */
+      LLVMValueRef n = lt_range_count(&g->fx, g->A, b, i),
+                   len = lt_range_max(&g->fx, g->A, b, i, LLVMGetOperand(i, 2));
+      if (!n || !len)
+        return NULL;
+      len = LLVMBuildAnd(b, LLVMBuildAdd(b, len, LLVMConstInt(c->i64, 7, 0), ""),
+                         LLVMConstInt(c->i64, ~7ull, 0), ""); /* rounded to words */
+      room = LLVMBuildAdd(b, room, LLVMBuildMul(b, n, len, ""), "");
+      continue;
+    }
     if (!l)
       continue;
     unsigned long long size = LLVMStoreSizeOfType(c->td, LLVMTypeOf(LLVMGetOperand(i, 0)));
@@ -429,6 +439,15 @@ void lt_undo_forward(LtGen *g) {
       LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(LLVMValueAsBasicBlock(apb)));
       LLVMValueRef bytes, lo = lt_undo_block_range(g, i, (unsigned)bl - 1, b, &bytes);
       LLVMValueRef bf = lt_undo_block_fn(c), args[3] = {g->a_undo, lo, bytes};
+      LLVMBuildCall2(b, LLVMGlobalGetValueType(bf), bf, args, 3, "");
+      continue;
+    }
+    if (!LLVMIsAStoreInst(i)) { /* a memcpy or memset: its destination, a block */
+      LLVMValueRef ai = lt_map_get(&g->fmap, i);
+      LLVMPositionBuilderBefore(b, ai);
+      LLVMValueRef bf = lt_undo_block_fn(c);
+      LLVMValueRef args[3] = {g->a_undo, LLVMGetOperand(ai, 0),
+                              LLVMBuildZExtOrBitCast(b, LLVMGetOperand(ai, 2), c->i64, "")};
       LLVMBuildCall2(b, LLVMGlobalGetValueType(bf), bf, args, 3, "");
       continue;
     }

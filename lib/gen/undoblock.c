@@ -146,8 +146,10 @@ static int only_logged(LtGen *g, unsigned l, LLVMValueRef store) {
 }
 
 int lt_undo_block_loop(LtGen *g, LLVMValueRef store, int *tested) {
-  int l = counted_loop(g, store);
   *tested = 0;
+  if (!LLVMIsAStoreInst(store)) /* a memcpy or memset: a block of its own */
+    return -1;
+  int l = counted_loop(g, store);
   if (l < 0 || !every_iteration(g, (unsigned)l, store))
     return -1;
   long long step;
@@ -256,6 +258,8 @@ static unsigned long long size_of(LtGen *g, LLVMValueRef v) {
 }
 
 int lt_undo_run_loop(LtGen *g, LLVMValueRef store) {
+  if (!LLVMIsAStoreInst(store))
+    return -1;
   int l = counted_loop(g, store);
   if (l < 0)
     return -1;
@@ -273,7 +277,8 @@ int lt_undo_run_loop(LtGen *g, LLVMValueRef store) {
     if (!in_loop(g, ul, s) || !lt_map_get(&g->undo_need, lt_map_get(&g->ow.store_class, s)))
       continue;
     int sid = lt_cfg_id(&g->g, LLVMGetInstructionParent(s));
-    if (LLVMGetOperand(s, 1) != addr || size_of(g, LLVMGetOperand(s, 0)) != size ||
+    if (!LLVMIsAStoreInst(s) || LLVMGetOperand(s, 1) != addr ||
+        size_of(g, LLVMGetOperand(s, 0)) != size ||
         LLVMGetVolatile(s) || sid < 0 || lt_loop_of(&g->loops, (unsigned)sid) != l)
       return -1;
     every |= every_iteration(g, ul, s);

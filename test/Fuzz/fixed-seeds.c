@@ -140,6 +140,15 @@
 // tridiagonal sweeps, in --kernels' programs: seeds 980001 (ADI, v is u)
 // and 980002 (Gram-Schmidt).
 // RUN: bash %S/../../tools/fuzz/run.sh -S -n 2 -s 980001 -O "0 2" -j 2 -g "--kernels --inplace"
+// Triangular nests with indices such as k - i - 1 (--lagged: Durbin, a
+// causal convolution, lagged products, a do-while that may run once) over
+// overlapping views: seeds 400102 and 400106 are programs whose run-time
+// test for pointers apart is tighter with analysis/rangetri.c.
+// RUN: for s in 400102 400106; do bash %S/../../tools/fuzz/run.sh -S -n 1 -s $s -O "0 2" -g "--lagged --alias" || exit 1; done
+// memcpy, memmove and memset over views read before and after, in loops
+// of steps (--memops: the undo log saves their destinations as blocks):
+// seeds 500100 and 500106 log 5 and 6 such blocks.
+// RUN: for s in 500100 500106; do bash %S/../../tools/fuzz/run.sh -S -n 1 -s $s -O "0 2" -g "--memops --alias" || exit 1; done
 // Registered functions that return an argument (--retarg).
 // RUN: bash %S/../../tools/fuzz/run.sh -S -n 4 -s 1 -O "0 2" -j 2 -g "--retarg --calls"
 // Time loops (--timeloop: outlined steps, -leantape-checkpoint with a

@@ -13,14 +13,18 @@
 // chunk step gets a chunk of its own size, not twice the last chunk's,
 // and a gradient's first chunk is sized by its own last gradient, not by
 // whichever gradient ran last.
-// Counted through the linker's --wrap of malloc and free; the gradient of
-// an in-place LU and Cholesky against central differences.
+// Counted through the linker's --wrap of malloc and free, with
+// LEANTAPE_ARENA_KEEP=0 (a chunk kept between gradients, arenakeep.c,
+// would serve the next without a malloc: arena-reuse.c and arena-keep.c
+// test that); the gradient of an in-place LU and Cholesky against central
+// differences.
 // RUN: %ltclang -O0 %s -o %t.O0 -lm -Wl,--wrap=malloc,--wrap=free,--wrap=realloc && %t.O0
 // RUN: %ltclang -O2 %s -o %t.O2 -lm -Wl,--wrap=malloc,--wrap=free,--wrap=realloc && %t.O2
 
 #include "loopcheck.h"
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 static int counting;
 static long long live, peak, bytes;
@@ -143,6 +147,7 @@ static void grad(int k, double *x, double *g, int n) {
 }
 
 int main(void) {
+  setenv("LEANTAPE_ARENA_KEEP", "0", 1);
   static double x0[NMAX * NMAX], x[NMAX * NMAX], g[NMAX * NMAX], fd[NMAX * NMAX];
   static const char *names[2] = {"lu", "cholesky"};
   lt_data(W, NMAX * NMAX, -1, 1, 1);

@@ -13,6 +13,8 @@
  *   ckptbench --diffusion [--header]   the same for issue 17's time loop,
  *   a double-buffered nonlinear 2-D diffusion (below)
  *
+ *   ckptbench --memcpy [--header]   the Burgers step copied back by memcpy
+ *
  * The ODE: y' = p sin(y reversed) - 0.3 y^3 for N = 2000 components by
  * Ralston's third-order Runge-Kutta method with an embedded error estimate
  * and step-size control, `while (t < t_end)` (483 steps: online
@@ -52,6 +54,22 @@ __attribute__((noinline)) double burgers(double *u, double *tmp, int n, int step
                nu * dt * (u[i + 1] - 2 * u[i] + u[i - 1]) / (dx * dx);
     for (int i = 1; i < n - 1; i++)
       u[i] = tmp[i];
+  }
+  double e = 0;
+  for (int i = 0; i < n; i++)
+    e += u[i] * u[i];
+  return e;
+}
+
+/* The same step copied back by memcpy (as much C does): the undo log
+ * saves the copy's destination as a block (issue 17). */
+__attribute__((noinline)) double burgers_mc(double *u, double *tmp, int n, int steps) {
+  const double dx = 1.0 / n, dt = 0.1 * dx, nu = 0.001;
+  for (int t = 0; t < steps; t++) {
+    for (int i = 1; i < n - 1; i++)
+      tmp[i] = u[i] - dt * u[i] * (u[i + 1] - u[i - 1]) / (2 * dx) +
+               nu * dt * (u[i + 1] - 2 * u[i] + u[i - 1]) / (dx * dx);
+    memcpy(u + 1, tmp + 1, (size_t)(n - 2) * sizeof *u);
   }
   double e = 0;
   for (int i = 0; i < n; i++)
@@ -151,7 +169,7 @@ static int reps(void) {
   return k < 1 ? 1 : k > 20 ? 20 : k;
 }
 
-enum { BURGERS, ODE, DIFFUSION };
+enum { BURGERS, ODE, DIFFUSION, MEMCPY };
 
 static void print_header(int mode) {
   if (mode == ODE)
@@ -168,6 +186,12 @@ static void print_header(int mode) {
            "budget, wall clock, the fastest of %d runs of each (grad/primal: the median "
            "(min-max) of the runs' ratios):\n\n", DN, DN, DT,
            (double)DT * DN * DN * sizeof(double) / 1048576, reps());
+  else if (mode == MEMCPY)
+    printf("Time loop copied back by memcpy (issue 17): the Burgers step above with "
+           "memcpy(u + 1, tmp + 1, ...) for its copy back (state history %.0f MB), not "
+           "checkpointed; wall clock, the fastest of %d runs of each (grad/primal: the median "
+           "(min-max) of the runs' ratios):\n\n",
+           (double)NT * NX * sizeof(double) / 1048576, reps());
   else
     printf("Checkpointing (issue 20): in-place viscous Burgers, N = %d, T = %d, gradient "
            "with respect to the initial state, -mllvm -leantape-checkpoint; one process per "
@@ -186,6 +210,8 @@ int main(int argc, char **argv) {
       mode = ODE;
     else if (!strcmp(argv[a], "--diffusion"))
       mode = DIFFUSION;
+    else if (!strcmp(argv[a], "--memcpy"))
+      mode = MEMCPY;
     header |= !strcmp(argv[a], "--header");
   }
   if (header) {
@@ -208,6 +234,7 @@ int main(int argc, char **argv) {
     double t0 = wall();
     volatile double e = mode == ODE         ? ode(u, p, tmp, n, t_end)
                         : mode == DIFFUSION ? diffuse(u, tmp, DN, DT)
+                        : mode == MEMCPY    ? burgers_mc(u, tmp, n, NT)
                                             : burgers(u, tmp, n, NT);
     double t1 = wall();
     (void)e;
@@ -229,8 +256,8 @@ int main(int argc, char **argv) {
       __enzyme_autodiff((void *)diffuse, enzyme_dup, u, du, enzyme_dup, tmp, dtmp,
                         enzyme_const, DN, enzyme_const, DT);
     } else {
-      __enzyme_autodiff((void *)burgers, enzyme_dup, u, du, enzyme_dup, tmp, dtmp, enzyme_const,
-                        n, enzyme_const, NT);
+      __enzyme_autodiff((void *)(mode == MEMCPY ? burgers_mc : burgers), enzyme_dup, u, du,
+                        enzyme_dup, tmp, dtmp, enzyme_const, n, enzyme_const, NT);
     }
     double t2 = wall();
     tp = q[k] < tp ? q[k] : tp;

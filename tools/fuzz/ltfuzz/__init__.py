@@ -20,6 +20,8 @@ from .forward import Forward
 from .gather import Gather
 from .inplace import Inplace
 from .kernels import Kernels
+from .lagged import Lagged
+from .memops import Memops
 from .mpi import Mpi
 from .omp import Omp
 from .pointers import Pointers
@@ -34,7 +36,7 @@ from .timewhile import TimeWhile
 
 MODES = [Pointers, Calls, Cxx, Alias, Forward, Primal, Split, Eigen, Adaptive, Omp, Entry, Kernels,
          Retarg, Timeloop, StepsVar, Grid, TimeWhile, Capped, Stencil, Gather,
-         Inplace, Scratch, Copies, StructVec, Diffuse, Mpi, Swap]
+         Inplace, Scratch, Copies, StructVec, Diffuse, Mpi, Swap, Lagged, Memops]
 
 
 class Gen(Core, *MODES):

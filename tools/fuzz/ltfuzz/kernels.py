@@ -21,7 +21,10 @@ the kernels' pointers may too), in blocks at the top level of f:
               lib/gen/undoblock.c); X and L may alias. Drawn from a stream
               of its own: the other kernels' programs are unchanged.
 With --inplace (ltfuzz/inplace.py) a kernel may also get modified
-Gram-Schmidt or ADI sweeps, from a stream of their own after these draws.
+Gram-Schmidt or ADI sweeps, with --lagged (ltfuzz/lagged.py) triangular
+nests with indices such as k - i - 1, and with --memops
+(ltfuzz/memops.py) memcpy, memmove and memset over what was read, each
+from a stream of its own after these draws.
 Every program of the flag has at least one kernel. Its draws come after
 the other modes' (f differs from the program without it)."""
 import random
@@ -84,6 +87,10 @@ class Kernels(Mode):
             body += self.k_solve()
         if self.inplace:  # --inplace: from a stream of its own (ltfuzz/inplace.py)
             body += self.ip_kernel()
+        if self.lagged:  # --lagged: the same (ltfuzz/lagged.py)
+            body += self.lg_kernel()
+        if self.memops:  # --memops: the same (ltfuzz/memops.py)
+            body += self.mo_kernel()
         return ["{"] + ["  " + l for l in body] + ["}"]
 
     def k_solve(self):
