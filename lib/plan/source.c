@@ -184,9 +184,10 @@ static LtPlanRec *new_rec(LtPlan *pl, LtMap *m, LLVMValueRef v, int shadow) {
 }
 
 /* Does the reverse of user (revinst.c) read operand k's primal value?
- * Sums and casts move adjoints; a product reads an operand when the other
- * one varies; a quotient reads its divisor, and its own result (not the
- * dividend) when the divisor varies; other users may read anything. */
+ * Sums and casts move adjoints; compares have none; a product reads an
+ * operand when the other one varies; a quotient reads its divisor, and its
+ * own result (not the dividend) when the divisor varies; other users may
+ * read anything. */
 static int reads_operand(const LtFacts *f, LLVMValueRef user, unsigned k) {
   if (LLVMIsACallInst(user)) {
     size_t n;
@@ -198,6 +199,7 @@ static int reads_operand(const LtFacts *f, LLVMValueRef user, unsigned k) {
   }
   switch (LLVMGetInstructionOpcode(user)) {
   case LLVMFAdd: case LLVMFSub: case LLVMFNeg: case LLVMFPExt: case LLVMFPTrunc:
+  case LLVMFCmp: case LLVMICmp: /* no adjoint */
     return 0;
   case LLVMFMul:
     return lt_is_varied(f->act, LLVMGetOperand(user, 1 - k));
@@ -209,6 +211,25 @@ static int reads_operand(const LtFacts *f, LLVMValueRef user, unsigned k) {
 }
 
 #define MAX_COST_NODES 64
+
+/* Is user o's only reader in R? Its other users may be selects that take
+ * o as a value, whose reverse reads their condition only, if their own
+ * values only feed PHIs (else recomputing one reads o): a running
+ * maximum's PHI feeds its compare and its select, and the select the PHI
+ * (a running minimum that a product also reads is not one). */
+static int only_use(LLVMValueRef o, LLVMValueRef user) {
+  for (LLVMUseRef u = LLVMGetFirstUse(o); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef w = LLVMGetUser(u);
+    if (w == user)
+      continue;
+    if (!LLVMIsASelectInst(w) || LLVMGetOperand(w, 0) == o)
+      return 0;
+    for (LLVMUseRef su = LLVMGetFirstUse(w); su; su = LLVMGetNextUse(su))
+      if (!LLVMIsAPHINode(LLVMGetUser(su)))
+        return 0;
+  }
+  return 1;
+}
 
 /* The bytes R would tape to recompute v's operands that nothing else
  * reads: down each operand with one use, in v's loop, that v's own
@@ -222,8 +243,8 @@ static unsigned long long own_cost(LtPlan *pl, LLVMValueRef v, int s, int *budge
   unsigned n = LLVMIsACallInst(v) ? LLVMGetNumArgOperands(v) : (unsigned)LLVMGetNumOperands(v);
   for (unsigned k = 0; k < n; k++) {
     LLVMValueRef o = LLVMGetOperand(v, k);
-    LLVMUseRef u = LLVMIsAInstruction(o) ? LLVMGetFirstUse(o) : NULL;
-    if (!u || LLVMGetNextUse(u) || reads_operand(f, v, k) || lt_map_get(&pl->val, o) ||
+    if (!LLVMIsAInstruction(o) || !only_use(o, v) || reads_operand(f, v, k) ||
+        lt_map_get(&pl->val, o) ||
         lt_loop_scope(f->g, f->loops, o) != s || loop_of_counter(f, o) >= 0 ||
         exit_loop(f, o) >= 0 || affine(f, o, s) || --*budget < 0)
       continue;
@@ -241,10 +262,13 @@ static unsigned long long own_cost(LtPlan *pl, LLVMValueRef v, int s, int *budge
 /* Tape a pure value instead of recomputing it when that costs R fewer
  * bytes of tape: the quotient of ADI's tridiagonal sweep (8 bytes)
  * instead of the four loads of overwritten memory its dividend is made of
- * (32). A local, greedy minimum cut (issue 17, item 2): only chains that
- * nothing else reads count. */
+ * (32); a running maximum's compare (1 byte) instead of the maximum so far
+ * (8: GradBench's lse kept 1.28 MB for its 160000 elements). A local,
+ * greedy minimum cut (issue 17, item 2): only chains that nothing else
+ * reads count. */
 static int cheaper_taped(LtPlan *pl, LLVMValueRef v, int s) {
-  if (s < 0 || LLVMIsACallInst(v) || !lt_is_float_ty(LLVMTypeOf(v)))
+  if (s < 0 || LLVMIsACallInst(v) ||
+      (!lt_is_float_ty(LLVMTypeOf(v)) && !LLVMIsAFCmpInst(v) && !LLVMIsAICmpInst(v)))
     return 0;
   int budget = MAX_COST_NODES;
   return own_cost(pl, v, s, &budget) > LLVMABISizeOfType(pl->f->c->td, LLVMTypeOf(v));

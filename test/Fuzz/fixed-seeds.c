@@ -149,6 +149,9 @@
 // of steps (--memops: the undo log saves their destinations as blocks):
 // seeds 500100 and 500106 log 5 and 6 such blocks.
 // RUN: for s in 500100 500106; do bash %S/../../tools/fuzz/run.sh -S -n 1 -s $s -O "0 2" -g "--memops --alias" || exit 1; done
+// Running maxima and minima (--reductions): seeds 640102 and 640106 tape
+// their compares (1 byte an iteration), not the extreme so far.
+// RUN: for s in 640102 640106; do bash %S/../../tools/fuzz/run.sh -S -n 1 -s $s -O "0 2" -g --reductions || exit 1; done
 // Registered functions that return an argument (--retarg).
 // RUN: bash %S/../../tools/fuzz/run.sh -S -n 4 -s 1 -O "0 2" -j 2 -g "--retarg --calls"
 // Time loops (--timeloop: outlined steps, -leantape-checkpoint with a

@@ -22,6 +22,7 @@ from .inplace import Inplace
 from .kernels import Kernels
 from .lagged import Lagged
 from .memops import Memops
+from .reductions import Reductions
 from .mpi import Mpi
 from .omp import Omp
 from .pointers import Pointers
@@ -36,7 +37,7 @@ from .timewhile import TimeWhile
 
 MODES = [Pointers, Calls, Cxx, Alias, Forward, Primal, Split, Eigen, Adaptive, Omp, Entry, Kernels,
          Retarg, Timeloop, StepsVar, Grid, TimeWhile, Capped, Stencil, Gather,
-         Inplace, Scratch, Copies, StructVec, Diffuse, Mpi, Swap, Lagged, Memops]
+         Inplace, Scratch, Copies, StructVec, Diffuse, Mpi, Swap, Lagged, Memops, Reductions]
 
 
 class Gen(Core, *MODES):
