@@ -664,6 +664,14 @@ LLVMValueRef lt_range_count(const LtFacts *f, LLVMValueRef fn, LLVMBuilderRef b,
 /* Is call a memcpy, memmove or memset the undo log may save as a block
  * (not volatile, address space 0)? */
 int lt_overwrite_block_call(LLVMValueRef call);
+/* Does load, in every iteration of loop l, read only bytes that store (a
+ * plain store in l too) writes in an earlier iteration of the same run, or
+ * in none? Both addresses affine in l with the same step, of the store's
+ * size up or down, the load as wide and k >= 1 steps behind: a recurrence
+ * x[j] = f(x[j - 1]) (a tridiagonal sweep's c'[j] from c'[j - 1]). The
+ * memory the run leaves then holds what the load read. */
+int lt_load_behind(const LtInduction *ind, LLVMTargetDataRef td, unsigned l,
+                   LLVMValueRef store, LLVMValueRef load);
 void lt_overwrite_free(LtOverwrite *o);
 /* steprun.c: where a checkpointed step's accesses run (facts of the step) */
 /* Does inst run in every iteration of every loop around it, each loop with

@@ -178,6 +178,50 @@ static int aliasing_write(Ctx *x, LLVMBasicBlockRef bb, LLVMValueRef from,
   return 0;
 }
 
+/* In one execution of their block, do a load and a store touch bytes
+ * apart? Their addresses affine in the block's loop (or outside loops),
+ * with the same terms, offsets at least the wider access apart: a
+ * recurrence's load p[j - 1] and its store p[j]. */
+static int apart_here(Ctx *x, LLVMValueRef load, LLVMValueRef store) {
+  const LtFacts *g = x->g;
+  if (!LLVMIsAStoreInst(store))
+    return 0;
+  int b = lt_cfg_id(g->g, LLVMGetInstructionParent(load));
+  int l = b >= 0 ? lt_loop_of(g->loops, (unsigned)b) : -1;
+  LtAffine a, s;
+  LLVMValueRef pa = LLVMGetOperand(load, 0), ps = LLVMGetOperand(store, 1);
+  if (l >= 0 ? lt_affine_of_run(g->ind, g->c->td, pa, (unsigned)l, &a)
+             : lt_affine_of(g->ind, g->c->td, pa, -1, &a))
+    return 0;
+  if (l >= 0 ? lt_affine_of_run(g->ind, g->c->td, ps, (unsigned)l, &s)
+             : lt_affine_of(g->ind, g->c->td, ps, -1, &s)) {
+    lt_affine_free(&a);
+    return 0;
+  }
+  long long la = (long long)LLVMStoreSizeOfType(g->c->td, LLVMTypeOf(load));
+  long long ls = (long long)LLVMStoreSizeOfType(g->c->td, LLVMTypeOf(LLVMGetOperand(store, 0)));
+  long long d = a.off - s.off, w = la > ls ? la : ls;
+  int ok = lt_affine_same_terms(&a, &s) && (d >= w || -d >= w);
+  lt_affine_free(&a);
+  lt_affine_free(&s);
+  return ok;
+}
+
+/* aliasing_write from the load to a later user in the load's block, in
+ * the same execution of it: stores apart from the load there do not
+ * count. */
+static int aliasing_write_here(Ctx *x, LLVMValueRef load, LLVMValueRef to, unsigned lc) {
+  for (LLVMValueRef i = LLVMGetNextInstruction(load); i && i != to;
+       i = LLVMGetNextInstruction(i)) {
+    LLVMValueRef w[5];
+    for (unsigned k = 0, n = lt_writes_of(x->g->c, i, w); k < n; k++)
+      if (w[k] == CLOBBER ||
+          (alias_memo(x, class_of(&x->w, i, w[k]), lc) && !apart_here(x, load, i)))
+        return 1;
+  }
+  return 0;
+}
+
 /* Blocks reachable from b's successors (dir 1) or reaching b's
  * predecessors (dir 0) without entering `avoid`. */
 static void sweep(const LtCfg *cfg, unsigned b, unsigned avoid, int dir,
@@ -318,7 +362,7 @@ static int between_ok(Ctx *x, LLVMValueRef load, unsigned lc, LtVec *closure) {
     if (ub == bb) {
       /* later in the block (a user earlier in it is reached around a
        * loop, through the block again: not a use of this execution) */
-      ok = !aliasing_write(x, bb, load, u, lc);
+      ok = !aliasing_write_here(x, load, u, lc);
       continue;
     }
     unsigned c = (unsigned)lt_cfg_id(cfg, ub);

@@ -114,15 +114,43 @@ static int runs_cheap(Ctx *x, const Cand *cd) {
   return ok;
 }
 
-/* Does loop l load from the object at base? */
-static int loop_reads(const LtFacts *g, unsigned l, LLVMValueRef base) {
+/* Does loop l load from the object at base? With a store, not counting
+ * loads in l itself that read only what the store wrote in earlier
+ * iterations of the run (lt_load_behind). */
+static int loop_reads(const LtFacts *g, unsigned l, LLVMValueRef base, LLVMValueRef store) {
   const LtLoop *lp = &g->loops->loop[l];
   for (unsigned bi = 0; bi < lp->nblocks; bi++)
     for (LLVMValueRef i = LLVMGetFirstInstruction(g->g->block[lp->blocks[bi]]); i;
          i = LLVMGetNextInstruction(i))
-      if (LLVMIsALoadInst(i) && lt_base_of(LLVMGetOperand(i, 0)) == base)
+      if (LLVMIsALoadInst(i) && lt_base_of(LLVMGetOperand(i, 0)) == base &&
+          !(store && lt_loop_of(g->loops, lp->blocks[bi]) == (int)l &&
+            lt_load_behind(g->ind, g->c->td, l, store, i)))
         return 1;
   return 0;
+}
+
+int lt_load_behind(const LtInduction *ind, LLVMTargetDataRef td, unsigned l,
+                   LLVMValueRef store, LLVMValueRef load) {
+  if (!LLVMIsAStoreInst(store) || !LLVMIsALoadInst(load) || LLVMGetVolatile(load))
+    return 0;
+  long long size = (long long)LLVMStoreSizeOfType(td, LLVMTypeOf(LLVMGetOperand(store, 0)));
+  if (size <= 0 || (long long)LLVMStoreSizeOfType(td, LLVMTypeOf(load)) != size)
+    return 0;
+  LtAffine s, a;
+  if (lt_affine_of_run(ind, td, LLVMGetOperand(store, 1), l, &s))
+    return 0;
+  if (lt_affine_of_run(ind, td, LLVMGetOperand(load, 0), l, &a)) {
+    lt_affine_free(&s);
+    return 0;
+  }
+  /* the store writes S + step t at iteration t (distinct addresses), the
+   * load reads S + step (t - k): written at iteration t - k only */
+  long long step = lt_affine_coef(&s, l), d = a.off - s.off;
+  int ok = (step == size || step == -size) && lt_affine_same_terms(&s, &a) &&
+           d % step == 0 && d / step <= -1;
+  lt_affine_free(&s);
+  lt_affine_free(&a);
+  return ok;
 }
 
 /* Would the log of the candidate's writes into the load's own object, in
@@ -156,7 +184,7 @@ static int same_object_cheap(Ctx *x, const Cand *cd) {
                           g->c->td, LLVMTypeOf(LLVMGetOperand(m->v[k], 0)));
       if (!LLVMIsAStoreInst(m->v[k]) ||
           !lt_affine_step(g->ind, g->c->td, m->v[k + 1], (unsigned)sl, &step) ||
-          (step != size && step != -size) || loop_reads(g, (unsigned)sl, base))
+          (step != size && step != -size) || loop_reads(g, (unsigned)sl, base, NULL))
         return 0;
     }
   }
@@ -166,7 +194,9 @@ static int same_object_cheap(Ctx *x, const Cand *cd) {
 /* Would the log cost a block per run of a loop, checked at run time
  * (undoblock.c)? Every write of the candidate's classes in a loop as deep
  * as the load is a plain store whose address moves by its own size in
- * its loop, a loop that reads nothing through the store's own base: a
+ * its loop, a loop that reads nothing through the store's own base but
+ * what the store wrote in earlier iterations (lt_load_behind: ADI's
+ * p[i][j] = f(p[i][j - 1]), re-read by the back substitution): a
  * double-buffered step's b[i][j] = f(a[i-1..i+1][j-1..j+1]) with a and b
  * swapped through pointers, whose loads a later step overwrites. The
  * block keeps the state (8 bytes a point) where the tape keeps what the
@@ -195,7 +225,8 @@ static int blocks_cheap(Ctx *x, const Cand *cd) {
         return 0;
       size = (long long)LLVMStoreSizeOfType(g->c->td, LLVMTypeOf(LLVMGetOperand(m->v[k], 0)));
       if (!lt_affine_step(g->ind, g->c->td, m->v[k + 1], (unsigned)sl, &step) ||
-          (step != size && step != -size) || loop_reads(g, (unsigned)sl, lt_base_of(m->v[k + 1])))
+          (step != size && step != -size) ||
+          loop_reads(g, (unsigned)sl, lt_base_of(m->v[k + 1]), m->v[k]))
         return 0;
       any = 1;
     }

@@ -378,11 +378,18 @@ static void preallocate(LtGen *g, LLVMBuilderRef b) {
   lt_map_init(&runs, 8);
   for (size_t k = 0; k < g->undo_calls.n && total; k += 2) {
     LLVMValueRef i = g->undo_calls.v[k];
-    size_t rl = (size_t)lt_map_get(&g->undo_run, i);
+    size_t rl = (size_t)lt_map_get(&g->undo_run, i), bl = (size_t)lt_map_get(&g->undo_block, i);
     if (!lt_map_get(&g->undo_need, lt_map_get(&g->ow.store_class, i)) ||
-        (!rl && triangle_loop(g, i) >= 0) || lt_map_get(&g->undo_block, i) ||
-        (rl && lt_map_get(&runs, (void *)rl)))
+        (!rl && !bl && triangle_loop(g, i) >= 0) || (rl && lt_map_get(&runs, (void *)rl)))
       continue;
+    if (bl) { /* a block's entry per run of its loop (its bytes: block_room),
+                 when computable (else the log grows as before) */
+      LLVMValueRef n = lt_range_count(
+          &g->fx, g->A, b, LLVMGetBasicBlockTerminator(g->g.block[g->loops.loop[bl - 1].preheader]));
+      if (n)
+        total = LLVMBuildAdd(b, total, n, "");
+      continue;
+    }
     if (rl) { /* a run entry per run (the fallback's entries grow the log) */
       lt_map_put(&runs, (void *)rl, (void *)1);
       i = LLVMGetBasicBlockTerminator(g->g.block[g->loops.loop[rl - 1].preheader]);

@@ -145,6 +145,23 @@ static int only_logged(LtGen *g, unsigned l, LLVMValueRef store) {
   return 1;
 }
 
+/* Does ld, in l itself, read only what the block's store wrote before in
+ * the run, the store the only member in l of ld's paired classes? */
+static int behind(LtGen *g, unsigned l, LLVMValueRef store, LLVMValueRef ld) {
+  int id = lt_cfg_id(&g->g, LLVMGetInstructionParent(ld));
+  if (!store || id < 0 || lt_loop_of(&g->loops, (unsigned)id) != (int)l ||
+      !lt_load_behind(&g->ind, g->c->td, l, store, ld))
+    return 0;
+  LtVec *lists = lt_map_get(&g->ow.cand, ld);
+  for (size_t j = 0; lists && j < lists->n; j++) {
+    LtVec *w = lists->v[j];
+    for (size_t m = 0; m < w->n; m += 2)
+      if (w->v[m] != store && in_loop(g, l, w->v[m]))
+        return 0;
+  }
+  return 1;
+}
+
 int lt_undo_block_loop(LtGen *g, LLVMValueRef store, int *tested) {
   *tested = 0;
   if (!LLVMIsAStoreInst(store)) /* a memcpy or memset: a block of its own */
@@ -159,11 +176,14 @@ int lt_undo_block_loop(LtGen *g, LLVMValueRef store, int *tested) {
   /* no load re-read through the log inside l that the store may write;
    * or only loads of l itself, linear in l, when the store is the only
    * one logged in l: A then tests per run that they stay clear of the
-   * block (lt_undo_block_apart), a double buffer's step */
+   * block (lt_undo_block_apart), a double buffer's step. A load that
+   * reads only what the store wrote in earlier iterations (behind it: a
+   * tridiagonal sweep's p[j] = f(p[j - 1])) finds in memory what it read,
+   * and needs no test. */
   void *cls = lt_map_get(&g->ow.store_class, store);
   for (size_t k = 0; k < g->undo_order.n; k++) {
     LLVMValueRef ld = g->undo_order.v[k];
-    if (!in_loop(g, (unsigned)l, ld))
+    if (!in_loop(g, (unsigned)l, ld) || behind(g, (unsigned)l, store, ld))
       continue;
     LtVec *lists = lt_map_get(&g->ow.cand, ld);
     for (size_t j = 0; lists && j < lists->n; j++) {
@@ -306,13 +326,15 @@ static LLVMValueRef addr_int(LtGen *g, LLVMBuilderRef b, LLVMValueRef p) {
 /* Do the loads R re-reads in l under the log (paired with a class that
  * has a member in l) stay clear of the bytes [s, s_end) over the whole
  * run of T header executions? Their addresses are linear in l: the first
- * and last iteration bound them. `apart` and-ed with that, at b. */
+ * and last iteration bound them. `apart` and-ed with that, at b. Loads
+ * behind a block's store (block: that store, else NULL) are not tested. */
 static LLVMValueRef loads_clear(LtGen *g, unsigned l, LLVMBuilderRef b, LLVMValueRef t,
-                                LLVMValueRef s, LLVMValueRef s_end, LLVMValueRef apart) {
+                                LLVMValueRef s, LLVMValueRef s_end, LLVMValueRef apart,
+                                LLVMValueRef block) {
   const LtLoop *L = &g->loops.loop[l];
   for (size_t k = 0; k < g->undo_order.n; k++) {
     LLVMValueRef ld = g->undo_order.v[k];
-    if (!in_loop(g, l, ld) || !paired_in(g, l, ld))
+    if (!in_loop(g, l, ld) || !paired_in(g, l, ld) || behind(g, l, block, ld))
       continue;
     /* its last iteration: T - 1, or T - 2 after a header's exit test */
     int id = lt_cfg_id(&g->g, LLVMGetInstructionParent(ld));
@@ -341,7 +363,7 @@ LLVMValueRef lt_undo_run_apart(LtGen *g, LLVMValueRef store, unsigned l, LLVMBui
   LLVMValueRef s = addr_int(g, b, *at);
   LLVMValueRef s_end =
       LLVMBuildAdd(b, s, LLVMConstInt(c->i64, size_of(g, LLVMGetOperand(store, 0)), 0), "");
-  apart = loads_clear(g, l, b, t, s, s_end, apart);
+  apart = loads_clear(g, l, b, t, s, s_end, apart, NULL);
   LLVMSetValueName2(apart, "lt.undo.apart", 13);
   return apart;
 }
@@ -357,7 +379,7 @@ LLVMValueRef lt_undo_block_apart(LtGen *g, LLVMValueRef store, unsigned l, LLVMB
   LLVMValueRef s = addr_int(g, b, *lo);
   LLVMValueRef s_end = LLVMBuildAdd(b, s, *bytes, "");
   LLVMValueRef apart = loads_clear(g, l, b, header_runs(g, l, b), s, s_end,
-                                   LLVMConstInt(c->i1, 1, 0));
+                                   LLVMConstInt(c->i1, 1, 0), store);
   LLVMSetValueName2(apart, "lt.undo.apart", 13);
   return apart;
 }

@@ -152,6 +152,10 @@
 // Running maxima and minima (--reductions): seeds 640102 and 640106 tape
 // their compares (1 byte an iteration), not the extreme so far.
 // RUN: for s in 640102 640106; do bash %S/../../tools/fuzz/run.sh -S -n 1 -s $s -O "0 2" -g --reductions || exit 1; done
+// In-place recurrences (--sweeps: Thomas solves, x[j] from x[j - k]) over
+// overlapping views: seeds 810011 and 810020 save rows read behind their
+// stores as undo-log blocks (analysis/owchoice.c lt_load_behind).
+// RUN: for s in 810011 810020; do bash %S/../../tools/fuzz/run.sh -S -n 1 -s $s -O "0 2" -g "--sweeps --alias" || exit 1; done
 // Registered functions that return an argument (--retarg).
 // RUN: bash %S/../../tools/fuzz/run.sh -S -n 4 -s 1 -O "0 2" -j 2 -g "--retarg --calls"
 // Time loops (--timeloop: outlined steps, -leantape-checkpoint with a

@@ -23,6 +23,7 @@ from .kernels import Kernels
 from .lagged import Lagged
 from .memops import Memops
 from .reductions import Reductions
+from .sweeps import Sweeps
 from .mpi import Mpi
 from .omp import Omp
 from .pointers import Pointers
@@ -37,7 +38,8 @@ from .timewhile import TimeWhile
 
 MODES = [Pointers, Calls, Cxx, Alias, Forward, Primal, Split, Eigen, Adaptive, Omp, Entry, Kernels,
          Retarg, Timeloop, StepsVar, Grid, TimeWhile, Capped, Stencil, Gather,
-         Inplace, Scratch, Copies, StructVec, Diffuse, Mpi, Swap, Lagged, Memops, Reductions]
+         Inplace, Scratch, Copies, StructVec, Diffuse, Mpi, Swap, Lagged, Memops, Reductions,
+         Sweeps]
 
 
 class Gen(Core, *MODES):

@@ -23,9 +23,10 @@ the kernels' pointers may too), in blocks at the top level of f:
 With --inplace (ltfuzz/inplace.py) a kernel may also get modified
 Gram-Schmidt or ADI sweeps, with --lagged (ltfuzz/lagged.py) triangular
 nests with indices such as k - i - 1, with --memops (ltfuzz/memops.py)
-memcpy, memmove and memset over what was read, and with --reductions
-(ltfuzz/reductions.py) running maxima and minima, each from a stream of
-its own after these draws.
+memcpy, memmove and memset over what was read, with --reductions
+(ltfuzz/reductions.py) running maxima and minima, and with --sweeps
+(ltfuzz/sweeps.py) in-place recurrences (Thomas solves, x[j] from
+x[j - k]), each from a stream of its own after these draws.
 Every program of the flag has at least one kernel. Its draws come after
 the other modes' (f differs from the program without it)."""
 import random
@@ -94,6 +95,8 @@ class Kernels(Mode):
             body += self.mo_kernel()
         if self.reductions:  # --reductions: the same (ltfuzz/reductions.py)
             body += self.rd_kernel()
+        if self.sweeps:  # --sweeps: the same (ltfuzz/sweeps.py)
+            body += self.sw_kernel()
         return ["{"] + ["  " + l for l in body] + ["}"]
 
     def k_solve(self):
