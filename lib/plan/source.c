@@ -183,6 +183,11 @@ static LtPlanRec *new_rec(LtPlan *pl, LtMap *m, LLVMValueRef v, int shadow) {
   return r;
 }
 
+static int is_bool(LLVMValueRef v) {
+  LLVMTypeRef t = LLVMTypeOf(v);
+  return LLVMGetTypeKind(t) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) == 1;
+}
+
 /* Does the reverse of user (revinst.c) read operand k's primal value?
  * Sums and casts move adjoints; compares have none; a product reads an
  * operand when the other one varies; a quotient reads its divisor, and its
@@ -201,6 +206,8 @@ static int reads_operand(const LtFacts *f, LLVMValueRef user, unsigned k) {
   case LLVMFAdd: case LLVMFSub: case LLVMFNeg: case LLVMFPExt: case LLVMFPTrunc:
   case LLVMFCmp: case LLVMICmp: /* no adjoint */
     return 0;
+  case LLVMAnd: case LLVMOr: case LLVMXor: /* of i1s: no adjoint */
+    return !is_bool(user);
   case LLVMFMul:
     return lt_is_varied(f->act, LLVMGetOperand(user, 1 - k));
   case LLVMFDiv:
@@ -212,15 +219,34 @@ static int reads_operand(const LtFacts *f, LLVMValueRef user, unsigned k) {
 
 #define MAX_COST_NODES 64
 
+/* Is w an i1 made of compares (and, or, xor of them) that only root, the
+ * value whose cost own_cost counts, reads? */
+static int feeds_only(LLVMValueRef w, LLVMValueRef root, int depth) {
+  if (!root || depth > 4 || !is_bool(w) ||
+      (!LLVMIsAFCmpInst(w) && !LLVMIsAICmpInst(w) &&
+       (!LLVMIsAInstruction(w) || (LLVMGetInstructionOpcode(w) != LLVMAnd &&
+                                   LLVMGetInstructionOpcode(w) != LLVMOr &&
+                                   LLVMGetInstructionOpcode(w) != LLVMXor))))
+    return 0;
+  for (LLVMUseRef u = LLVMGetFirstUse(w); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef x = LLVMGetUser(u);
+    if (x != root && !feeds_only(x, root, depth + 1))
+      return 0;
+  }
+  return 1;
+}
+
 /* Is user o's only reader in R? Its other users may be selects that take
  * o as a value, whose reverse reads their condition only, if their own
  * values only feed PHIs (else recomputing one reads o): a running
  * maximum's PHI feeds its compare and its select, and the select the PHI
- * (a running minimum that a product also reads is not one). */
-static int only_use(LLVMValueRef o, LLVMValueRef user) {
+ * (a running minimum that a product also reads is not one); or compares
+ * that only root (an i1 of them) reads: fmax's two compares (prep/reduce.c
+ * lt_select_extremes). */
+static int only_use(LLVMValueRef o, LLVMValueRef user, LLVMValueRef root) {
   for (LLVMUseRef u = LLVMGetFirstUse(o); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef w = LLVMGetUser(u);
-    if (w == user)
+    if (w == user || feeds_only(w, root, 0))
       continue;
     if (!LLVMIsASelectInst(w) || LLVMGetOperand(w, 0) == o)
       return 0;
@@ -237,13 +263,14 @@ static int only_use(LLVMValueRef o, LLVMValueRef user) {
  * (a load of overwritten memory, a PHI, a call). An operand with other
  * uses, in another loop, or already planned costs nothing here: it may be
  * read anyway. *budget bounds the nodes visited. */
-static unsigned long long own_cost(LtPlan *pl, LLVMValueRef v, int s, int *budget) {
+static unsigned long long own_cost(LtPlan *pl, LLVMValueRef v, LLVMValueRef root, int s,
+                                   int *budget) {
   const LtFacts *f = pl->f;
   unsigned long long cost = 0;
   unsigned n = LLVMIsACallInst(v) ? LLVMGetNumArgOperands(v) : (unsigned)LLVMGetNumOperands(v);
   for (unsigned k = 0; k < n; k++) {
     LLVMValueRef o = LLVMGetOperand(v, k);
-    if (!LLVMIsAInstruction(o) || !only_use(o, v) || reads_operand(f, v, k) ||
+    if (!LLVMIsAInstruction(o) || !only_use(o, v, root) || reads_operand(f, v, k) ||
         lt_map_get(&pl->val, o) ||
         lt_loop_scope(f->g, f->loops, o) != s || loop_of_counter(f, o) >= 0 ||
         exit_loop(f, o) >= 0 || affine(f, o, s) || --*budget < 0)
@@ -252,7 +279,7 @@ static unsigned long long own_cost(LtPlan *pl, LLVMValueRef v, int s, int *budge
         always_runs(f, o, s) && lt_overwrite_reloadable(f->ow, o))
       continue;
     if (lt_plan_pure(o))
-      cost += own_cost(pl, o, s, budget);
+      cost += own_cost(pl, o, root, s, budget);
     else if (lt_is_float_ty(LLVMTypeOf(o)) || LLVMGetTypeKind(LLVMTypeOf(o)) == LLVMIntegerTypeKind)
       cost += LLVMABISizeOfType(f->c->td, LLVMTypeOf(o));
   }
@@ -262,16 +289,16 @@ static unsigned long long own_cost(LtPlan *pl, LLVMValueRef v, int s, int *budge
 /* Tape a pure value instead of recomputing it when that costs R fewer
  * bytes of tape: the quotient of ADI's tridiagonal sweep (8 bytes)
  * instead of the four loads of overwritten memory its dividend is made of
- * (32); a running maximum's compare (1 byte) instead of the maximum so far
- * (8: GradBench's lse kept 1.28 MB for its 160000 elements). A local,
+ * (32); a running maximum's compare (1 byte; an i1 made of compares, for
+ * fmax's: prep/reduce.c) instead of the maximum so far (8: GradBench's
+ * lse kept 1.28 MB for its 160000 elements). A local,
  * greedy minimum cut (issue 17, item 2): only chains that nothing else
  * reads count. */
 static int cheaper_taped(LtPlan *pl, LLVMValueRef v, int s) {
-  if (s < 0 || LLVMIsACallInst(v) ||
-      (!lt_is_float_ty(LLVMTypeOf(v)) && !LLVMIsAFCmpInst(v) && !LLVMIsAICmpInst(v)))
+  if (s < 0 || LLVMIsACallInst(v) || (!lt_is_float_ty(LLVMTypeOf(v)) && !is_bool(v)))
     return 0;
   int budget = MAX_COST_NODES;
-  return own_cost(pl, v, s, &budget) > LLVMABISizeOfType(pl->f->c->td, LLVMTypeOf(v));
+  return own_cost(pl, v, v, s, &budget) > LLVMABISizeOfType(pl->f->c->td, LLVMTypeOf(v));
 }
 
 const LtPlanRec *lt_plan_value(LtPlan *pl, LLVMValueRef v, int depth) {

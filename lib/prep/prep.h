@@ -74,6 +74,9 @@ void lt_float_lanes(LtCtx *c, LLVMValueRef fn);
 LLVMValueRef lt_tracked_lanes(LtCtx *c, LLVMBuilderRef b, LLVMValueRef r);
 /* reduce.c: llvm.vector.reduce.{fadd,fmul,fmax,...} as chains of lanes */
 void lt_expand_reductions(LtCtx *c, LLVMValueRef fn);
+/* reduce.c: a running maxnum / minnum (fmax, fmin: m = fmax(m, x) around a
+ * loop) as a select on a compare */
+void lt_select_extremes(LtCtx *c, LLVMValueRef fn);
 
 /* indirect.c: each call through a function pointer in fn becomes a call
  * of a dispatcher over the module's functions it may reach (inlined by the

@@ -379,6 +379,7 @@ LLVMValueRef lt_preprocess(LtCtx *c, LLVMValueRef fn, LLVMValueRef at) {
   lt_pointer_lanes(c, p);
   lt_float_lanes(c, p);
   lt_expand_reductions(c, p);
+  lt_select_extremes(c, p);
   lt_define_lanes(c, p);
   return p;
 }

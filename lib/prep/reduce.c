@@ -82,3 +82,55 @@ void lt_expand_reductions(LtCtx *c, LLVMValueRef fn) {
     }
   LLVMDisposeBuilder(b);
 }
+
+/* Running extremes. m = maxnum(m, x) around a loop (a PHI m the call's
+ * result flows back into; fmax, fminf, llvm.minnum and the like) becomes
+ * select(c, m, x) with c = m >= x or x is NaN (<= for a minimum): the
+ * value maxnum gives (but the sign of a zero tie, which it leaves open)
+ * and the derivative rule's own choice (rules.c pick), so the gradient is
+ * the same. The reverse of a select reads its condition only, and the
+ * plan tapes that i1 (plan/source.c) where the call's reverse read both
+ * operands and so taped the maximum so far: 1 byte an iteration, not 8. */
+static int extreme_kind(LLVMValueRef call) {
+  size_t n;
+  const char *s = lt_callee_name(call, &n);
+  if (!s)
+    return 0;
+  if (n > 12 && (!strncmp(s, "llvm.maxnum.", 12) || !strncmp(s, "llvm.minnum.", 12)))
+    return s[6] == 'a' ? 1 : -1;
+  if ((n == 4 || (n == 5 && s[4] == 'f')) && (!strncmp(s, "fmax", 4) || !strncmp(s, "fmin", 4)))
+    return s[2] == 'a' ? 1 : -1;
+  return 0;
+}
+
+/* Is the call's operand k a PHI that the call's result flows back into? */
+static int carried(LLVMValueRef call, unsigned k) {
+  LLVMValueRef p = LLVMGetOperand(call, k);
+  if (!LLVMIsAPHINode(p))
+    return 0;
+  for (unsigned j = 0, n = LLVMCountIncoming(p); j < n; j++)
+    if (LLVMGetIncomingValue(p, j) == call)
+      return 1;
+  return 0;
+}
+
+void lt_select_extremes(LtCtx *c, LLVMValueRef fn) {
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
+      next = LLVMGetNextInstruction(i);
+      int k = LLVMIsACallInst(i) && LLVMGetNumArgOperands(i) == 2 ? extreme_kind(i) : 0;
+      if (!k || !lt_is_float_ty(LLVMTypeOf(i)) || LLVMGetTypeKind(LLVMTypeOf(i)) == LLVMVectorTypeKind ||
+          (!carried(i, 0) && !carried(i, 1)))
+        continue;
+      LLVMValueRef x = LLVMGetOperand(i, 0), y = LLVMGetOperand(i, 1);
+      LLVMPositionBuilderBefore(b, i);
+      LLVMValueRef first =
+          LLVMBuildOr(b, LLVMBuildFCmp(b, k > 0 ? LLVMRealOGE : LLVMRealOLE, x, y, ""),
+                      LLVMBuildFCmp(b, LLVMRealUNO, y, y, ""), "lt.first");
+      LLVMValueRef r = LLVMBuildSelect(b, first, x, y, "lt.extreme");
+      LLVMReplaceAllUsesWith(i, r);
+      LLVMInstructionEraseFromParent(i);
+    }
+  LLVMDisposeBuilder(b);
+}

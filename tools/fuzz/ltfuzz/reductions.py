@@ -1,6 +1,8 @@
 """--reductions (implies --kernels): the kernels of ltfuzz/kernels.py also get
 running maxima and minima of data, as selects (`m = p[i] > m ? p[i] : m`,
-`>=`, `<`, `<=`) or branches (`if (p[i] > m) { m = p[i]; k = i; }`, the
+`>=`, `<`, `<=`; or, from a stream of their own, `m = fmax(m, p[i])`,
+fmin, either order, which prep/reduce.c makes selects) or branches
+(`if (p[i] > m) { m = p[i]; k = i; }`, the
 index then read), whose reverse needs each iteration's compare, not the
 extreme so far (plan/source.c tapes the compare where that is cheaper):
   lse      log(sum exp(p[i] - m)) + m with m the running maximum;
@@ -28,6 +30,7 @@ class Reductions(Mode):
 
     def on_init(self):
         self.rd_r = random.Random(self.seed * 7937 + 67)
+        self.rd_f = random.Random(self.seed * 7951 + 73)  # fmax forms: the old draws kept
         self.rd_count = 0
 
     def on_finish(self):
@@ -72,6 +75,10 @@ class Reductions(Mode):
                         acc, r.uniform(0.2, 0.5), m, d, k, r.uniform(0.1, 0.4), m)]
             return out
         sel = "  %s = %s[%s] %s %s ? %s[%s] : %s;" % (m, d, i, op, m, d, i, m)
+        if self.rd_f.random() < 0.4:  # fmax / fmin (prep/reduce.c), either order
+            fn = "fmax" if op[0] == ">" else "fmin"
+            args = (m, "%s[%s]" % (d, i)) if self.rd_f.random() < 0.5 else ("%s[%s]" % (d, i), m)
+            sel = "  %s = %s(%s, %s);" % (m, fn, args[0], args[1])
         if shape == "lse":
             s = "rs%d" % q
             out += ["for (int %s = 1; %s < %s; %s++)" % (i, i, bound, i), sel,
