@@ -1,5 +1,5 @@
 /* memcopy.h: what a memcpy/memmove copies, field by field: memlayout.c
- * (the layout), memelem.c (the element types of the blocks a run-time
+ * (the layout; memaccess.c, the layout from the accesses), memelem.c (the element types of the blocks a run-time
  * length copy moves), memnote.c (declared types noted before
  * canonicalising), memuse.c (how the function accesses a copy's objects).
  * Part of analysis.h, included by it after tbaa.c's declarations; do not
