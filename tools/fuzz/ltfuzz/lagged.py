@@ -17,33 +17,17 @@ Bounds are literals or from n (== N at run time). Drawn from a stream of
 its own, in kernels.py's kernel() after its draws (and --inplace's), and
 at the end of f when no kernel drew one: f is the program of --kernels
 with these blocks added."""
-import random
-
-from .mode import Mode
+from .addon import KernelAddon
 from .shapes import N
 
 
-class Lagged(Mode):
+class Lagged(KernelAddon):
     name = "lagged"
     flag = "--lagged"
-    implies = ("kernels",)
+    prefix, stream = "lg", (7927, 59)
     help = ("(implies --kernels) the kernels also get triangular nests "
             "with indices such as k - i - 1 (Levinson-Durbin, causal "
             "convolution, lagged products, a do-while that may run once)")
-
-    def on_init(self):
-        self.lg_r = random.Random(self.seed * 7927 + 59)
-        self.lg_count = 0
-
-    def on_finish(self):
-        if self.lg_count:
-            return []
-        body = self.lg_pick(force=True)
-        return ["  " + l for l in ["{"] + ["  " + l for l in body] + ["}"]]
-
-    def lg_kernel(self):
-        """Lines for kernels.py's kernel() (after its own draws), or []."""
-        return self.lg_pick(force=False)
 
     def lg_pick(self, force):
         r = self.lg_r

@@ -16,33 +16,17 @@ Lengths are literals or from n (== N at run time). Drawn from a stream of
 its own, in kernels.py's kernel() after its draws (and --inplace's and
 --lagged's), and at the end of f when no kernel drew one: f is the
 program of --kernels with these blocks added."""
-import random
-
-from .mode import Mode
+from .addon import KernelAddon
 from .shapes import N
 
 
-class Memops(Mode):
+class Memops(KernelAddon):
     name = "memops"
     flag = "--memops"
-    implies = ("kernels",)
+    prefix, stream = "mo", (7933, 61)
     help = ("(implies --kernels) the kernels also get memcpy, memmove and "
             "memset over views read nonlinearly before and after, in "
             "loops of steps (the undo log's blocks)")
-
-    def on_init(self):
-        self.mo_r = random.Random(self.seed * 7933 + 61)
-        self.mo_count = 0
-
-    def on_finish(self):
-        if self.mo_count:
-            return []
-        body = self.mo_pick(force=True)
-        return ["  " + l for l in ["{"] + ["  " + l for l in body] + ["}"]]
-
-    def mo_kernel(self):
-        """Lines for kernels.py's kernel() (after its own draws), or []."""
-        return self.mo_pick(force=False)
 
     def mo_pick(self, force):
         r = self.mo_r

@@ -17,14 +17,14 @@ kernels.py's kernel() after its draws (and --inplace's, --lagged's and
 of --kernels with these blocks added."""
 import random
 
-from .mode import Mode
+from .addon import KernelAddon
 from .shapes import N
 
 
-class Reductions(Mode):
+class Reductions(KernelAddon):
     name = "reductions"
     flag = "--reductions"
-    implies = ("kernels",)
+    prefix, stream = "rd", (7937, 67)
     help = ("(implies --kernels) the kernels also get running maxima and "
             "minima of data (selects or branches, with their index)")
 
@@ -32,16 +32,6 @@ class Reductions(Mode):
         self.rd_r = random.Random(self.seed * 7937 + 67)
         self.rd_f = random.Random(self.seed * 7951 + 73)  # fmax forms: the old draws kept
         self.rd_count = 0
-
-    def on_finish(self):
-        if self.rd_count:
-            return []
-        body = self.rd_pick(force=True)
-        return ["  " + l for l in ["{"] + ["  " + l for l in body] + ["}"]]
-
-    def rd_kernel(self):
-        """Lines for kernels.py's kernel() (after its own draws), or []."""
-        return self.rd_pick(force=False)
 
     def rd_pick(self, force):
         r = self.rd_r

@@ -17,32 +17,16 @@ Bounds are literals or from n (== N at run time). Drawn from a stream of
 its own, in kernels.py's kernel() after its draws (and the other add-on
 modes'), and at the end of f when no kernel drew one: f is the program of
 --kernels with these blocks added."""
-import random
-
-from .mode import Mode
+from .addon import KernelAddon
 from .shapes import N
 
 
-class Sweeps(Mode):
+class Sweeps(KernelAddon):
     name = "sweeps"
     flag = "--sweeps"
-    implies = ("kernels",)
+    prefix, stream = "sw", (7949, 71)
     help = ("(implies --kernels) the kernels also get in-place recurrences "
             "(Thomas tridiagonal solves, x[j] from x[j - k], reads ahead)")
-
-    def on_init(self):
-        self.sw_r = random.Random(self.seed * 7949 + 71)
-        self.sw_count = 0
-
-    def on_finish(self):
-        if self.sw_count:
-            return []
-        body = self.sw_pick(force=True)
-        return ["  " + l for l in ["{"] + ["  " + l for l in body] + ["}"]]
-
-    def sw_kernel(self):
-        """Lines for kernels.py's kernel() (after its own draws), or []."""
-        return self.sw_pick(force=False)
 
     def sw_pick(self, force):
         r = self.sw_r
