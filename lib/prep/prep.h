@@ -57,6 +57,9 @@ void lt_step_iter_hints(LtCtx *c, LLVMValueRef fn);
  * intrinsic it computes */
 void lt_known_asm(LtCtx *c, LLVMValueRef fn);
 
+/* deadcopy.c: memcpy, memmove and memset calls of a constant length that
+ * is negative as a signed number (undefined: a path never taken) go */
+void lt_drop_impossible_copies(LLVMValueRef fn);
 /* poison.c: the poison lanes of float vectors a shuffle or an
  * insertelement leaves hold 1.0 (after the pipeline) */
 void lt_define_lanes(LtCtx *c, LLVMValueRef fn);

@@ -374,6 +374,7 @@ LLVMValueRef lt_preprocess(LtCtx *c, LLVMValueRef fn, LLVMValueRef at) {
     lt_bury(c, p);
     return NULL;
   }
+  lt_drop_impossible_copies(p);
   lt_step_iter_hints(c, p);
   lt_pointer_vectors(c, p);
   lt_pointer_lanes(c, p);

@@ -161,6 +161,13 @@
 // constant address inttoptr (i64 24); seeds 770017 and 770022 were rejected
 // ("stored to memory that has no shadow") for a memmove through it.
 // RUN: for s in 770017 770022; do bash %S/../../tools/fuzz/run.sh -S -n 1 -s $s -O 3 -g --structvec || exit 1; done
+// Seed 874003 at -O1: the element type of a vector's new block, reached
+// first too many copies away from another block's, was kept as unknown and
+// the vector's copy rejected ("its layout is unknown"; memelem.c).
+// RUN: bash %S/../../tools/fuzz/run.sh -S -n 1 -s 874003 -O 1 -g --structvec
+// Seeds 875012 and 875024 after the optimiser (-X) at -O1: a memmove of
+// length -48 on a path never taken had no layout (prep/deadcopy.c).
+// RUN: for s in 875012 875024; do bash %S/../../tools/fuzz/run.sh -S -n 1 -s $s -O 1 -X -g --structvec || exit 1; done
 // Registered functions that return an argument (--retarg).
 // RUN: bash %S/../../tools/fuzz/run.sh -S -n 4 -s 1 -O "0 2" -j 2 -g "--retarg --calls"
 // Time loops (--timeloop: outlined steps, -leantape-checkpoint with a
