@@ -324,6 +324,20 @@ void lt_forward_loop_headers(LtGen *g);
  * count inside the nest varies with the counters around it (a triangular
  * nest); else, or when not computable there, NULL. */
 LLVMValueRef lt_forward_nest_count(LtGen *g, unsigned l, LLVMBuilderRef b);
+/* Header executions of loop l per run of the nest of loop top around it
+ * (an upper bound where bounds vary with counters in between), emitted at
+ * b in top's preheader (or below it); NULL when not computable there. */
+LLVMValueRef lt_forward_trip(LtGen *g, unsigned l, unsigned top, LLVMBuilderRef b);
+/* The outermost loop around l (l itself at the top level). */
+unsigned lt_forward_top(LtGen *g, unsigned l);
+
+/* cachegrow.c: caches whose size is not known where their nest starts */
+/* Under __enzyme_autodiff, loop l's cache from the arena, sized by the
+ * last call, and room reserved per run of the loops inside the nest whose
+ * trip counts are known where they start (else at each header execution,
+ * after the counter's increment st); R releases it where it leaves the
+ * nest. 0 when not done (no arena here): the cache grows by realloc. */
+int lt_cache_reserved(LtGen *g, unsigned l, LLVMValueRef st, LLVMBuilderRef b);
 
 #include "undo.h"
 

@@ -81,6 +81,10 @@ static int defined_outside(LtGen *g, LLVMValueRef v, unsigned top) {
 static LLVMValueRef trip_at(LtGen *g, unsigned l, unsigned top, LLVMValueRef *at,
                             LLVMBuilderRef b);
 
+LLVMValueRef lt_forward_trip(LtGen *g, unsigned l, unsigned top, LLVMBuilderRef b) {
+  return trip_at(g, l, top, NULL, b);
+}
+
 /* v at top's preheader, or, when v varies with enclosing counters (a
  * triangular bound), its largest (hi) or smallest value over their ranges:
  * an affine form takes its extremes at the ends. A counter given in at
@@ -285,6 +289,8 @@ static unsigned top_of(LtGen *g, unsigned l) {
   return l;
 }
 
+unsigned lt_forward_top(LtGen *g, unsigned l) { return top_of(g, l); }
+
 LLVMValueRef lt_forward_nest_count(LtGen *g, unsigned l, LLVMBuilderRef b) {
   unsigned top = top_of(g, l);
   if (g->loops.loop[top].preheader < 0)
@@ -359,7 +365,7 @@ void lt_forward_loop_headers(LtGen *g) {
     LLVMBuildStore(b, cur, g->a_cur[l]);
     LLVMValueRef st = LLVMBuildStore(
         b, LLVMBuildAdd(b, cur, LLVMConstInt(c->i64, 1, 0), ""), g->a_n[l]);
-    if (!g->plan.rec_size[l] || preallocate(g, l, b))
+    if (!g->plan.rec_size[l] || preallocate(g, l, b) || lt_cache_reserved(g, l, st, b))
       continue;
     LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(st));
     LLVMValueRef gf = grow_fn(c);

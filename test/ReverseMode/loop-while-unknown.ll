@@ -1,10 +1,12 @@
 ; Tape shape of a while loop with a data-dependent exit (Newton iteration for
 ; sqrt(a)): the carried y is needed in every reverse iteration and the trip
-; count is only known at exit, so the cache grows geometrically through
-; lt.tape.grow in the header (one record of 8 bytes per iteration), and the
-; reverse loop starts from the forward count. main checks the gradient.
+; count is only known at exit, so the cache (one record of 8 bytes per
+; iteration) starts with as many records as the last call needed, from the
+; arena, and lt.cache.reserve in the header grows it past them; the reverse
+; loop starts from the forward count. main checks the gradient.
 ; RUN: %ltopt -passes=leantape -S %s | FileCheck %s
 ; RUN: %ltopt -passes=leantape -S %s | FileCheck %s --check-prefix=GROW
+; RUN: %ltopt -passes=leantape -S %s | FileCheck %s --check-prefix=NEST
 ; RUN: %ltopt -passes=leantape -S %s | %opt -passes=verify -disable-output
 ; RUN: %ltopt -passes=leantape %s -S -o %t.ll && lli %t.ll
 
@@ -34,25 +36,89 @@ define double @g_newton(double %a) {
 
 ; CHECK-LABEL: define internal double @newton.lt.grad(
 ; CHECK-NOT:     @malloc
+; CHECK:         [[HINT:%.+]] = load i64, ptr @lt.cache.hint.newton.lt.aug.0
+; CHECK:         call ptr @lt.arena.push(
 ; CHECK:       loop:
-; CHECK:         %lt.buf.0 = phi ptr [ null, %lt.pre ], [ [[BUF:%.+]], %loop ]
+; CHECK-NOT:     @malloc
+; CHECK:         %lt.buf.0 = phi ptr [ {{%.+}}, %lt.pre ], [ [[BUF:%.+]], %loop ]
 ; CHECK:         %lt.iv = phi i64 [ 0, %lt.pre ], [ %lt.iv.next, %loop ]
-; CHECK:         [[BUF]] = call ptr @lt.tape.grow(ptr %lt.buf.0, i64 %lt.n.0, i64 8)
+; CHECK:         [[N:%.+]] = add i64 %lt.n.0, 1
+; CHECK-NEXT:    [[BUF]] = call ptr @lt.cache.reserve(ptr %lt.buf.0, i64 [[N]], i64 8)
 ; CHECK-NEXT:    [[OFF:%.+]] = shl i64 %lt.n.0, 3
 ; CHECK-NEXT:    [[SLOT:%.+]] = getelementptr i8, ptr [[BUF]], i64 [[OFF]]
 ; CHECK-NEXT:    store double %y, ptr [[SLOT]]
 ; CHECK-NOT:     store
-; CHECK:         br i1 %c, label %loop, label %rev.loop
-; The reverse count starts at the forward count.
+; CHECK:         br i1 %c, label %loop, label %exit
+; CHECK:       exit:
+; CHECK-NEXT:    call void @lt.cache.note(ptr [[BUF]], ptr nonnull @lt.cache.hint.newton.lt.aug.0)
 ; CHECK:       rev.loop:
-; CHECK:         %lt.riv.0 = phi i64 [ {{%[0-9]+}}, %rev.back ], [ %lt.iv, %loop ]
+; CHECK:         %lt.riv.0 = phi i64 {{.*}}[ %lt.iv, %exit ]
 ; CHECK:         %lt.cache = load double
-; CHECK:         call void @free(ptr [[BUF]])
+; CHECK:       rev.enter:
+; CHECK-NEXT:    call void @lt.cache.release(ptr [[BUF]])
+; CHECK-NOT:     @free
 ; CHECK:       }
 
-; The grow helper reallocates geometrically.
-; GROW-LABEL: define internal ptr @lt.tape.grow(
+; The cache takes the last call's records (and an eighth more) from the
+; arena; past them it moves to the heap (malloc, then realloc), keeping the
+; arena block in its header for lt.cache.release.
+; GROW-LABEL: define internal ptr @lt.cache.reserve(
+; GROW:         call ptr @malloc(
+; GROW:         call void @llvm.memcpy
 ; GROW:         call ptr @realloc(
+; GROW-LABEL: define internal void @lt.cache.release(
+; GROW:         call void @free(
+; GROW:         call void @lt.arena.pop(
+; GROW:         call void @lt.arena.pop(
+
+; A loop with a known trip count inside a while loop: its cache reserves
+; room for the whole run in its preheader (the header executions so far plus
+; its trip count), so no call is left in its iterations.
+define double @relax(ptr %x, i64 %n) {
+entry:
+  br label %outer
+outer:
+  %s = phi double [ 0.0, %entry ], [ %s2, %latch ]
+  br label %inner
+inner:
+  %i = phi i64 [ 0, %outer ], [ %i1, %inner ]
+  %acc = phi double [ %s, %outer ], [ %acc2, %inner ]
+  %p = getelementptr double, ptr %x, i64 %i
+  %v = load double, ptr %p
+  %sv = call double @llvm.sin.f64(double %v)
+  %m = fmul double %sv, %acc
+  %acc2 = fadd double %acc, %m
+  %i1 = add i64 %i, 1
+  %c = icmp slt i64 %i1, %n
+  br i1 %c, label %inner, label %latch
+latch:
+  %s2 = fadd double %acc2, 1.0e-1
+  %done = fcmp ogt double %s2, 1.0
+  br i1 %done, label %exit, label %outer
+exit:
+  ret double %s2
+}
+declare double @llvm.sin.f64(double)
+define double @g_relax(ptr %x, ptr %dx, i64 %n) {
+  %r = call double (ptr, ...) @__enzyme_autodiff(ptr @relax, metadata !"enzyme_dup", ptr %x, ptr %dx, metadata !"enzyme_const", i64 %n)
+  ret double %r
+}
+
+; NEST-LABEL: define internal void @relax.lt.grad(
+; NEST:         call ptr @lt.arena.push(
+; NEST:       outer:
+; NEST:         %lt.trip{{[0-9]*}} = add nuw i64 %lt.iters, 1
+; NEST-NEXT:    [[NEED:%.+]] = add i64 %lt.n{{[0-9]*}}.0, %lt.trip{{[0-9]*}}
+; NEST-NEXT:    [[BUF:%.+]] = call ptr @lt.cache.reserve(ptr %lt.buf{{[0-9]*}}.0, i64 [[NEED]], i64 8)
+; NEST-NEXT:    br label %inner
+; NEST:       inner:
+; NEST-NOT:     call
+; NEST:         store double %acc, ptr
+; NEST-NOT:     @lt.cache
+; NEST:         br i1 %c, label %inner, label %latch
+; NEST:       exit:
+; NEST-NEXT:    call void @lt.cache.note(ptr [[BUF]]
+; NEST:         call void @lt.cache.release(ptr [[BUF]])
 
 define internal i32 @check(double %got, double %want) {
 entry:
