@@ -15,6 +15,7 @@
  */
 #include "lt.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 int lt_atomic_differentiable(LLVMValueRef i) {
@@ -231,7 +232,8 @@ static int check_memory(LtCtx *c, LtActivity *a, LLVMValueRef i) {
   else if (op == LLVMCall && lt_call_kind(i, &rule) == LT_CALL_MEMCPY)
     from = LLVMGetOperand(i, 1);
   if (from && lt_points_reads_tainted(&a->pts, from) &&
-      !lt_inactive_readback_ok(a, i)) {
+      !lt_inactive_readback_ok(a, i) &&
+      !lt_scratch_params(a, LLVMGetBasicBlockParent(LLVMGetInstructionParent(i)), from)) {
     lt_error(c, i, "this reads back an active value that was stored to "
                    "memory that has no shadow (a global, or an enzyme_const "
                    "argument), so its derivative would be lost; pass that "
@@ -541,10 +543,12 @@ int lt_activity_run(LtCtx *c, LtActivity *a, LLVMValueRef fn, const LtCfg *g,
          i = LLVMGetNextInstruction(i))
       if (check_inst(c, a, i))
         return -1;
-  return 0;
+  return a->scratch ? 2 : 0;
 }
 
 void lt_activity_free(LtActivity *a) {
+  free(a->scratch);
+  a->scratch = NULL;
   lt_map_free(&a->varied);
   lt_map_free(&a->bits_ty);
   lt_map_free(&a->bits_lost);

@@ -152,13 +152,23 @@ typedef struct LtActivity {
   LtMap bits_ptr; /* integer loads in groups that move pointers (bits.c) */
   LtMap ptr_words;/* 64-bit integers holding addresses of shadowed memory */
   int ret_shadow; /* the returned pointer needs a shadow (a callee's) */
+  int scratch_ok; /* set before lt_activity_run: enzyme_const parameters
+                     may get a shadow of the gradient's own (scratch.c) */
+  unsigned char *scratch; /* parameter -> needs one (NULL: none does) */
   LtPoints pts;   /* shadows: a pointer has one when it may address active
                      memory; it may be null when it may also address
                      inactive memory */
 } LtActivity;
 
+/* 0, or -1 after an error, or 2 when a->scratch_ok and only enzyme_const
+ * parameters' memory needs shadows (a->scratch says which: run again with
+ * them dup). */
 int lt_activity_run(LtCtx *c, LtActivity *a, LLVMValueRef fn, const LtCfg *g,
                     const LtAct *act, const unsigned char *pflags);
+/* scratch.c: every object `from` may address that lost active data is the
+ * memory an enzyme_const pointer parameter points to, from which fn loads
+ * no pointer: marked in a->scratch (when a->scratch_ok), 1; else 0. */
+int lt_scratch_params(LtActivity *a, LLVMValueRef fn, LLVMValueRef from);
 /* inactiveread.c: load, which reads memory where active data lost its
  * derivative, reads only globals the user declared inactive, and no store
  * of an active value there can be forwarded to it, or its value only goes

@@ -71,23 +71,41 @@ static void drop_return_values(LLVMValueRef f, LLVMContextRef ctx) {
 static LLVMValueRef build_grad(LtGen *g, LtDeriv *d, const char *name) {
   LtCtx *c = g->c;
   unsigned na = LLVMCountParams(g->A), nr = LLVMCountParams(g->R);
+  if (nr > 260)
+    return NULL;
+  /* R's parameters but the tape, less the shadows the gradient makes
+   * itself (scratchshadow.c): at[k], its place among the gradient's, or -1 */
+  int at[260];
+  unsigned char mine[260] = {0};
+  for (unsigned q = 0, j = g->nparams; q < g->nparams && j < 260; q++)
+    if (lt_is_dup(g->act[q]))
+      mine[j++] = g->scratch && g->scratch[q];
+  unsigned m = 0;
   LLVMTypeRef pt[260];
-  for (unsigned k = 0; k + 1 < nr; k++)
-    pt[k] = LLVMTypeOf(LLVMGetParam(g->R, k));
-  LLVMValueRef f = lt_clone_decl(g->P, name, LLVMFunctionType(d->outs_ty, pt, nr - 1, 0));
+  for (unsigned k = 0; k + 1 < nr; k++) {
+    at[k] = mine[k] ? -1 : (int)m;
+    if (!mine[k])
+      pt[m++] = LLVMTypeOf(LLVMGetParam(g->R, k));
+  }
+  LLVMValueRef f = lt_clone_decl(g->P, name, LLVMFunctionType(d->outs_ty, pt, m, 0));
   LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
   LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(c->llctx, f, "entry"));
   unsigned long long sz = d->tape_size ? d->tape_size : 1;
   LLVMValueRef tape = lt_build_slot(b, LLVMArrayType2(c->i8, sz), 16, "tape");
-  LLVMValueRef args[260];
+  LLVMValueRef args[260], own[260];
+  for (unsigned k = 0; k + 1 < nr; k++)
+    own[k] = at[k] < 0 ? lt_scratch_new(c, b) : NULL;
   for (unsigned k = 0; k + 1 < na; k++)
-    args[k] = LLVMGetParam(f, k);
+    args[k] = at[k] < 0 ? own[k] : LLVMGetParam(f, (unsigned)at[k]);
   args[na - 1] = tape;
   LLVMValueRef ca = LLVMBuildCall2(b, LLVMGlobalGetValueType(g->A), g->A, args, na, "");
   for (unsigned k = 0; k + 1 < nr; k++)
-    args[k] = LLVMGetParam(f, k);
+    args[k] = at[k] < 0 ? own[k] : LLVMGetParam(f, (unsigned)at[k]);
   args[nr - 1] = tape;
   LLVMValueRef cr = LLVMBuildCall2(b, LLVMGlobalGetValueType(g->R), g->R, args, nr, "");
+  for (unsigned k = 0; k + 1 < nr; k++)
+    if (own[k])
+      lt_scratch_free(c, b, own[k]);
   if (g->lifo) { /* the arena's first chunk for this gradient */
     LLVMBuilderRef eb = LLVMCreateBuilderInContext(c->llctx);
     LLVMValueRef at = LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(f));
@@ -116,6 +134,8 @@ static int verify(LtCtx *c, LLVMValueRef f, LLVMValueRef at) {
 
 static void gen_free(LtGen *g) {
   free(g->pf);
+  free(g->act_own);
+  free(g->scratch);
   lt_cfg_free(&g->g);
   lt_activity_free(&g->act_of);
   lt_map_free(&g->fmap);
@@ -227,6 +247,31 @@ static void version_test(LtGen *g, const LtRequest *r, LtDeriv *d) {
   free(pf);
 }
 
+/* Enzyme_const parameters whose memory the function stores active values
+ * in and reads back (analysis/scratch.c): the gradient gives them shadows
+ * of its own (build_grad), so A and R take them as dup; the call keeps its
+ * arguments. The analyses run again with them dup. */
+static int scratch_shadows(LtGen *g, const LtRequest *r, const unsigned char *pf) {
+  unsigned char *mask = g->act_of.scratch;
+  g->act_of.scratch = NULL;
+  lt_activity_free(&g->act_of);
+  memset(&g->act_of, 0, sizeof g->act_of);
+  g->act_of.ret_shadow = r->ret_shadow;
+  g->act_own = lt_xcalloc(r->nparams + 1, sizeof *g->act_own);
+  memcpy(g->act_own, r->act, r->nparams * sizeof *g->act_own);
+  g->nshadows = 0;
+  for (unsigned p = 0; p < r->nparams; p++) {
+    if (mask[p]) {
+      lt_scratch_remark(g->c, r->call, r->fn, p, "gradient");
+      g->act_own[p] = LT_DUP;
+    }
+    g->nshadows += lt_is_dup(g->act_own[p]);
+  }
+  g->act = g->act_own;
+  g->scratch = mask;
+  return lt_activity_run(g->c, &g->act_of, g->P, &g->g, g->act, pf);
+}
+
 static int analyse(LtGen *g, const LtRequest *r, LtDeriv *d) {
   lt_cfg_build(&g->g, g->P);
   if (lt_loopform(g->c, r->fn, &g->g, &g->loops, &g->loop_iv, &g->ivx_loop))
@@ -234,10 +279,13 @@ static int analyse(LtGen *g, const LtRequest *r, LtDeriv *d) {
   lt_induction_build(&g->ind, &g->loops);
   version_test(g, r, d);
   g->act_of.ret_shadow = r->ret_shadow;
+  g->act_of.scratch_ok = r->mode == LT_AUTODIFF && !g->split && lt_scratch_target(g->c);
   unsigned char *pf = lt_xcalloc(r->nparams + 1, 1);
   int no = checked_flags(g, r, d, pf);
-  int bad = no || lt_activity_run(g->c, &g->act_of, g->P, &g->g, r->act,
-                                  r->pflags ? pf : NULL);
+  int bad = no ? 1 : lt_activity_run(g->c, &g->act_of, g->P, &g->g, r->act,
+                                     r->pflags ? pf : NULL);
+  if (bad == 2) /* enzyme_const memory that needs a shadow: give it one */
+    bad = scratch_shadows(g, r, r->pflags ? pf : NULL);
   if (r->pflags)
     g->pf = pf;
   else

@@ -205,6 +205,9 @@ void lt_rewrite_failed(LtCtx *c, LLVMValueRef call);
 struct LtGen {
   LtCtx *c;
   const LtAct *act;    /* activity per parameter */
+  LtAct *act_own;      /* act when the gradient gave enzyme_const
+                          parameters shadows of its own (else NULL) */
+  unsigned char *scratch; /* parameter -> such a shadow (scratchshadow.c) */
   const unsigned char *keep; /* split mode: parameter memory unchanged
                                 between the halves (LtRequest.keep), or NULL */
   LLVMValueRef at;     /* the call site, for diagnostics */
@@ -340,6 +343,18 @@ unsigned lt_forward_top(LtGen *g, unsigned l);
 int lt_cache_reserved(LtGen *g, unsigned l, LLVMValueRef st, LLVMBuilderRef b);
 
 #include "undo.h"
+
+/* scratchshadow.c: a zero shadow for enzyme_const memory the gradient
+ * needs one for (analysis/scratch.c), made at the gradient's start and
+ * dropped at its end: address space around the parameter's shadow */
+int lt_scratch_target(LtCtx *c);
+LLVMValueRef lt_scratch_new(LtCtx *c, LLVMBuilderRef b);
+void lt_scratch_free(LtCtx *c, LLVMBuilderRef b, LLVMValueRef s);
+/* The remark for parameter p of fn (what: "gradient" or "tangent function"). */
+void lt_scratch_remark(LtCtx *c, LLVMValueRef call, LLVMValueRef fn, unsigned p,
+                       const char *what);
+/* lt_scratch_free of s[0..n) before every return of fn. */
+void lt_scratch_free_at_returns(LtCtx *c, LLVMValueRef fn, LLVMValueRef *s, unsigned n);
 
 /* arena.c: last-in first-out memory for sub-tapes (combined mode) */
 LLVMValueRef lt_arena_push(LtCtx *c, LLVMBuilderRef b, LLVMValueRef n);

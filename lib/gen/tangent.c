@@ -240,7 +240,18 @@ static int build(LtTg *t, const LtRequest *r, int want_primal, int ret_tan) {
   lt_clone_body(&t->vm, g->P, t->T, NULL, 0);
   t->b = LLVMCreateBuilderInContext(c->llctx);
   LLVMPositionBuilderBefore(t->b, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(t->T)));
+  LLVMValueRef own[64 * 8];
+  unsigned nown = 0;
   for (unsigned p = 0; p < np; p++) {
+    if (!lt_is_dup(r->act[p]) && t->scratch && t->scratch[p] && nown + t->W <= 64 * 8) {
+      /* an enzyme_const parameter T gives a tangent of its own */
+      LLVMValueRef lanes[64];
+      for (unsigned k = 0; k < t->W; k++)
+        lanes[k] = own[nown++] = lt_scratch_new(c, t->b);
+      LLVMValueRef pv = LLVMGetParam(g->P, p);
+      lt_map_put(&t->sh, pv, lt_tg_join(t, lanes, LLVMTypeOf(pv)));
+      continue;
+    }
     if (!lt_is_dup(r->act[p])) {
       continue;
     }
@@ -256,6 +267,7 @@ static int build(LtTg *t, const LtRequest *r, int want_primal, int ret_tan) {
   if (plan_calls(t) || body(t))
     return -1;
   returns(t, want_primal, ret_tan);
+  lt_scratch_free_at_returns(c, t->T, own, nown);
   return verify(c, t->T, r->call);
 }
 
@@ -308,7 +320,21 @@ LtDeriv *lt_tangent_derive(LtCtx *c, const LtRequest *r) {
   if (g.P) {
     /* no loop analysis: forward mode needs none (irreducible flow is fine) */
     lt_cfg_build(&g.g, g.P);
-    if (!lt_activity_run(c, &g.act_of, g.P, &g.g, aact, r->pflags))
+    g.act_of.scratch_ok = !sub && lt_scratch_target(c);
+    int rc = lt_activity_run(c, &g.act_of, g.P, &g.g, aact, r->pflags);
+    if (rc == 2) { /* enzyme_const memory that needs a tangent: its own */
+      t.scratch = g.act_of.scratch;
+      g.act_of.scratch = NULL;
+      lt_activity_free(&g.act_of);
+      memset(&g.act_of, 0, sizeof g.act_of);
+      for (unsigned p = 0; p < r->nparams; p++)
+        if (t.scratch[p]) {
+          lt_scratch_remark(c, r->call, r->fn, p, "tangent function");
+          aact[p] = LT_DUP;
+        }
+      rc = lt_activity_run(c, &g.act_of, g.P, &g.g, aact, r->pflags);
+    }
+    if (!rc)
       ok = !build(&t, r, want_primal, ret_tan);
   }
   if (!ok && c->nerrors == nerr)
@@ -326,6 +352,7 @@ LtDeriv *lt_tangent_derive(LtCtx *c, const LtRequest *r) {
     lt_bury(c, g.P);
   }
   free(aact);
+  free(t.scratch);
   d->building = 0;
   if (!ok) {
     /* callers may reference it: it goes with them, after the diagnostics */

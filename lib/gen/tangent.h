@@ -19,6 +19,8 @@ typedef struct LtTg {
   LtMap sh;            /* P pointer -> its shadow in T */
   LtMap kept;          /* P call -> LtDeriv of the callee's tangent function */
   LtMap phis;          /* P PHI -> its tangent or shadow PHI in T */
+  unsigned char *scratch; /* enzyme_const parameter -> a tangent of T's own
+                             (gen/scratchshadow.c), or NULL */
   LLVMBuilderRef b;    /* after the clone of the instruction at hand */
   LLVMValueRef sink;   /* scratch for writes through null shadows */
   int failed;
