@@ -165,6 +165,10 @@
 // first too many copies away from another block's, was kept as unknown and
 // the vector's copy rejected ("its layout is unknown"; memelem.c).
 // RUN: bash %S/../../tools/fuzz/run.sh -S -n 1 -s 874003 -O 1 -g --structvec
+// --constwork: active values stored in enzyme_const memory and read back
+// (a compile error with b2d6608's plugin; analysis/scratch.c).
+// RUN: bash %S/../../tools/fuzz/run.sh -S -n 4 -s 1 -O "0 2" -j 2 -g --constwork
+// RUN: bash %S/../../tools/fuzz/run.sh -S -n 2 -s 100 -O "1 3" -j 2 -g "--constwork --calls"
 // Seeds 875012 and 875024 after the optimiser (-X) at -O1: a memmove of
 // length -48 on a path never taken had no layout (prep/deadcopy.c).
 // RUN: for s in 875012 875024; do bash %S/../../tools/fuzz/run.sh -S -n 1 -s $s -O 1 -X -g --structvec || exit 1; done

@@ -83,6 +83,12 @@
 # tridiagonal sweeps over a few time steps, with literal or active
 # coefficients; see tools/fuzz/ltfuzz/inplace.py. The programs of
 # --kernels without it are unchanged.
+# With --constwork in GEN_ARGS (implies --pointers; reverse mode, not with
+# --split, --omp, --mpi or the checkpointed time loops) f first stores
+# values made from x and y in c, its enzyme_const input, which its leaves
+# then read: a state or work array passed enzyme_const, which the gradient
+# gives a shadow of its own (lib/analysis/scratch.c); see
+# tools/fuzz/ltfuzz/constwork.py.
 # With --retarg in GEN_ARGS (C reverse mode: not with --fwd, --cxx,
 # --eigen or --omp) f calls registered functions that return one of their
 # arguments (an __enzyme_inactivefn stop-gradient, a custom gradient

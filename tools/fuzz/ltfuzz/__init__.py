@@ -10,6 +10,7 @@ from .adaptive import Adaptive
 from .alias import Alias
 from .calls import Calls
 from .capped import Capped
+from .constwork import ConstWork
 from .copies import Copies
 from .diffuse import Diffuse
 from .core import Core
@@ -39,7 +40,7 @@ from .timewhile import TimeWhile
 MODES = [Pointers, Calls, Cxx, Alias, Forward, Primal, Split, Eigen, Adaptive, Omp, Entry, Kernels,
          Retarg, Timeloop, StepsVar, Grid, TimeWhile, Capped, Stencil, Gather,
          Inplace, Scratch, Copies, StructVec, Diffuse, Mpi, Swap, Lagged, Memops, Reductions,
-         Sweeps]
+         Sweeps, ConstWork]
 
 
 class Gen(Core, *MODES):

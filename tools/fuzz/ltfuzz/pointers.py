@@ -437,8 +437,9 @@ static struct P2 p2rot(struct P2 v, double t) { /* a rotation: keeps |v| */
         return ["%s = p2rot(%s, %s);" % (p, q, self.expr(scope))]
 
     def psig(self):
-        sig = "%s f(double *x, double *y, const double *c, int n" % (
-            "void" if self.out_mode == "out" else "double")
+        sig = "%s f(double *x, double *y, %s *c, int n" % (
+            "void" if self.out_mode == "out" else "double",
+            "double" if self.constwork else "const double")
         if self.has_s:
             sig += ", double s"
         if self.sparam:
