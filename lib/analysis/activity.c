@@ -122,6 +122,20 @@ static int only_sanitizer_uses(LLVMValueRef v) {
  * function reads it back. Pass 1 marks such memory, pass 2 reports reads. */
 static int blas_activate(LtActivity *a, LLVMValueRef i, int taint);
 
+/* A call differentiated on its own (or with a custom gradient) that reads
+ * a varied value or active memory. */
+static int active_kept_call(LtActivity *a, LLVMValueRef i) {
+  const LtRule *rule;
+  LtCallKind k = lt_call_kind(i, &rule);
+  if (k != LT_CALL_DIFF && k != LT_CALL_CUSTOM)
+    return 0;
+  for (unsigned q = 0, n = LLVMGetNumArgOperands(i); q < n; q++)
+    if (lt_is_varied(a, LLVMGetOperand(i, q)) ||
+        lt_points_any_active(&a->pts, LLVMGetOperand(i, q)))
+      return 1;
+  return 0;
+}
+
 static void taint_stores(LtActivity *a, LLVMValueRef i) {
   const LtRule *rule;
   if (LLVMIsAStoreInst(i)) {
@@ -131,6 +145,13 @@ static void taint_stores(LtActivity *a, LLVMValueRef i) {
   } else if (LLVMIsACallInst(i) && lt_call_kind(i, &rule) == LT_CALL_MEMCPY &&
              lt_points_any_active(&a->pts, LLVMGetOperand(i, 1))) {
     lt_points_taint(&a->pts, LLVMGetOperand(i, 0));
+  } else if (LLVMIsACallInst(i) && active_kept_call(a, i)) {
+    /* what a kept call with active inputs stores through a pointer it is
+     * given may be active (paramstores.c) */
+    LLVMValueRef f = lt_called_fn(i);
+    for (unsigned q = 0, n = LLVMGetNumArgOperands(i); q < n; q++)
+      if (lt_is_ptr_ty(LLVMTypeOf(LLVMGetOperand(i, q))) && lt_param_stores(a->pts.c, f, q))
+        lt_points_taint(&a->pts, LLVMGetOperand(i, q));
   }
   blas_activate(a, i, 1);
 }

@@ -37,6 +37,9 @@ int lt_carries_ptr(LtCtx *c, LLVMTypeRef t);
  * reaches from parameter p, at any depth, itself or through its callees.
  * 0 only when it surely does not (a const argument it only reads). */
 int lt_param_written(LtCtx *c, LLVMValueRef f, unsigned p);
+/* paramstores.c: may f store through the memory its pointer parameter p
+ * addresses (or let the address escape)? 1 when unknown. */
+int lt_param_stores(LtCtx *c, LLVMValueRef f, unsigned p);
 void lt_escape_free(LtCtx *c);
 
 /* cfg.c: dense block ids, predecessors, RPO, dominators */

@@ -11,11 +11,15 @@
 // its own. Gradients against central differences
 // at -O0 and -O2, the primal's effect on the const memory kept; the
 // remark; split mode still refuses it (its halves share no frame to keep
-// such a shadow in).
+// such a shadow in). Stores by a callee kept as a call (recursive) count
+// too: the caller's reads of the buffer then get the shadow (at -O0 the
+// gradient was 0, silently), and into a global without a shadow they are
+// an error.
 // RUN: %ltclang -O0 %s -o %t.O0 -lm && %t.O0
 // RUN: %ltclang -O2 %s -o %t.O2 -lm && %t.O2
 // RUN: %ltclang -O2 -Rpass-analysis=leantape -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=REM
 // RUN: not %ltclang -O2 -DSPLIT -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=SPLIT
+// RUN: not %ltclang -O0 -DGLOBAL -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=SPLIT
 // REM-DAG: remark: parameter 2 of 'rnn' is enzyme_const, but the function stores active values in its memory and reads them back: the gradient gives it a shadow of its own
 // REM-DAG: remark: parameter 2 of 'rnn' is enzyme_const, but the function stores active values in its memory and reads them back: the tangent function gives it a tangent of its own
 // REM-DAG: remark: parameter 2 of 'middle' is enzyme_const
@@ -76,6 +80,37 @@ double two(const double *w, double *a, double *b, double *c, int n) {
     c[i] = old * w[i];
     e += b[i] * old + b[(i + 1) % n] * c[i];
   }
+  return e;
+}
+
+/* a recursive callee (kept as a call) stores into the const buffer, its
+ * caller reads it back: a gradient of 0 at -O0 before, silently (the
+ * caller never saw the stores; analysis/paramstores.c); into a global
+ * without a shadow it is an error */
+void fill(double *c, const double *w, int k) {
+  if (k <= 0)
+    return;
+  c[k - 1] = sin(w[0] * k);
+  fill(c, w, k - 1);
+}
+#ifdef GLOBAL
+double G[N];
+double viafill(const double *w, int n) {
+  fill(G, w, n);
+  double e = 0;
+  for (int i = 0; i < n; i++)
+    e += G[i] * G[i];
+  return e;
+}
+void g(const double *w, double *dw) {
+  __enzyme_autodiff((void *)viafill, enzyme_dup, w, dw, enzyme_const, N);
+}
+#endif
+double viafill_c(const double *w, double *c, int n) {
+  fill(c, w, n);
+  double e = 0;
+  for (int i = 0; i < n; i++)
+    e += c[i] * c[i];
   return e;
 }
 
@@ -157,6 +192,14 @@ int main(void) {
                     enzyme_const, c, enzyme_const, N);
   lt_fd_grad(two_obj, w, N, NULL, fd);
   lt_gradv("two dw", N, dw, fd, NULL, 1e-6, 0);
+
+  /* stored by a kept callee */
+  double cf[N] = {0}, want = 0;
+  memset(dw, 0, sizeof dw);
+  __enzyme_autodiff((void *)viafill_c, enzyme_dup, w, dw, enzyme_const, cf, enzyme_const, N);
+  for (int k = 1; k <= N; k++)
+    want += 2 * sin(w[0] * k) * cos(w[0] * k) * k;
+  lt_check_ad("kept callee's stores: dw[0]", dw[0], want, 1e-12, 1e-12);
   return lt_done();
 }
 #endif
