@@ -478,7 +478,7 @@ void lt_print_loops(LLVMValueRef fn);
 /* Print %name / @name, or the slot number (%7) of an unnamed value, to stderr. */
 void lt_print_name(LLVMValueRef v);
 
-/* induction.c: counters, affine forms, trip counts (needs LtLoops) */
+/* induction.c: counters, trip counts; affine.c: affine forms (needs LtLoops) */
 
 typedef struct LtAffine {   /* off + sum coef[i]*{loop[i]} + sum icoef[j]*inv[j] */
   long long off;
@@ -517,6 +517,12 @@ typedef struct LtInduction {
 
 void lt_induction_build(LtInduction *ind, const LtLoops *ls);
 void lt_induction_free(LtInduction *ind);
+/* The id of the block defining v; -1 when v is no instruction. */
+int lt_induction_def_block(const LtCfg *g, LLVMValueRef v);
+/* Invariant in loop l: a constant, an argument, or defined outside l. */
+int lt_induction_invariant(const LtLoops *ls, unsigned l, LLVMValueRef v);
+/* v is a constant integer of at most 64 bits: 1, its value in *out. */
+int lt_induction_const_int(LLVMValueRef v, long long *out);
 /* Affine form of v as seen inside loop scope (-1: outside loops); values
  * defined outside scope may stay as invariant terms. 0 on success. */
 int lt_affine_of(const LtInduction *ind, LLVMTargetDataRef td, LLVMValueRef v,

@@ -2,7 +2,7 @@
  *
  * The reverse of a parallel region adds adjoints into shadow memory; an
  * addition another thread may make to the same location at the same time
- * must be atomic (or go through a per-thread buffer, gen/omp.c). A
+ * must be atomic (or go through a per-thread buffer, gen/ompsync.c). A
  * location is proven thread-private when it is memory of the thread's own
  * allocations, or an element of a worksharing loop's own iteration: the
  * address affine in the loop's iteration starting from the thread's first

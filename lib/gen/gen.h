@@ -222,11 +222,11 @@ struct LtGen {
   long long budget;    /* ... under this budget in bytes (0: only
                           LEANTAPE_TAPE_BUDGET at run time) */
   int parallel;        /* runs on every thread of an OpenMP team: adjoints
-                          into shared memory are atomic (omp.c) */
+                          into shared memory are atomic (ompsync.c) */
   unsigned char *pf;   /* what the caller knows of the parameters (LT_PF_*,
                           CHECK become DISTINCT), or NULL */
   struct LtOmpPriv *priv; /* R of a parallel region: per-thread adjoint
-                          buffers of read-only parameters (omp.c) */
+                          buffers of read-only parameters (ompsync.c) */
   unsigned npriv;
   LtMap priv_of;       /* a shared read of P -> its buffer's index + 1 */
   LLVMValueRef P, A, R;
@@ -456,6 +456,16 @@ LLVMValueRef lt_omp_check_build(LtCtx *c, const LtFacts *f, const unsigned char 
                                 unsigned first, const char *base);
 
 /* omp.c: OpenMP parallel regions */
+/* The declaration of runtime function name (ret (pt[0..n), ...va)). */
+LLVMValueRef lt_omp_decl(LtCtx *c, const char *name, LLVMTypeRef ret,
+                         LLVMTypeRef *pt, unsigned n, int va);
+/* A call of declared function f with a[0..n), at b. */
+LLVMValueRef lt_omp_call(LLVMBuilderRef b, LLVMValueRef f, LLVMValueRef *a,
+                         unsigned n);
+/* The i64 constant v. */
+LLVMValueRef lt_omp_i64(LtCtx *c, unsigned long long v);
+/* The address off bytes (an i64) after p, at b. */
+LLVMValueRef lt_omp_at(LtCtx *c, LLVMBuilderRef b, LLVMValueRef p, LLVMValueRef off);
 /* A: the region tape for a parallel call (one tape header per thread),
  * allocated at b before the fork. */
 LLVMValueRef lt_omp_region_tape(LtGen *g, LLVMBuilderRef b, LLVMValueRef call);
@@ -467,6 +477,9 @@ int lt_omp_reverse(LtGen *g, LLVMValueRef call);
 /* __kmpc_fork_call(loc, n, w, args[0..n)): w runs on a team. */
 LLVMValueRef lt_omp_fork(LtCtx *c, LLVMBuilderRef b, LLVMValueRef loc, LLVMValueRef w,
                          LLVMValueRef *args, unsigned n);
+
+/* ompsync.c: the reverse inside a parallel region's derivative, where the
+ * team's threads meet */
 /* R: the reverse of a barrier or of a critical section's entry or exit. */
 int lt_omp_reverse_sync(LtGen *g, LLVMValueRef call);
 /* R's entry: a thread-private adjoint buffer for each read-only pointer

@@ -8,13 +8,9 @@
  * thread, allocated before the fork for omp_get_max_threads() threads, or
  * the num_threads clause's) and calls A_f. R forks a wrapper that checks
  * the team has the same size, so that thread t reverses what thread t did
- * forward, and calls R_f on header t. Inside a parallel derivative, the
- * reverse mirrors synchronisation: a barrier's reverse is a barrier; a
- * critical section is re-entered in the opposite order of its entries
- * (tickets, prep/omp.c: the last to enter forward enters first backward,
- * waiting for the counter); adjoints added into memory another thread may
- * add to are atomic (analysis/omp.c proves thread-private locations, which
- * keep plain stores).
+ * forward, and calls R_f on header t. What the reverse does inside the
+ * parallel derivative (mirrored synchronisation, adjoints added into
+ * shared memory) is ompsync.c's.
  */
 #include "lt.h"
 
@@ -42,43 +38,43 @@ static LLVMTypeRef out_type(const LtDeriv *d, unsigned k) {
   return d->nouts == 1 ? d->outs_ty : LLVMStructGetTypeAtIndex(d->outs_ty, k);
 }
 
-static LLVMValueRef fn(LtCtx *c, const char *name, LLVMTypeRef ret,
-                       LLVMTypeRef *pt, unsigned n, int va) {
+LLVMValueRef lt_omp_decl(LtCtx *c, const char *name, LLVMTypeRef ret,
+                         LLVMTypeRef *pt, unsigned n, int va) {
   return lt_decl_fn(c->mod, name, LLVMFunctionType(ret, pt, n, va));
 }
 
-static LLVMValueRef call0(LLVMBuilderRef b, LLVMValueRef f, LLVMValueRef *a,
-                          unsigned n) {
+LLVMValueRef lt_omp_call(LLVMBuilderRef b, LLVMValueRef f, LLVMValueRef *a,
+                         unsigned n) {
   return LLVMBuildCall2(b, LLVMGlobalGetValueType(f), f, a, n, "");
 }
 
-static LLVMValueRef i64c(LtCtx *c, unsigned long long v) {
+LLVMValueRef lt_omp_i64(LtCtx *c, unsigned long long v) {
   return LLVMConstInt(c->i64, v, 0);
 }
 
-static LLVMValueRef at(LtCtx *c, LLVMBuilderRef b, LLVMValueRef p, LLVMValueRef off) {
+LLVMValueRef lt_omp_at(LtCtx *c, LLVMBuilderRef b, LLVMValueRef p, LLVMValueRef off) {
   return LLVMBuildGEP2(b, c->i8, p, &off, 1, "");
 }
 
 /* lt.omp.fail(msg): a run-time error of the generated code. */
 static void fail(LtCtx *c, LLVMBuilderRef b, const char *msg) {
   LLVMTypeRef wt[3] = {c->i32, c->ptr, c->i64};
-  LLVMValueRef w = fn(c, "write", c->i64, wt, 3, 0);
+  LLVMValueRef w = lt_omp_decl(c, "write", c->i64, wt, 3, 0);
   LLVMValueRef s = LLVMBuildGlobalString(b, msg, "lt.omp.msg");
-  LLVMValueRef a[3] = {LLVMConstInt(c->i32, 2, 0), s, i64c(c, strlen(msg))};
-  call0(b, w, a, 3);
-  call0(b, fn(c, "abort", c->vd, NULL, 0, 0), NULL, 0);
+  LLVMValueRef a[3] = {LLVMConstInt(c->i32, 2, 0), s, lt_omp_i64(c, strlen(msg))};
+  lt_omp_call(b, w, a, 3);
+  lt_omp_call(b, lt_omp_decl(c, "abort", c->vd, NULL, 0, 0), NULL, 0);
   LLVMBuildUnreachable(b);
 }
 
 static LLVMValueRef thread_num(LtCtx *c, LLVMBuilderRef b) {
-  return LLVMBuildSExt(b, call0(b, fn(c, "omp_get_thread_num", c->i32, NULL, 0, 0), NULL, 0),
-                       c->i64, "lt.tid");
+  LLVMValueRef f = lt_omp_decl(c, "omp_get_thread_num", c->i32, NULL, 0, 0);
+  return LLVMBuildSExt(b, lt_omp_call(b, f, NULL, 0), c->i64, "lt.tid");
 }
 
 static LLVMValueRef team_size(LtCtx *c, LLVMBuilderRef b) {
-  return LLVMBuildSExt(b, call0(b, fn(c, "omp_get_num_threads", c->i32, NULL, 0, 0), NULL, 0),
-                       c->i64, "lt.nthreads");
+  LLVMValueRef f = lt_omp_decl(c, "omp_get_num_threads", c->i32, NULL, 0, 0);
+  return LLVMBuildSExt(b, lt_omp_call(b, f, NULL, 0), c->i64, "lt.nthreads");
 }
 
 /* A wrapper of the derivative's A (rev 0) or R (rev 1) that the team runs:
@@ -102,10 +98,11 @@ static LLVMValueRef team_wrapper(LtCtx *c, const LtDeriv *d, int rev) {
   LLVMValueRef rt = LLVMGetParam(w, np - 1);
   LLVMValueRef t = thread_num(c, b), n = team_size(c, b);
   LLVMValueRef cap = LLVMBuildLoad2(b, c->i64, rt, "lt.cap");
-  LLVMValueRef stride = LLVMBuildLoad2(b, c->i64, at(c, b, rt, i64c(c, 16)), "lt.stride");
+  LLVMValueRef stride =
+      LLVMBuildLoad2(b, c->i64, lt_omp_at(c, b, rt, lt_omp_i64(c, 16)), "lt.stride");
   LLVMValueRef bad_team;
   if (rev) {
-    LLVMValueRef had = LLVMBuildLoad2(b, c->i64, at(c, b, rt, i64c(c, 8)), "lt.had");
+    LLVMValueRef had = LLVMBuildLoad2(b, c->i64, lt_omp_at(c, b, rt, lt_omp_i64(c, 8)), "lt.had");
     bad_team = LLVMBuildICmp(b, LLVMIntNE, n, had, "");
   } else {
     bad_team = LLVMBuildICmp(b, LLVMIntUGE, t, cap, "");
@@ -121,24 +118,26 @@ static LLVMValueRef team_wrapper(LtCtx *c, const LtDeriv *d, int rev) {
     /* thread 0 records the team's size for the reverse pass */
     LLVMBasicBlockRef rec = LLVMAppendBasicBlockInContext(c->llctx, w, "record");
     LLVMBasicBlockRef go = LLVMAppendBasicBlockInContext(c->llctx, w, "go");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, t, i64c(c, 0), ""), rec, go);
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, t, lt_omp_i64(c, 0), ""), rec, go);
     LLVMPositionBuilderAtEnd(b, rec);
-    LLVMBuildStore(b, n, at(c, b, rt, i64c(c, 8)));
+    LLVMBuildStore(b, n, lt_omp_at(c, b, rt, lt_omp_i64(c, 8)));
     LLVMBuildBr(b, go);
     LLVMPositionBuilderAtEnd(b, go);
   }
-  LLVMValueRef hsize = LLVMBuildLoad2(b, c->i64, at(c, b, rt, i64c(c, 24)), "lt.hsize");
-  LLVMValueRef hdr = at(c, b, rt, LLVMBuildAdd(b, hsize, LLVMBuildMul(b, t, stride, ""), ""));
+  LLVMValueRef hsize =
+      LLVMBuildLoad2(b, c->i64, lt_omp_at(c, b, rt, lt_omp_i64(c, 24)), "lt.hsize");
+  LLVMValueRef hdr =
+      lt_omp_at(c, b, rt, LLVMBuildAdd(b, hsize, LLVMBuildMul(b, t, stride, ""), ""));
   LLVMValueRef a[np + 1];
   for (unsigned k = 0; k + 1 < np; k++)
     a[k] = LLVMGetParam(w, k);
   a[np - 1] = hdr;
-  LLVMValueRef r = call0(b, target, a, np);
+  LLVMValueRef r = lt_omp_call(b, target, a, np);
   /* the thread's adjoints of the float parameters, summed over the team */
   for (unsigned k = 0; rev && k < d->nouts; k++) {
     LLVMValueRef v = d->nouts == 1 ? r : LLVMBuildExtractValue(b, r, k, "");
-    LLVMValueRef s = LLVMBuildAtomicRMW(b, LLVMAtomicRMWBinOpFAdd,
-                                        at(c, b, rt, i64c(c, outs_at(c, d->fn) + 8 * k)), v,
+    LLVMValueRef sum = lt_omp_at(c, b, rt, lt_omp_i64(c, outs_at(c, d->fn) + 8 * k));
+    LLVMValueRef s = LLVMBuildAtomicRMW(b, LLVMAtomicRMWBinOpFAdd, sum, v,
                                         LLVMAtomicOrderingMonotonic, 0);
     LLVMSetAlignment(s, (unsigned)LLVMABIAlignmentOfType(c->td, LLVMTypeOf(v)));
   }
@@ -149,7 +148,7 @@ static LLVMValueRef team_wrapper(LtCtx *c, const LtDeriv *d, int rev) {
 
 static LLVMValueRef fork_fn(LtCtx *c) {
   LLVMTypeRef pt[3] = {c->ptr, c->i32, c->ptr};
-  return fn(c, "__kmpc_fork_call", c->vd, pt, 3, 1);
+  return lt_omp_decl(c, "__kmpc_fork_call", c->vd, pt, 3, 1);
 }
 
 /* A value as the runtime passes a captured variable (a pointer-sized
@@ -196,7 +195,7 @@ static LLVMValueRef microtask(LtCtx *c, LLVMValueRef w) {
   LLVMValueRef a[np + 1];
   for (unsigned k = 0; k < np; k++)
     a[k] = from_word(c, b, LLVMGetParam(m, k), pt[k]);
-  call0(b, w, a, np);
+  lt_omp_call(b, w, a, np);
   LLVMBuildRetVoid(b);
   LLVMDisposeBuilder(b);
   return m;
@@ -214,7 +213,7 @@ static LLVMValueRef fork2(LtCtx *c, LLVMBuilderRef b, LLVMValueRef loc, LLVMValu
     a[2] = LLVMBuildSelect(b, apart, microtask(c, w2), a[2], "lt.variant");
   for (unsigned k = 0; k < n; k++)
     a[k + 3] = to_word(c, b, args[k]);
-  return call0(b, fork_fn(c), a, n + 3);
+  return lt_omp_call(b, fork_fn(c), a, n + 3);
 }
 
 LLVMValueRef lt_omp_fork(LtCtx *c, LLVMBuilderRef b, LLVMValueRef loc, LLVMValueRef w,
@@ -236,7 +235,7 @@ static const LtDeriv *apart_of(LtGen *g, LLVMBuilderRef b, LLVMValueRef call, LL
     a[p] = p < 2 ? LLVMConstNull(LLVMTypeOf(LLVMGetOperand(call, p)))
            : ac  ? LLVMGetOperand(ac, p)
                  : lt_rv(g, LLVMGetOperand(call, p));
-  *test = call0(b, d2->apart, a, np);
+  *test = lt_omp_call(b, d2->apart, a, np);
   return d2;
 }
 
@@ -249,7 +248,8 @@ LLVMValueRef lt_omp_region_tape(LtGen *g, LLVMBuilderRef b, LLVMValueRef call) {
   LtCtx *c = g->c;
   const LtDeriv *d = lt_map_get(&g->callee, call);
   LLVMValueRef cap = LLVMBuildSExt(
-      b, call0(b, fn(c, "omp_get_max_threads", c->i32, NULL, 0, 0), NULL, 0), c->i64, "");
+      b, lt_omp_call(b, lt_omp_decl(c, "omp_get_max_threads", c->i32, NULL, 0, 0), NULL, 0),
+      c->i64, "");
   /* a num_threads clause: __kmpc_push_num_threads before this fork in P,
    * after the one before it. (Searched from the end of A's block, it found
    * the clause of a later region in the same block: a region with
@@ -274,13 +274,13 @@ LLVMValueRef lt_omp_region_tape(LtGen *g, LLVMBuilderRef b, LLVMValueRef call) {
   unsigned long long st = stride_of(d);
   if (d2 && stride_of(d2) > st)
     st = stride_of(d2);
-  LLVMValueRef size = LLVMBuildAdd(b, i64c(c, hsize),
-                                   LLVMBuildMul(b, cap, i64c(c, st), ""), "");
+  LLVMValueRef size = LLVMBuildAdd(b, lt_omp_i64(c, hsize),
+                                   LLVMBuildMul(b, cap, lt_omp_i64(c, st), ""), "");
   LLVMValueRef rt = g->lifo ? lt_arena_push(c, b, size) : lt_build_malloc(b, c->mod, size);
   LLVMBuildStore(b, cap, rt);
-  LLVMBuildStore(b, i64c(c, 0), at(c, b, rt, i64c(c, 8)));
-  LLVMBuildStore(b, i64c(c, stride_of(d)), at(c, b, rt, i64c(c, 16)));
-  LLVMBuildStore(b, i64c(c, hsize), at(c, b, rt, i64c(c, 24)));
+  LLVMBuildStore(b, lt_omp_i64(c, 0), lt_omp_at(c, b, rt, lt_omp_i64(c, 8)));
+  LLVMBuildStore(b, lt_omp_i64(c, stride_of(d)), lt_omp_at(c, b, rt, lt_omp_i64(c, 16)));
+  LLVMBuildStore(b, lt_omp_i64(c, hsize), lt_omp_at(c, b, rt, lt_omp_i64(c, 24)));
   return rt;
 }
 
@@ -304,8 +304,9 @@ LLVMValueRef lt_omp_forward(LtGen *g, LLVMBuilderRef b, LLVMValueRef call,
   const LtDeriv *d2 = apart_of(g, b, call, ac, &apart);
   if (d2)
     LLVMBuildStore(b,
-                   LLVMBuildSelect(b, apart, i64c(c, stride_of(d2)), i64c(c, stride_of(d)), ""),
-                   at(c, b, ph, i64c(c, 16)));
+                   LLVMBuildSelect(b, apart, lt_omp_i64(c, stride_of(d2)),
+                                   lt_omp_i64(c, stride_of(d)), ""),
+                   lt_omp_at(c, b, ph, lt_omp_i64(c, 16)));
   fork2(c, b, lt_omp_loc(c, call), team_wrapper(c, d, 0), d2 ? team_wrapper(c, d2, 0) : NULL,
         apart, args, n);
   LLVMValueRef f = LLVMGetLastInstruction(LLVMGetInsertBlock(b));
@@ -316,7 +317,7 @@ LLVMValueRef lt_omp_forward(LtGen *g, LLVMBuilderRef b, LLVMValueRef call,
   lt_omp_turns(c, lt_called_fn(call), &turns);
   for (size_t k = 0; k < turns.n; k++)
     LLVMBuildStore(b, LLVMBuildLoad2(b, c->i64, turns.v[k], ""),
-                   at(c, b, ph, i64c(c, HEADER + 8 * k)));
+                   lt_omp_at(c, b, ph, lt_omp_i64(c, HEADER + 8 * k)));
   lt_vec_free(&turns);
   LLVMInstructionEraseFromParent(ac);
   lt_map_put(&g->fmap, call, NULL);
@@ -337,12 +338,14 @@ int lt_omp_reverse(LtGen *g, LLVMValueRef call) {
     }
   LLVMValueRef rt = lt_tape_load(g, LT_SLOT_SUBPTR, call, c->ptr);
   LLVMValueRef loc = lt_omp_loc(c, call);
-  LLVMValueRef team = LLVMBuildLoad2(g->b, c->i64, at(c, g->b, rt, i64c(c, 8)), "lt.team");
+  LLVMValueRef team =
+      LLVMBuildLoad2(g->b, c->i64, lt_omp_at(c, g->b, rt, lt_omp_i64(c, 8)), "lt.team");
   LLVMTypeRef gt[1] = {c->ptr};
-  LLVMValueRef gtid = call0(g->b, fn(c, "__kmpc_global_thread_num", c->i32, gt, 1, 0), &loc, 1);
+  LLVMValueRef gtid =
+      lt_omp_call(g->b, lt_omp_decl(c, "__kmpc_global_thread_num", c->i32, gt, 1, 0), &loc, 1);
   LLVMTypeRef pt[3] = {c->ptr, c->i32, c->i32};
   LLVMValueRef push[3] = {loc, gtid, LLVMBuildTrunc(g->b, team, c->i32, "")};
-  call0(g->b, fn(c, "__kmpc_push_num_threads", c->vd, pt, 3, 0), push, 3);
+  lt_omp_call(g->b, lt_omp_decl(c, "__kmpc_push_num_threads", c->vd, pt, 3, 0), push, 3);
   unsigned np = LLVMGetNumArgOperands(call), n = 0;
   LLVMValueRef args[2 * np + 2];
   for (unsigned p = 2; p < np; p++)
@@ -361,12 +364,13 @@ int lt_omp_reverse(LtGen *g, LLVMValueRef call) {
   LLVMValueRef *cur = lt_xcalloc(turns.n + 1, sizeof *cur);
   for (size_t k = 0; k < turns.n; k++) {
     cur[k] = LLVMBuildLoad2(g->b, c->i64, turns.v[k], "");
-    LLVMBuildStore(g->b, LLVMBuildLoad2(g->b, c->i64, at(c, g->b, rt, i64c(c, HEADER + 8 * k)), ""),
-                   turns.v[k]);
+    LLVMValueRef had = lt_omp_at(c, g->b, rt, lt_omp_i64(c, HEADER + 8 * k));
+    LLVMBuildStore(g->b, LLVMBuildLoad2(g->b, c->i64, had, ""), turns.v[k]);
   }
   unsigned long long oat = outs_at(c, d->fn);
   for (unsigned k = 0; k < d->nouts; k++)
-    LLVMBuildStore(g->b, LLVMConstNull(out_type(d, k)), at(c, g->b, rt, i64c(c, oat + 8 * k)));
+    LLVMBuildStore(g->b, LLVMConstNull(out_type(d, k)),
+                   lt_omp_at(c, g->b, rt, lt_omp_i64(c, oat + 8 * k)));
   LLVMValueRef apart = NULL;
   const LtDeriv *d2 = apart_of(g, g->b, call, NULL, &apart);
   fork2(c, g->b, loc, team_wrapper(c, d, 1), d2 ? team_wrapper(c, d2, 1) : NULL, apart, args,
@@ -378,7 +382,7 @@ int lt_omp_reverse(LtGen *g, LLVMValueRef call) {
     if (d->act[p] == LT_OUT) {
       LLVMTypeRef t = out_type(d, k);
       lt_adj_add(g, LLVMGetOperand(call, p),
-                 LLVMBuildLoad2(g->b, t, at(c, g->b, rt, i64c(c, oat + 8 * k++)), ""));
+                 LLVMBuildLoad2(g->b, t, lt_omp_at(c, g->b, rt, lt_omp_i64(c, oat + 8 * k++)), ""));
     }
   free(cur);
   lt_vec_free(&turns);
@@ -387,264 +391,4 @@ int lt_omp_reverse(LtGen *g, LLVMValueRef call) {
   else
     lt_build_free(g->b, c->mod, rt);
   return 0;
-}
-
-/* lt.omp.wait(turn, want): spin (yielding) until the counter says want. */
-static LLVMValueRef wait_fn(LtCtx *c) {
-  LLVMTypeRef pt[2] = {c->ptr, c->i64};
-  LLVMBasicBlockRef entry;
-  LLVMValueRef f = lt_helper_fn(c, "lt.omp.wait", LLVMFunctionType(c->vd, pt, 2, 0), &entry);
-  if (!entry)
-    return f;
-  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
-  LLVMBasicBlockRef spin = LLVMAppendBasicBlockInContext(c->llctx, f, "spin");
-  LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c->llctx, f, "done");
-  LLVMPositionBuilderAtEnd(b, entry);
-  LLVMBuildBr(b, spin);
-  LLVMPositionBuilderAtEnd(b, spin);
-  LLVMValueRef v = LLVMBuildLoad2(b, c->i64, LLVMGetParam(f, 0), "");
-  LLVMSetOrdering(v, LLVMAtomicOrderingAcquire);
-  LLVMSetAlignment(v, 8);
-  LLVMBasicBlockRef yield = LLVMAppendBasicBlockInContext(c->llctx, f, "yield");
-  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, v, LLVMGetParam(f, 1), ""), done, yield);
-  LLVMPositionBuilderAtEnd(b, yield);
-  call0(b, fn(c, "sched_yield", c->i32, NULL, 0, 0), NULL, 0);
-  LLVMBuildBr(b, spin);
-  LLVMPositionBuilderAtEnd(b, done);
-  LLVMBuildRetVoid(b);
-  LLVMDisposeBuilder(b);
-  return f;
-}
-
-int lt_omp_reverse_sync(LtGen *g, LLVMValueRef call) {
-  LtCtx *c = g->c;
-  LtOmpKind k = lt_omp_kind(call, NULL);
-  if (k == LT_OMP_BARRIER) {
-    LLVMValueRef loc = lt_rv(g, LLVMGetOperand(call, 0));
-    LLVMTypeRef gt[1] = {c->ptr};
-    LLVMValueRef gtid = call0(g->b, fn(c, "__kmpc_global_thread_num", c->i32, gt, 1, 0), &loc, 1);
-    LLVMTypeRef pt[2] = {c->ptr, c->i32};
-    LLVMValueRef a[2] = {loc, gtid};
-    call0(g->b, fn(c, "__kmpc_barrier", c->vd, pt, 2, 0), a, 2);
-    return 0;
-  }
-  LLVMValueRef turn = LLVMGetOperand(call, 3);
-  if (k == LT_OMP_TICKET_END) {
-    /* the reverse enters: after every later entry has left */
-    LLVMValueRef t = lt_rv(g, LLVMGetOperand(call, 4));
-    LLVMValueRef a[2] = {turn, LLVMBuildAdd(g->b, t, i64c(c, 1), "")};
-    call0(g->b, wait_fn(c), a, 2);
-    return 0;
-  }
-  /* the reverse of the entry leaves: the earlier entry may go */
-  LLVMValueRef st = LLVMBuildStore(g->b, lt_rv(g, call), turn);
-  LLVMSetOrdering(st, LLVMAtomicOrderingRelease);
-  LLVMSetAlignment(st, 8);
-  return 0;
-}
-
-/* *p += d, atomically when another thread may add to *p too. */
-void lt_omp_accumulate(LtGen *g, LLVMValueRef p, LLVMValueRef d, unsigned align,
-                       int shared, LLVMValueRef from) {
-  LLVMTypeRef t = LLVMTypeOf(d);
-  if (!shared) {
-    LLVMValueRef old = LLVMBuildLoad2(g->b, t, p, "");
-    LLVMSetAlignment(old, align);
-    LLVMValueRef s = LLVMBuildStore(g->b, lt_build_accum(g->b, old, d), p);
-    LLVMSetAlignment(s, align);
-    lt_scope_shadow(g, old, from);
-    lt_scope_shadow(g, s, from);
-    return;
-  }
-  if (LLVMGetTypeKind(t) == LLVMVectorTypeKind) {
-    LLVMTypeRef et = LLVMGetElementType(t);
-    for (unsigned k = 0, n = LLVMGetVectorSize(t); k < n; k++) {
-      LLVMValueRef ix = LLVMConstInt(g->c->i32, k, 0);
-      LLVMValueRef lane = LLVMBuildGEP2(g->b, et, p, &ix, 1, "");
-      lt_omp_accumulate(g, lane, LLVMBuildExtractElement(g->b, d, ix, ""),
-                        (unsigned)LLVMABIAlignmentOfType(g->c->td, et), 1, from);
-    }
-    return;
-  }
-  LLVMValueRef r = LLVMBuildAtomicRMW(g->b, LLVMAtomicRMWBinOpFAdd, p, d,
-                                      LLVMAtomicOrderingMonotonic, 0);
-  /* A float's natural alignment, even where the primal's access says less
-   * (LICM's promoted loads say 1): a less aligned atomic is a libatomic
-   * call, and C's floats are aligned. */
-  unsigned nat = (unsigned)LLVMABIAlignmentOfType(g->c->td, t);
-  LLVMSetAlignment(r, align > nat ? align : nat);
-}
-
-/* Thread-private adjoint buffers. A pointer parameter of a parallel
- * region that the region only reads (an array every thread reads, such as
- * the weights of a data-parallel loss or the vector of a matrix-vector
- * product) gets adjoints from every thread: atomic additions, one per
- * read. When the bytes those reads touch form a range known at R's entry
- * (the addresses do not depend on the thread's worksharing bounds), each
- * thread adds into a zeroed buffer of that range instead, plainly, and
- * adds the buffer into the shadow at R's exit, atomically, once per
- * element it touched: a reduction of the adjoint, as OpenMP reduces a
- * reduction variable. Shared reads whose range is not known stay atomic
- * (both kinds of addition commute), and reads proven thread-private stay
- * plain: no other thread's buffer has an element they touch. */
-struct LtOmpPriv {
-  LLVMValueRef shadow; /* R's parameter: its shadow */
-  LLVMValueRef buf;    /* the thread's buffer (R's entry) */
-  LLVMValueRef bias;   /* param - lo, i64: buf + (wr - shadow) + bias */
-  LLVMValueRef count;  /* elements of the buffer, i64 */
-  LLVMTypeRef ty;      /* the element: double or float */
-};
-
-/* The scalar float type of an adjoint of t (a float or a vector of one). */
-static LLVMTypeRef element_of(LLVMTypeRef t) {
-  if (LLVMGetTypeKind(t) == LLVMVectorTypeKind)
-    t = LLVMGetElementType(t);
-  return lt_is_float_ty(t) ? t : NULL;
-}
-
-/* May an instruction of P write memory that v may address? (A buffered
- * adjoint is added back only at the end: a write's reverse in between
- * would miss what reads after the write added.) */
-static int written(LtGen *g, LLVMValueRef v) {
-  for (unsigned b = 0; b < g->g.nblocks; b++)
-    for (LLVMValueRef i = LLVMGetFirstInstruction(g->g.block[b]); i; i = LLVMGetNextInstruction(i)) {
-      LLVMValueRef w[5];
-      for (unsigned k = 0, n = lt_writes_of(g->c, i, w); k < n; k++)
-        if (w[k] == LT_CLOBBER || lt_points_may_alias(&g->act_of.pts, w[k], v))
-          return 1;
-    }
-  return 0;
-}
-
-/* The reads of v (a parameter, through GEPs and casts) into *reads as
- * (load, address) pairs; 0 when v has any other use. */
-static int only_reads(LLVMValueRef v, LtVec *reads, int depth) {
-  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
-    LLVMValueRef i = LLVMGetUser(u);
-    if (LLVMIsALoadInst(i) && !LLVMGetVolatile(i) &&
-        LLVMGetOrdering(i) == LLVMAtomicOrderingNotAtomic) {
-      lt_vec_push(reads, i);
-      lt_vec_push(reads, v);
-    } else if ((LLVMIsAGetElementPtrInst(i) || LLVMIsABitCastInst(i)) && depth < 8 &&
-               LLVMGetOperand(i, 0) == v) {
-      if (!only_reads(i, reads, depth + 1))
-        return 0;
-    } else {
-      return 0;
-    }
-  }
-  return 1;
-}
-
-void lt_omp_privatize(LtGen *g) {
-  LtCtx *c = g->c;
-  unsigned shadow_ix = g->nparams;
-  g->priv = lt_xcalloc(g->nparams + 1, sizeof *g->priv);
-  lt_map_init(&g->priv_of, 16);
-  for (unsigned p = 0; p < g->nparams; p++) {
-    if (!lt_is_dup(g->act[p]))
-      continue;
-    unsigned sx = shadow_ix++;
-    LLVMValueRef prm = LLVMGetParam(g->P, p);
-    if (g->act[p] == LT_DUPNULL || !lt_is_ptr_ty(LLVMTypeOf(prm)))
-      continue;
-    LtVec all = {0}, shared = {0};
-    LLVMTypeRef ty = NULL;
-    int ok = only_reads(prm, &all, 0) && !written(g, prm);
-    for (size_t k = 0; ok && k < all.n; k += 2) {
-      LLVMValueRef ld = all.v[k], addr = LLVMGetOperand(ld, 0);
-      if (!lt_is_varied(&g->act_of, ld) || lt_omp_private(&g->fx, ld, addr))
-        continue;
-      LLVMTypeRef et = element_of(LLVMTypeOf(ld));
-      if (!et || (ty && et != ty) || !lt_range_ok(&g->fx, ld, addr))
-        continue; /* stays atomic */
-      ty = et;
-      lt_vec_push(&shared, ld);
-      lt_vec_push(&shared, addr);
-    }
-    LLVMValueRef lo, hi;
-    if (ok && shared.n &&
-        lt_range_hull(&g->fx, g->R, g->eb, (LLVMValueRef *)shared.v, shared.n, &lo, &hi)) {
-      struct LtOmpPriv *q = &g->priv[g->npriv++];
-      unsigned long long es = LLVMABISizeOfType(c->td, ty);
-      q->shadow = LLVMGetParam(g->R, sx);
-      q->ty = ty;
-      /* an empty range (loops that run no iteration): no element */
-      LLVMValueRef bytes = LLVMBuildSub(g->eb, hi, lo, "");
-      bytes = LLVMBuildSelect(g->eb, LLVMBuildICmp(g->eb, LLVMIntSLT, bytes, i64c(c, 0), ""),
-                              i64c(c, 0), bytes, "");
-      q->count = LLVMBuildUDiv(g->eb, LLVMBuildAdd(g->eb, bytes, i64c(c, es - 1), ""),
-                               i64c(c, es), "lt.priv.n");
-      LLVMValueRef a[2] = {q->count, i64c(c, es)};
-      LLVMTypeRef ct[2] = {c->i64, c->i64};
-      q->buf = call0(g->eb, fn(c, "calloc", c->ptr, ct, 2, 0), a, 2);
-      LLVMSetValueName2(q->buf, "lt.priv", 7);
-      q->bias = LLVMBuildSub(g->eb, LLVMBuildPtrToInt(g->eb, LLVMGetParam(g->R, p), c->i64, ""),
-                             lo, "lt.priv.bias");
-      for (size_t k = 0; k < shared.n; k += 2)
-        lt_map_put(&g->priv_of, shared.v[k], (void *)(size_t)g->npriv);
-    }
-    lt_vec_free(&all);
-    lt_vec_free(&shared);
-  }
-}
-
-LLVMValueRef lt_omp_private_shadow(LtGen *g, LLVMValueRef ld, LLVMValueRef wr) {
-  size_t k = g->priv ? (size_t)lt_map_get(&g->priv_of, ld) : 0;
-  if (!k)
-    return NULL;
-  struct LtOmpPriv *q = &g->priv[k - 1];
-  LLVMValueRef off = LLVMBuildSub(g->b, LLVMBuildPtrToInt(g->b, wr, g->c->i64, ""),
-                                  LLVMBuildPtrToInt(g->b, q->shadow, g->c->i64, ""), "");
-  return at(g->c, g->b, q->buf, LLVMBuildAdd(g->b, off, q->bias, ""));
-}
-
-/* lt.omp.flush.<ty>(buf, dst, n): dst[e] += buf[e] (atomic) for each
- * element the thread touched (non-zero). */
-static LLVMValueRef flush_fn(LtCtx *c, LLVMTypeRef ty) {
-  char name[40];
-  snprintf(name, sizeof name, "lt.omp.flush.%s",
-           LLVMGetTypeKind(ty) == LLVMDoubleTypeKind ? "f64" : "f32");
-  LLVMTypeRef pt[3] = {c->ptr, c->ptr, c->i64};
-  LLVMBasicBlockRef entry;
-  LLVMValueRef f = lt_helper_fn(c, name, LLVMFunctionType(c->vd, pt, 3, 0), &entry);
-  if (!entry)
-    return f;
-  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->llctx);
-  LLVMBasicBlockRef loop = LLVMAppendBasicBlockInContext(c->llctx, f, "loop");
-  LLVMBasicBlockRef add = LLVMAppendBasicBlockInContext(c->llctx, f, "add");
-  LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(c->llctx, f, "next");
-  LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c->llctx, f, "done");
-  LLVMPositionBuilderAtEnd(b, entry);
-  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSGT, LLVMGetParam(f, 2), i64c(c, 0), ""), loop, done);
-  LLVMPositionBuilderAtEnd(b, loop);
-  LLVMValueRef e = LLVMBuildPhi(b, c->i64, "e");
-  LLVMValueRef src = LLVMBuildGEP2(b, ty, LLVMGetParam(f, 0), &e, 1, "");
-  LLVMValueRef v = LLVMBuildLoad2(b, ty, src, "");
-  LLVMBuildCondBr(b, LLVMBuildFCmp(b, LLVMRealONE, v, LLVMConstNull(ty), ""), add, next);
-  LLVMPositionBuilderAtEnd(b, add);
-  LLVMValueRef dst = LLVMBuildGEP2(b, ty, LLVMGetParam(f, 1), &e, 1, "");
-  LLVMValueRef r = LLVMBuildAtomicRMW(b, LLVMAtomicRMWBinOpFAdd, dst, v, LLVMAtomicOrderingMonotonic, 0);
-  LLVMSetAlignment(r, (unsigned)LLVMABIAlignmentOfType(c->td, ty));
-  LLVMBuildBr(b, next);
-  LLVMPositionBuilderAtEnd(b, next);
-  LLVMValueRef e1 = LLVMBuildAdd(b, e, i64c(c, 1), "");
-  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, e1, LLVMGetParam(f, 2), ""), loop, done);
-  LLVMValueRef inc[2] = {i64c(c, 0), e1};
-  LLVMBasicBlockRef from[2] = {entry, next};
-  LLVMAddIncoming(e, inc, from, 2);
-  LLVMPositionBuilderAtEnd(b, done);
-  LLVMBuildRetVoid(b);
-  LLVMDisposeBuilder(b);
-  return f;
-}
-
-void lt_omp_flush(LtGen *g) {
-  for (unsigned k = 0; k < g->npriv; k++) {
-    struct LtOmpPriv *q = &g->priv[k];
-    LLVMValueRef nb = LLVMBuildNeg(g->b, q->bias, "");
-    LLVMValueRef a[3] = {q->buf, at(g->c, g->b, q->shadow, nb), q->count};
-    call0(g->b, flush_fn(g->c, q->ty), a, 3);
-    lt_build_free(g->b, g->c->mod, q->buf);
-  }
 }

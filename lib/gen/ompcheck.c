@@ -3,7 +3,7 @@
  * Inside a parallel region, what the analysis cannot tell apart costs
  * most: an adjoint added into a location another thread may add to is
  * atomic, and a read-only array that another pointer may write gets no
- * per-thread buffer (gen/omp.c). With restrict pointers the caller knows
+ * per-thread buffer (gen/ompsync.c). With restrict pointers the caller knows
  * the arrays apart (LT_PF_DISTINCT); with plain ones, which most programs
  * pass, it does not, although the arrays are almost always apart. So a
  * region whose arguments are not known apart gets a second derivative that

@@ -100,7 +100,7 @@ static int plan_calls(LtTg *t) {
         continue;
       LtCallKind k = lt_call_kind(i, &rule);
       if (k == LT_CALL_CUSTOM)
-        continue; /* fwdinst.c calls the registered forward derivative */
+        continue; /* fwdcall.c calls the registered forward derivative */
       if (k != LT_CALL_DIFF)
         continue;
       LtRequest r;

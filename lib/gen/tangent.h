@@ -1,5 +1,5 @@
-/* tangent.h: state shared by tangent.c, tanval.c, fwdinst.c and fwdshadow.c (forward
- * mode).
+/* tangent.h: state shared by tangent.c, tanval.c, fwdinst.c, fwdmem.c,
+ * fwdcall.c and fwdshadow.c (forward mode).
  * Included by gen.h. */
 #ifndef LT_TANGENT_H
 #define LT_TANGENT_H
@@ -41,6 +41,34 @@ LLVMValueRef lt_tg_shadow(LtTg *t, LLVMValueRef p);
 /* fwdinst.c: the tangent (or shadow, or memory effect) of one instruction,
  * at t->b; 0 on success. */
 int lt_fwdinst(LtTg *t, LLVMValueRef inst);
+/* Does v vary (a non-constant with a tangent)? */
+int lt_fwd_varied(LtTg *t, LLVMValueRef v);
+/* Does pointer v have a shadow? */
+int lt_fwd_shadowed(LtTg *t, LLVMValueRef v);
+/* v's tangent in a form: lane < 0, the whole <W x T> of a scalar float;
+ * lane k >= 0, the k-th tangent. Zero when v does not vary. */
+LLVMValueRef lt_fwd_tang(LtTg *t, LLVMValueRef v, int lane);
+/* Lane k of pointer p's shadow. */
+LLVMValueRef lt_fwd_shadow_lane(LtTg *t, LLVMValueRef p, unsigned k);
+/* The tangent of value instruction i into t->tan (is_rule: a math call,
+ * dx its partials); -1 when it has no formula. */
+int lt_fwd_value_tangent(LtTg *t, LLVMValueRef i, LLVMValueRef *dx, int is_rule);
+/* The tangent of a complex multiply (is_div 0) or divide runtime call. */
+LLVMValueRef lt_fwd_complex_tangent(LtTg *t, LLVMValueRef i, int is_div);
+
+/* fwdmem.c: the tangents of memory operations, at t->b; 0 on success. */
+int lt_fwd_load(LtTg *t, LLVMValueRef i);
+int lt_fwd_store(LtTg *t, LLVMValueRef i);
+/* atomicrmw fadd/fsub/xchg on active memory */
+int lt_fwd_atomicrmw(LtTg *t, LLVMValueRef i);
+/* memcpy/memmove (kind LT_CALL_MEMCPY) or memset */
+int lt_fwd_memcall(LtTg *t, LLVMValueRef i, LtCallKind kind);
+/* an alloca or an allocator call: zeroed shadows */
+int lt_fwd_alloc(LtTg *t, LLVMValueRef i);
+int lt_fwd_free(LtTg *t, LLVMValueRef i);
+
+/* fwdcall.c: the tangent of a call, at t->b; 0 on success. */
+int lt_fwd_call(LtTg *t, LLVMValueRef i);
 
 /* fwdshadow.c: the shadow of a pointer or a pointer word, at t->b. */
 int lt_fwd_pointer(LtTg *t, LLVMValueRef i);

@@ -1,5 +1,5 @@
 // OpenMP atomics inside a differentiated function (atomicrmw fadd/fsub,
-// atomic loads and stores; the rules in gen/revinst.c and gen/fwdinst.c):
+// atomic loads and stores; the rules in gen/revinst.c and gen/fwdmem.c):
 //  - a_add: `atomic` s += x_i^2 x_0 into a shared local;
 //  - a_sub: `atomic update` s -= sin(x_i) and `atomic` t += x_i into two
 //    locals, returns s t;

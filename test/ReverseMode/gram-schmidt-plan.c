@@ -1,7 +1,7 @@
 // The plan for modified Gram-Schmidt over plain pointers (issue 17):
 //  - the derivative gets a version for arrays apart: the run-time test sees
 //    the parameter under the one-pointer PHI that prep's lcssa leaves after
-//    the norm loop (util.c lt_phi_same; range.c, induction.c);
+//    the norm loop (util.c lt_phi_same; range.c, affine.c);
 //  - that PHI is not taped (materialize.c: the reverse pass makes the
 //    pointer it merges): the j loop caches no pointer;
 //  - A[i][j], read in the first i loop and overwritten in the second, is
