@@ -14,12 +14,16 @@
 // such a shadow in). Stores by a callee kept as a call (recursive) count
 // too: the caller's reads of the buffer then get the shadow (at -O0 the
 // gradient was 0, silently), and into a global without a shadow they are
-// an error.
+// an error. A function that loads a pointer from enzyme_dup memory keeps
+// the error: that pointer may address the const array with a shadow of its
+// own (a struct the caller aims into it), and the derivatives would go
+// apart, silently.
 // RUN: %ltclang -O0 %s -o %t.O0 -lm && %t.O0
 // RUN: %ltclang -O2 %s -o %t.O2 -lm && %t.O2
 // RUN: %ltclang -O2 -Rpass-analysis=leantape -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=REM
 // RUN: not %ltclang -O2 -DSPLIT -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=SPLIT
 // RUN: not %ltclang -O0 -DGLOBAL -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=SPLIT
+// RUN: not %ltclang -O2 -DALIAS -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=SPLIT
 // REM-DAG: remark: parameter 2 of 'rnn' is enzyme_const, but the function stores active values in its memory and reads them back: the gradient gives it a shadow of its own
 // REM-DAG: remark: parameter 2 of 'rnn' is enzyme_const, but the function stores active values in its memory and reads them back: the tangent function gives it a tangent of its own
 // REM-DAG: remark: parameter 2 of 'middle' is enzyme_const
@@ -93,6 +97,26 @@ void fill(double *c, const double *w, int k) {
   c[k - 1] = sin(w[0] * k);
   fill(c, w, k - 1);
 }
+#ifdef ALIAS
+/* a pointer loaded from enzyme_dup memory may address the const array
+ * with a shadow of its own (here it does): the error stays */
+struct S {
+  const double *p;
+};
+double aliased(const double *w, double *c, const struct S *sp, int n) {
+  for (int i = 0; i < n; i++)
+    c[i] = sin(w[i]);
+  double e = 0;
+  for (int i = 0; i < n; i++)
+    e += c[i] * c[i];
+  return e + sp->p[0] * w[1];
+}
+void h(const double *w, double *dw, double *c, double *dc) {
+  struct S s = {c}, ds = {dc};
+  __enzyme_autodiff((void *)aliased, enzyme_dup, w, dw, enzyme_const, c, enzyme_dup, &s, &ds,
+                    enzyme_const, N);
+}
+#endif
 #ifdef GLOBAL
 double G[N];
 double viafill(const double *w, int n) {

@@ -10,9 +10,10 @@ stream:
   - half: every other element scaled by a function of y;
   - shift: c[q] = (c[q - 1] + x[q]) / 2, downwards.
 main no longer checks that c is unchanged (f changes it), and eval runs f
-on a copy of c; sp->p (--pointers' struct) points into x where it would
-point into c, since memory passed enzyme_const must not also be reached
-through an enzyme_dup argument. Not with --fwd (its harness passes c as const), nor with --split, --omp,
+on a copy of c; f takes no struct parameter (--pointers' sp, whose
+pointer main may aim into c): a function that loads a pointer from
+enzyme_dup memory keeps the error, since that pointer may reach the const
+memory through a shadow of its own. Not with --fwd (its harness passes c as const), nor with --split, --omp,
 --mpi or the checkpointed time loops (--timeloop and the modes built on
 it, --adaptive, --capped): split mode, parallel regions and checkpointed
 steps, which are derivatives of their own, keep the error."""
@@ -52,10 +53,10 @@ class ConstWork(Mode):
     def on_init(self):
         own = random.Random(self.seed * 7717 + 29)
         self.cw_shape = own.choice(sorted(SHAPES))
-        # c must not also be reached through a dup argument (sp->p with a
-        # shadow of main's): its shadow is the gradient's own
-        if getattr(self, "sparam", False) and self.sp_base == "c":
-            self.sp_base = "x"
+        # no struct parameter: a pointer loaded from dup memory (sp->p) may
+        # address c, and the gradient then keeps the error
+        # (analysis/scratch.c)
+        self.sparam = False
 
     def on_setup(self):
         return list(SHAPES[self.cw_shape])
