@@ -14,9 +14,10 @@
  * through address arithmetic: a store of floating-point data through it
  * (a float, or an integer as wide as one: not an index or a pointer, which
  * carry no derivative), a copy or set into it, an atomic, a call that may
- * store through the argument it gets (this again, to a depth; a
- * declaration by its memory effects), or a use that lets the address
- * escape (stored, converted to an integer, returned) counts.
+ * store through the argument it gets (this again, to a depth, a recursive
+ * call passing the parameter on adding nothing; a declaration by its
+ * memory effects), or a use that lets the address escape (stored,
+ * converted to an integer, returned) counts.
  */
 #include "lt.h"
 
@@ -46,7 +47,25 @@ static int may_hold_float(LLVMTypeRef t) {
   }
 }
 
-static int call_stores(LtCtx *c, LLVMValueRef call, LLVMValueRef v, int depth) {
+/* The pointer stored into slot: at -O0 each parameter goes to a stack
+ * slot first. A local slot that is only loaded from (and stored to)
+ * passes it on to its loads; anything else lets the address escape. */
+static int spilled(LtCtx *c, LLVMValueRef slot, LtMap *seen, int depth) {
+  if (!LLVMIsAAllocaInst(slot))
+    return 1;
+  for (LLVMUseRef u = LLVMGetFirstUse(slot); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef i = LLVMGetUser(u);
+    if (LLVMIsAStoreInst(i) && LLVMGetOperand(i, 1) == slot)
+      continue;
+    if (!LLVMIsALoadInst(i))
+      return 1;
+    if (stores_through(c, i, seen, depth))
+      return 1;
+  }
+  return 0;
+}
+
+static int call_stores(LtCtx *c, LLVMValueRef call, LLVMValueRef v, LtMap *seen, int depth) {
   LLVMValueRef f = lt_called_fn(call);
   const LtRule *rule;
   LtCallKind k = lt_call_kind(call, &rule);
@@ -64,11 +83,9 @@ static int call_stores(LtCtx *c, LLVMValueRef call, LLVMValueRef v, int depth) {
       continue;
     if (a >= LLVMCountParams(f))
       return 1; /* a variadic argument */
-    LtMap seen;
-    lt_map_init(&seen, 16);
-    int w = stores_through(c, LLVMGetParam(f, a), &seen, depth + 1);
-    lt_map_free(&seen);
-    if (w)
+    /* one map for the whole walk: a parameter being walked already (a
+     * recursive call passing it on) adds nothing */
+    if (stores_through(c, LLVMGetParam(f, a), seen, depth + 1))
       return 1;
   }
   return 0;
@@ -86,7 +103,12 @@ static int stores_through(LtCtx *c, LLVMValueRef v, LtMap *seen, int depth) {
     case LLVMLoad:
       break;
     case LLVMStore: /* of it (the address escapes), or of data through it */
-      if (LLVMGetOperand(i, 0) == v || may_hold_float(LLVMTypeOf(LLVMGetOperand(i, 0))))
+      if (LLVMGetOperand(i, 0) == v) {
+        if (spilled(c, LLVMGetOperand(i, 1), seen, depth))
+          return 1;
+        break;
+      }
+      if (may_hold_float(LLVMTypeOf(LLVMGetOperand(i, 0))))
         return 1;
       break;
     case LLVMGetElementPtr:
@@ -100,7 +122,7 @@ static int stores_through(LtCtx *c, LLVMValueRef v, LtMap *seen, int depth) {
     case LLVMICmp:
       break;
     case LLVMCall:
-      if (call_stores(c, i, v, depth))
+      if (call_stores(c, i, v, seen, depth))
         return 1;
       break;
     default:
