@@ -37,35 +37,15 @@ static int partials(LtTg *t, LLVMValueRef i, const LtRule *rule, LLVMValueRef *d
 
 /* A kept call: the callee's tangent function computes the primal and the
  * tangent (or shadow) of the result. */
-static int fwd_kept(LtTg *t, LLVMValueRef i, const LtDeriv *d) {
-  LLVMValueRef ti = lt_tg_val(t, i);
-  LLVMPositionBuilderBefore(t->b, ti);
-  if (lt_call_is_parallel(i)) {
-    /* a parallel region: the team runs the outlined function's tangent
-     * function, which takes the runtime's thread ids first */
-    unsigned np = LLVMGetNumArgOperands(i), n = 0;
-    LLVMValueRef args[np * (t->W + 1) + 1];
-    for (unsigned p = 2; p < np; p++)
-      args[n++] = LLVMGetOperand(ti, p);
-    for (unsigned p = 2; p < np; p++) {
-      if (!lt_is_dup(d->act[p]))
-        continue;
-      LLVMValueRef op = LLVMGetOperand(i, p);
-      for (unsigned k = 0; k < t->W; k++)
-        args[n++] = lt_is_ptr_ty(LLVMTypeOf(op)) ? lt_fwd_shadow_lane(t, op, k)
-                                                 : lt_fwd_tang(t, op, (int)k);
-    }
-    LLVMValueRef nc = lt_omp_fork(t->c, t->b, lt_omp_loc(t->c, i), d->aug, args, n);
-    LLVMInstructionSetDebugLoc(nc, LLVMInstructionGetDebugLoc(ti));
-    LLVMInstructionEraseFromParent(ti);
-    lt_map_put(&t->vm, i, nc);
-    return 0;
-  }
+/* The arguments of call i's tangent function from argument first on: the
+ * primal ones (ti's), then W tangents (shadows) of each dup one; their
+ * number. */
+static unsigned kept_args(LtTg *t, LLVMValueRef i, LLVMValueRef ti, const LtDeriv *d,
+                          unsigned first, LLVMValueRef *args) {
   unsigned np = LLVMGetNumArgOperands(i), n = 0;
-  LLVMValueRef args[np * (t->W + 1) + 1];
-  for (unsigned p = 0; p < np; p++)
+  for (unsigned p = first; p < np; p++)
     args[n++] = LLVMGetOperand(ti, p);
-  for (unsigned p = 0; p < np; p++) {
+  for (unsigned p = first; p < np; p++) {
     if (!lt_is_dup(d->act[p]))
       continue;
     LLVMValueRef op = LLVMGetOperand(i, p);
@@ -73,6 +53,25 @@ static int fwd_kept(LtTg *t, LLVMValueRef i, const LtDeriv *d) {
       args[n++] = lt_is_ptr_ty(LLVMTypeOf(op)) ? lt_fwd_shadow_lane(t, op, k)
                                                : lt_fwd_tang(t, op, (int)k);
   }
+  return n;
+}
+
+static int fwd_kept(LtTg *t, LLVMValueRef i, const LtDeriv *d) {
+  LLVMValueRef ti = lt_tg_val(t, i);
+  LLVMPositionBuilderBefore(t->b, ti);
+  if (lt_call_is_parallel(i)) {
+    /* a parallel region: the team runs the outlined function's tangent
+     * function, which takes the runtime's thread ids first */
+    LLVMValueRef args[LLVMGetNumArgOperands(i) * (t->W + 1) + 1];
+    unsigned n = kept_args(t, i, ti, d, 2, args);
+    LLVMValueRef nc = lt_omp_fork(t->c, t->b, lt_omp_loc(t->c, i), d->aug, args, n);
+    LLVMInstructionSetDebugLoc(nc, LLVMInstructionGetDebugLoc(ti));
+    LLVMInstructionEraseFromParent(ti);
+    lt_map_put(&t->vm, i, nc);
+    return 0;
+  }
+  LLVMValueRef args[LLVMGetNumArgOperands(i) * (t->W + 1) + 1];
+  unsigned n = kept_args(t, i, ti, d, 0, args);
   LLVMValueRef nc = LLVMBuildCall2(t->b, LLVMGlobalGetValueType(d->aug), d->aug, args, n, "");
   LLVMInstructionSetDebugLoc(nc, LLVMInstructionGetDebugLoc(ti));
   LLVMValueRef prim = NULL, tan = NULL;
