@@ -304,6 +304,72 @@ static LLVMTypeRef layout_type(Query *q, LLVMValueRef call, unsigned long long s
   return t == NOTYPE ? NULL : t;
 }
 
+static int whole_elements(LLVMTargetDataRef td, LLVMValueRef p, unsigned long long m, int depth);
+
+/* The float and pointer leaves of s are those of l's first sizeof(s)
+ * bytes, and none of l's straddles them: s is the head of an l. */
+static int head_of(LLVMTargetDataRef td, LLVMTypeRef s, LLVMTypeRef l) {
+  long long ss = (long long)LLVMABISizeOfType(td, s), ls = (long long)LLVMABISizeOfType(td, l);
+  LtMemLayout a, b, all, tail;
+  if (ss >= ls)
+    return 0;
+  memset(&a, 0, sizeof a);
+  memset(&b, 0, sizeof b);
+  memset(&all, 0, sizeof all);
+  memset(&tail, 0, sizeof tail);
+  lt_mem_leaves(td, s, 0, 0, ss, &a, 0);
+  lt_mem_leaves(td, l, 0, 0, ss, &b, 0);
+  lt_mem_leaves(td, l, 0, 0, ls, &all, 0);
+  lt_mem_leaves(td, l, 0, ss, ls, &tail, 0);
+  if (a.overflow || b.overflow || all.overflow || tail.overflow || a.n != b.n ||
+      all.n != b.n + tail.n)
+    return 0;
+  for (unsigned k = 0; k < a.n; k++)
+    if (a.f[k].off != b.f[k].off || a.f[k].ty != b.f[k].ty)
+      return 0;
+  return 1;
+}
+
+/* The copies copied_type takes a type from: the end in o, the copy's
+ * length (0: not constant) and the type. */
+enum { TYPED_COPIES = 64 };
+typedef struct {
+  LLVMValueRef at[TYPED_COPIES];
+  unsigned long long len[TYPED_COPIES];
+  LLVMTypeRef ty[TYPED_COPIES];
+  unsigned n;
+} Typed;
+
+/* The element type of the copies in ty, when they agree: one type, or
+ * one and the heads of it that single constant copies move at whole
+ * elements of it. std::sort's insertion step keeps the element it moves
+ * in a temporary that SROA cut to the fields it copies with one memcpy
+ * (`{double, ptr}` of `{double, ptr, i32}`, the i32 stored apart), and
+ * copies it back into the block the vector's other copies move whole
+ * (fuzz --structvec seed 951021 -O2: a false "layout is unknown"). A
+ * head is taken only where its end steps from the block's elements'
+ * starts by whole elements of the longer type: a block of 16-byte pairs
+ * that one 24-byte copy touches, stepped through 16 bytes at a time, has
+ * no type. */
+static LLVMTypeRef agreed_type(LLVMTargetDataRef td, const Typed *ty) {
+  LLVMTypeRef t = NULL;
+  unsigned long long ts = 0;
+  for (unsigned k = 0; k < ty->n; k++) { /* the longest; a named type first */
+    unsigned long long us = LLVMABISizeOfType(td, ty->ty[k]);
+    if (!t || us > ts)
+      t = ty->ty[k], ts = us;
+  }
+  for (unsigned k = 0; t && k < ty->n; k++) {
+    LLVMTypeRef u = ty->ty[k];
+    if (lt_mem_same_leaves(td, u, 0, t, 0))
+      continue;
+    if (!head_of(td, u, t) || ty->len[k] != LLVMABISizeOfType(td, u) ||
+        !whole_elements(td, ty->at[k], ts, 0))
+      return NULL; /* copies of two types: no type */
+  }
+  return t;
+}
+
 static LLVMTypeRef copied_type(Query *q, unsigned o, int depth) {
   LtPoints *pt = q->pt;
   LLVMValueRef src = pt->obj[o].src;
@@ -323,7 +389,9 @@ static LLVMTypeRef copied_type(Query *q, unsigned o, int depth) {
   /* the types of the objects at the other ends; failing them, the
    * layouts of the constant copies (a second pass: they cost a walk of
    * the function each) */
+  Typed ty;
   for (int layouts = 0; layouts < 2 && !t; layouts++) {
+    ty.n = 0;
     for (size_t k = 0; k < q->copies.n; k++) {
       LLVMValueRef i = q->copies.v[k];
       if (layouts && (!q->a || !LLVMIsAConstantInt(LLVMGetOperand(i, 2))))
@@ -335,18 +403,32 @@ static LLVMTypeRef copied_type(Query *q, unsigned o, int depth) {
         LLVMTypeRef u = layouts ? layout_type(q, i, copy_stride(q, i))
                                 : pointee_type(q, LLVMGetOperand(i, !e), copy_stride(q, i),
                                                depth + 1);
+        if (!u)
+          continue;
         /* bytes from inside an element (an evaluator's operands from 24
          * bytes into it, gathered in an i8 slice by SROA at -O0): o is no
          * array of u (fuzz --eigen seed 40004 at -O0, a null shadow) */
-        unsigned long long us = u ? LLVMABISizeOfType(q->c->td, u) : 0;
-        if (u && (inside_element(q->c->td, LLVMGetOperand(i, !e), us) ||
-                  inside_element(q->c->td, LLVMGetOperand(i, e), us)))
+        unsigned long long us = LLVMABISizeOfType(q->c->td, u);
+        if (inside_element(q->c->td, LLVMGetOperand(i, !e), us) ||
+            inside_element(q->c->td, LLVMGetOperand(i, e), us))
           return NULL;
-        if (u && t && !lt_mem_same_leaves(q->c->td, u, 0, t, 0))
-          return NULL; /* copies of two types: no type */
-        t = t ? t : u; /* a named type first */
+        unsigned long long len = const_of(LLVMGetOperand(i, 2));
+        unsigned d = 0; /* one entry an end, length and type */
+        while (d < ty.n && !(ty.at[d] == LLVMGetOperand(i, e) && ty.len[d] == len &&
+                             lt_mem_same_leaves(q->c->td, u, 0, ty.ty[d], 0)))
+          d++;
+        if (d < ty.n)
+          continue;
+        if (ty.n == TYPED_COPIES)
+          return NULL;
+        ty.at[ty.n] = LLVMGetOperand(i, e);
+        ty.len[ty.n] = len;
+        ty.ty[ty.n++] = u;
       }
     }
+    t = agreed_type(q->c->td, &ty);
+    if (!t && ty.n)
+      return NULL;
   }
   return t;
 }
@@ -435,14 +517,54 @@ static LLVMTypeRef pointee_type(Query *q, LLVMValueRef p, unsigned long long str
   return t;
 }
 
-static int whole_elements(LLVMTargetDataRef td, LLVMValueRef p, unsigned long long m, int depth);
+/* The PHIs a walk of multiple_of or whole_elements is inside (one met
+ * again is what it is being shown to be: by induction over the loop's
+ * iterations), and the steps it has left. */
+typedef struct {
+  LLVMValueRef phi[12];
+  unsigned n, steps;
+} Walk;
+
+static int whole_elements_(LLVMTargetDataRef td, LLVMValueRef p, unsigned long long m,
+                           int depth, Walk *w);
+
+/* Each incoming value of the PHI v, or arm of the select v, passes
+ * test: 1; the walk too long or deep: 0. */
+static int each_merged(LLVMTargetDataRef td, LLVMValueRef v, unsigned long long m, int depth,
+                       Walk *w,
+                       int (*test)(LLVMTargetDataRef, LLVMValueRef, unsigned long long, int,
+                                   Walk *)) {
+  if (LLVMIsASelectInst(v))
+    return depth < 8 && test(td, LLVMGetOperand(v, 1), m, depth + 1, w) &&
+           test(td, LLVMGetOperand(v, 2), m, depth + 1, w);
+  for (unsigned k = 0; k < w->n; k++)
+    if (w->phi[k] == v)
+      return 1;
+  if (depth >= 8 || w->n == sizeof w->phi / sizeof w->phi[0])
+    return 0;
+  w->phi[w->n++] = v;
+  int ok = 1;
+  for (unsigned k = 0, n = LLVMCountIncoming(v); ok && k < n; k++)
+    ok = test(td, LLVMGetIncomingValue(v, k), m, depth + 1, w);
+  w->n--;
+  return ok;
+}
 
 /* v is a multiple of m: a constant one, a product by one (mul, shl),
- * divided by one exactly (sdiv exact: libstdc++'s element counts), or the
- * distance between two pointers at whole elements (pos - begin). */
-static int multiple_of(LLVMTargetDataRef td, LLVMValueRef v, unsigned long long m, int depth) {
+ * divided by one exactly (sdiv exact: libstdc++'s element counts), the
+ * distance between two pointers at whole elements (pos - begin), or sums,
+ * differences, PHIs and selects of such (an offset stepped by 24 bytes
+ * in std::sort's insertion loop; 0 or end - begin, merged by operator='s
+ * branches). */
+static int multiple_of_(LLVMTargetDataRef td, LLVMValueRef v, unsigned long long m, int depth,
+                        Walk *w) {
   if (LLVMIsAConstantInt(v))
     return LLVMConstIntGetSExtValue(v) % (long long)m == 0;
+  if (!w->steps)
+    return 0;
+  w->steps--;
+  if (LLVMIsAPHINode(v) || LLVMIsASelectInst(v))
+    return each_merged(td, v, m, depth, w, multiple_of_);
   if (LLVMIsAInstruction(v)) {
     LLVMOpcode op = LLVMGetInstructionOpcode(v);
     for (unsigned k = 0; op == LLVMMul && k < 2; k++)
@@ -453,16 +575,21 @@ static int multiple_of(LLVMTargetDataRef td, LLVMValueRef v, unsigned long long 
       return 1;
     if (op == LLVMSub && depth < 4 && LLVMIsAPtrToIntInst(LLVMGetOperand(v, 0)) &&
         LLVMIsAPtrToIntInst(LLVMGetOperand(v, 1)) &&
-        whole_elements(td, LLVMGetOperand(LLVMGetOperand(v, 0), 0), m, depth + 1) &&
-        whole_elements(td, LLVMGetOperand(LLVMGetOperand(v, 1), 0), m, depth + 1))
+        whole_elements_(td, LLVMGetOperand(LLVMGetOperand(v, 0), 0), m, depth + 1, w) &&
+        whole_elements_(td, LLVMGetOperand(LLVMGetOperand(v, 1), 0), m, depth + 1, w))
+      return 1;
+    if ((op == LLVMAdd || op == LLVMSub) && depth < 8 &&
+        !LLVMIsAPtrToIntInst(LLVMGetOperand(v, 0)) &&
+        multiple_of_(td, LLVMGetOperand(v, 0), m, depth + 1, w) &&
+        multiple_of_(td, LLVMGetOperand(v, 1), m, depth + 1, w))
       return 1;
   }
   for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
-    LLVMValueRef w = LLVMGetUser(u);
-    if (!LLVMIsABinaryOperator(w) || LLVMGetOperand(w, 0) != v || !LLVMGetExact(w))
+    LLVMValueRef x = LLVMGetUser(u);
+    if (!LLVMIsABinaryOperator(x) || LLVMGetOperand(x, 0) != v || !LLVMGetExact(x))
       continue;
-    LLVMOpcode op = LLVMGetInstructionOpcode(w);
-    unsigned long long k = const_of(LLVMGetOperand(w, 1));
+    LLVMOpcode op = LLVMGetInstructionOpcode(x);
+    unsigned long long k = const_of(LLVMGetOperand(x, 1));
     if ((op == LLVMSDiv || op == LLVMUDiv) && k && k % m == 0)
       return 1;
     if ((op == LLVMAShr || op == LLVMLShr) && k && k < 32 && (1ull << k) % m == 0)
@@ -471,11 +598,19 @@ static int multiple_of(LLVMTargetDataRef td, LLVMValueRef v, unsigned long long 
   return 0;
 }
 
-/* p steps from the pointer it is derived from by GEPs of whole elements
- * of m bytes (constant or not); what it starts from is taken to address
- * an element's start. */
-static int whole_elements(LLVMTargetDataRef td, LLVMValueRef p, unsigned long long m, int depth) {
+/* p steps from the pointers it is derived from by GEPs of whole elements
+ * of m bytes (constant or not), through PHIs and selects; what it starts
+ * from (an allocation, a load, an argument) is taken to address an
+ * element's start. */
+static int whole_elements_(LLVMTargetDataRef td, LLVMValueRef p, unsigned long long m,
+                           int depth, Walk *w) {
   for (int k = 0; k < 8; k++) {
+    if (LLVMIsAPHINode(p) || LLVMIsASelectInst(p)) {
+      if (!w->steps)
+        return 0;
+      w->steps--;
+      return each_merged(td, p, m, depth, w, whole_elements_);
+    }
     if (!LLVMIsAGetElementPtrInst(p))
       return 1;
     if (LLVMGetNumOperands(p) != 2)
@@ -484,11 +619,21 @@ static int whole_elements(LLVMTargetDataRef td, LLVMValueRef p, unsigned long lo
     LLVMValueRef ix = LLVMGetOperand(p, 1);
     if (es % m && !(LLVMIsAConstantInt(ix) &&
                     (LLVMConstIntGetSExtValue(ix) * (long long)es) % (long long)m == 0) &&
-        !(es == 1 && multiple_of(td, ix, m, depth)))
+        !(es == 1 && multiple_of_(td, ix, m, depth, w)))
       return 0;
     p = LLVMGetOperand(p, 0);
   }
   return 0;
+}
+
+static int multiple_of(LLVMTargetDataRef td, LLVMValueRef v, unsigned long long m, int depth) {
+  Walk w = {.n = 0, .steps = 256};
+  return multiple_of_(td, v, m, depth, &w);
+}
+
+static int whole_elements(LLVMTargetDataRef td, LLVMValueRef p, unsigned long long m, int depth) {
+  Walk w = {.n = 0, .steps = 256};
+  return whole_elements_(td, p, m, depth, &w);
 }
 
 int lt_mem_multiple_of(LLVMTargetDataRef td, LLVMValueRef v, unsigned long long m) {

@@ -172,6 +172,13 @@
 // Seeds 875012 and 875024 after the optimiser (-X) at -O1: a memmove of
 // length -48 on a path never taken had no layout (prep/deadcopy.c).
 // RUN: for s in 875012 875024; do bash %S/../../tools/fuzz/run.sh -S -n 1 -s $s -O 1 -X -g --structvec || exit 1; done
+// Seed 951021 at -O2 and 951527 at -O1 (and after the optimiser): std::sort's
+// insertion step copies an element's first two fields through a temporary
+// SROA cut to them, so a vector's block was copied into as {double, ptr}
+// and as S, and its offsets stepped by PHIs (+24 a step; 0 or end - begin):
+// no element type, "its layout is unknown" (memelem.c agreed_type).
+// RUN: bash %S/../../tools/fuzz/run.sh -S -n 1 -s 951021 -O "1 2" -g --structvec
+// RUN: bash %S/../../tools/fuzz/run.sh -S -n 1 -s 951527 -O "1 2" -X -g --structvec
 // Registered functions that return an argument (--retarg).
 // RUN: bash %S/../../tools/fuzz/run.sh -S -n 4 -s 1 -O "0 2" -j 2 -g "--retarg --calls"
 // Time loops (--timeloop: outlined steps, -leantape-checkpoint with a

@@ -318,6 +318,12 @@ prog_flags() {
   fi
 }
 
+# the flags the link of -X's optimised bitcode needs: --omp programs' OpenMP
+# flags (the runtime library), as prog_flags gives them to the compile
+link_flags() {
+  ! grep -q '^/\* fuzz-openmp' "$1" 2>/dev/null || printf '%s ' "${FUZZ_OPENMP:--fopenmp}"
+}
+
 is_mpi() { grep -q '^/\* fuzz-mpi' "$1" 2>/dev/null; }
 # the link flags after -lm: mpicc's for --mpi programs
 prog_libs() { ! is_mpi "$1" || printf '%s' "$mpi_libs"; }
@@ -405,8 +411,8 @@ run_seed() {
           "$d/prog.$ext" -o "$d/prog.O$L.ll" &&
         timeout "$ctmo" "$optbin" -load-pass-plugin="$plugin" -passes=leantape "$d/prog.O$L.ll" \
           -o "$d/prog.O$L.bc" &&
-        "$clang" $tsanflags -O"$L" "$d/prog.O$L.bc" -lm $(prog_libs "$d/prog.$ext") \
-          -o "$d/prog.O$L"; } \
+        "$clang" $(link_flags "$d/prog.$ext") $tsanflags -O"$L" "$d/prog.O$L.bc" -lm \
+          $(prog_libs "$d/prog.$ext") -o "$d/prog.O$L"; } \
         >"$d/cc.O$L.log" 2>&1
     else
       # shellcheck disable=SC2086
@@ -460,7 +466,7 @@ results="$tmp/results"
 seeds=$(seq "$start" $((start + count - 1)))
 if [ "$jobs" -gt 1 ]; then
   export -f run_seed
-  export -f prog_flags ckpt_flags ckpt_budget is_mpi prog_libs run_prog
+  export -f prog_flags link_flags ckpt_flags ckpt_budget is_mpi prog_libs run_prog
   export tmp here genargs levels clang plugin repo tmo ctmo primal sancc cxx ext enzflags tsan \
     tsanflags archer after optbin mpi_cflags mpi_libs mpirun ranks
   printf '%s\n' $seeds | xargs -P "$jobs" -I{} bash -c 'run_seed {}' | tee -a "$results"
