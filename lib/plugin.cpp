@@ -320,6 +320,7 @@ LtHost makeHost(HostState *st) {
   h.outline_steps = OutlineSteps;
   h.checkpoint = Checkpoint.getNumOccurrences() > 0;
   h.tape_budget = 0;
+  h.thinlto_o0 = 0;
   if (h.checkpoint && !Checkpoint.empty()) {
     char *end = nullptr;
     long long v = strtoll(Checkpoint.c_str(), &end, 10);
@@ -337,18 +338,30 @@ LtHost makeHost(HostState *st) {
   return M.getModuleFlag("ThinLTO") || M.getModuleFlag("EnableSplitLTOUnit");
 }
 
+// ... for ThinLTO: no "ThinLTO" flag, or a nonzero one.
+[[maybe_unused]] bool isThinLTOModule(const Module &M) {
+  auto *F = mdconst::extract_or_null<ConstantInt>(M.getModuleFlag("ThinLTO"));
+  return !F || !F->isZero();
+}
+
 struct LeantapePass : PassInfoMixin<LeantapePass> {
   int Level;
   bool SkipLTOModule; // leave modules flagged for LTO to the link step
-  explicit LeantapePass(int L, bool Skip = false)
-      : Level(L), SkipLTOModule(Skip) {}
+  bool ThinO0;        // a ThinLTO compile step at -O0 (see registerCallbacks)
+  explicit LeantapePass(int L, bool Skip = false, bool Thin = false)
+      : Level(L), SkipLTOModule(Skip), ThinO0(Thin) {}
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &MAM) {
-    if (SkipLTOModule && hasLTOFlags(M))
-      return lt_restore_module(wrap(&M)) ? PreservedAnalyses::none()
-                                         : PreservedAnalyses::all();
+    bool Thin = ThinO0;
+    if (SkipLTOModule && hasLTOFlags(M)) {
+      if (Level != 0 || !isThinLTOModule(M))
+        return lt_restore_module(wrap(&M)) ? PreservedAnalyses::none()
+                                           : PreservedAnalyses::all();
+      Thin = true;
+    }
     HostState St;
     St.FAM = &MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
     LtHost Host = makeHost(&St);
+    Host.thinlto_o0 = Thin;
     int Changed = lt_run_module(wrap(&M), &Host, Level);
     return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
   }
@@ -422,7 +435,10 @@ void registerCallbacks(PassBuilder &PB) {
   // alone: the callees of the differentiated function may be in other
   // files, and the link step differentiates the merged module (full LTO:
   // the pass runs first in the link-time pipeline; ThinLTO: in each
-  // backend, with the imported callees, at OptimizerEarly).
+  // backend, with the imported callees, at OptimizerEarly). But a ThinLTO
+  // backend at -O0 runs no extension point (buildThinLTODefaultPipeline
+  // returns before them): a ThinLTO compile step at -O0 differentiates,
+  // with the callees of its own file.
   PB.registerFullLinkTimeOptimizationEarlyEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel L) {
         MPM.addPass(LeantapePass(L.getSpeedupLevel()));
@@ -436,6 +452,9 @@ void registerCallbacks(PassBuilder &PB) {
       [](ModulePassManager &MPM, OptimizationLevel L, ThinOrFullLTOPhase P) {
         if (!preLink(P))
           MPM.addPass(LeantapePass(L.getSpeedupLevel()));
+        else if (P == ThinOrFullLTOPhase::ThinLTOPreLink &&
+                 L == OptimizationLevel::O0)
+          MPM.addPass(LeantapePass(0, false, true));
         else
           MPM.addPass(LeantapeRestore());
       });
@@ -443,7 +462,7 @@ void registerCallbacks(PassBuilder &PB) {
   // LLVM 19 tells OptimizerEarly callbacks no phase. PipelineStart fires
   // in compile-step pipelines (with or without -flto), never in the
   // link-time ones (ThinLTO backends, full LTO); a compile-step pass then
-  // skips a module that clang flagged for LTO.
+  // skips a module that clang flagged for LTO, unless for ThinLTO at -O0.
   auto CompileStep = std::make_shared<bool>(false); // per PassBuilder
   PB.registerPipelineStartEPCallback(
       [CompileStep](ModulePassManager &MPM, OptimizationLevel) {

@@ -416,16 +416,23 @@ static int check_inst(LtCtx *c, LtActivity *a, LLVMValueRef i) {
   }
   if (lt_call_kind(i, &rule) != LT_CALL_UNKNOWN || !active)
     return 0;
+  /* the callee may well be defined in another file of the program */
+  const char *thin = c->host->thinlto_o0
+                         ? "; ThinLTO at -O0 differentiates in each "
+                           "compile step, which sees this file only: define "
+                           "the callee here, or use -O1 or full LTO (-flto)"
+                         : "";
   if (!len)
     lt_error(c, i, "indirect call on an active value, and no function of "
                    "this module can be its callee (none of its type has its "
                    "address taken); define the callee in this module, call "
-                   "it directly, or mark the argument enzyme_const");
+                   "it directly, or mark the argument enzyme_const%s",
+             thin);
   else
     lt_error(c, i, "no derivative rule for '%.*s'; define it in this module "
                    "so it can be differentiated, mark the argument "
-                   "enzyme_const, or register a custom gradient",
-             (int)len, n);
+                   "enzyme_const, or register a custom gradient%s",
+             (int)len, n, thin);
   return -1;
 }
 

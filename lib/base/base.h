@@ -141,6 +141,8 @@ typedef struct LtHost {
                          loops (gen/ckpt.c), outlined as above */
   long long tape_budget; /* its BUDGET in bytes (0: none, unless
                             LEANTAPE_TAPE_BUDGET gives one at run time) */
+  int thinlto_o0;        /* a ThinLTO compile step at -O0, which differentiates
+                            (its link will not) with its file's callees only */
 } LtHost;
 
 /* A diagnostic at an instruction's (or a function's) source location. */

@@ -210,7 +210,7 @@ static LLVMValueRef unknown_callee(LtCtx *c) {
 }
 
 static LLVMValueRef message(LtCtx *c, LLVMValueRef call, unsigned *len) {
-  char buf[600], where[300] = "";
+  char buf[700], where[300] = "";
   LLVMValueRef at = LLVMGetDebugLocLine(call) ? call : c->cur_call;
   unsigned fl = 0;
   const char *file = at && LLVMGetDebugLocLine(at) ? LLVMGetDebugLocFilename(at, &fl) : NULL;
@@ -228,8 +228,11 @@ static LLVMValueRef message(LtCtx *c, LLVMValueRef call, unsigned *len) {
                    "leantape: %sa call through a function pointer in the "
                    "derivative of '%.*s' reached a function that is not in "
                    "its module, on active data: it has no derivative; define "
-                   "the function in the same translation unit (or use LTO)\n",
-                   where, (int)fnl, fn);
+                   "the function in the same translation unit (or use %s)\n",
+                   where, (int)fnl, fn,
+                   c->host->thinlto_o0 ? "-O1 or full LTO: ThinLTO at -O0 "
+                                         "differentiates in each compile step"
+                                       : "LTO");
   *len = (unsigned)(n < (int)sizeof buf ? n : (int)sizeof buf - 1);
   return LLVMConstStringInContext2(c->llctx, buf, *len, 1);
 }
