@@ -80,6 +80,56 @@ static LLVMValueRef recompute_choice(LtGen *g, unsigned id, const unsigned *up,
                          LLVMConstInt(g->c->i32, s0 == 0 ? 1 : 0, 0), "lt.from");
 }
 
+/* More than two predecessors, each but one deciding by a branch of its own
+ * whether to come here, on conditions made before the block: the
+ * predecessors form a chain p1 dom p2 ... dom pn, each pk but pn ends in a
+ * conditional branch with one side to id, in id's innermost loop (once an
+ * iteration), its condition made in a block that dominates id. Coming
+ * here, an iteration passed p1, then p2 if p1 did not branch here, and so
+ * on: the choice is the first pk whose condition says so. fdtd-2d's time
+ * loop, whose body the guards of its inner loops (ny > 1, nx > 1) leave
+ * by three edges, taped a byte a step for them. NULL otherwise. */
+static LLVMValueRef recompute_chain(LtGen *g, unsigned id, const unsigned *up, unsigned n) {
+  if (n < 3 || n > 16 || id == 0)
+    return NULL;
+  unsigned ord[16];
+  for (unsigned k = 0; k < n; k++) /* ord[k]: the predecessor k others dominate */
+    ord[k] = n;
+  for (unsigned e = 0; e < n; e++) {
+    unsigned below = 0;
+    for (unsigned f = 0; f < n; f++)
+      below += f != e && lt_cfg_dominates(&g->g, up[f], up[e]);
+    if (ord[below] != n)
+      return NULL; /* two at one depth: no chain */
+    ord[below] = e;
+  }
+  LLVMValueRef v = LLVMConstInt(g->c->i32, ord[n - 1], 0);
+  LLVMValueRef cond[16];
+  int side[16];
+  for (unsigned k = 0; k + 1 < n; k++) {
+    unsigned p = up[ord[k]];
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(g->g.block[p]);
+    if (g->loops.innermost[p] != g->loops.innermost[id] || !LLVMIsABranchInst(t) ||
+        !LLVMIsConditional(t))
+      return NULL;
+    side[k] = branch_side(&g->g, p, id, p);
+    cond[k] = LLVMGetCondition(t);
+    int cb = LLVMIsAInstruction(cond[k])
+                 ? lt_cfg_id(&g->g, LLVMGetInstructionParent(cond[k]))
+                 : (int)id; /* an argument: made before everything */
+    if (side[k] < 0 || cb < 0 ||
+        (LLVMIsAInstruction(cond[k]) && !lt_cfg_dominates(&g->g, (unsigned)cb, id)))
+      return NULL;
+  }
+  for (unsigned k = n - 1; k-- > 0;) {
+    LLVMValueRef c = LLVMBuildFreeze(g->b, lt_rv(g, cond[k]), "");
+    if (side[k])
+      c = LLVMBuildNot(g->b, c, "");
+    v = LLVMBuildSelect(g->b, c, LLVMConstInt(g->c->i32, ord[k], 0), v, "lt.from");
+  }
+  return v;
+}
+
 /* Leaving loops forward is entering them in reverse: start each exited
  * loop's reverse counter at the iteration that left (lt.ivx). */
 static void enter_loops(LtGen *g, LLVMBasicBlockRef bb) {
@@ -234,6 +284,8 @@ static int gen_block(LtGen *g, unsigned id, LLVMBasicBlockRef exitb) {
     return -1;
   }
   LLVMValueRef choice = recompute_choice(g, id, up, n);
+  if (!choice)
+    choice = recompute_chain(g, id, up, n);
   if (!choice)
     choice = LLVMBuildZExt(g->b, lt_tape_load(g, LT_SLOT_CHOICE, bb, g->c->i8),
                            g->c->i32, "");

@@ -38,7 +38,7 @@ static int rev_binary(LtGen *g, LLVMValueRef i, LLVMValueRef d) {
     /* d(a/b)/db = -(a/b)/b: the quotient itself, which the plan makes
      * from a and b again or tapes (source.c cheaper_taped) */
     LLVMValueRef rb = lt_rv(g, b);
-    LLVMValueRef t = LLVMBuildFDiv(g->b, d, rb, "");
+    LLVMValueRef t = lt_adj_div(g->b, d, rb);
     lt_adj_add(g, a, t);
     if (vb)
       lt_adj_add(g, b, LLVMBuildFNeg(g->b, fmul(g, t, lt_rv(g, i)), ""));

@@ -34,8 +34,14 @@ static LLVMValueRef cst(const LtRuleIn *in, double v) {
 static LLVMValueRef mul(const LtRuleIn *in, LLVMValueRef a, LLVMValueRef b) {
   return LLVMBuildFMul(in->b, a, b, "");
 }
+LLVMValueRef lt_adj_div(LLVMBuilderRef b, LLVMValueRef x, LLVMValueRef y) {
+  LLVMValueRef q = LLVMBuildFDiv(b, x, y, "");
+  if (LLVMIsAInstruction(q) && LLVMCanValueUseFastMathFlags(q))
+    LLVMSetFastMathFlags(q, LLVMGetFastMathFlags(q) | LLVMFastMathAllowReciprocal);
+  return q;
+}
 static LLVMValueRef fdiv(const LtRuleIn *in, LLVMValueRef a, LLVMValueRef b) {
-  return LLVMBuildFDiv(in->b, a, b, "");
+  return lt_adj_div(in->b, a, b);
 }
 static LLVMValueRef add(const LtRuleIn *in, LLVMValueRef a, LLVMValueRef b) {
   return LLVMBuildFAdd(in->b, a, b, "");
@@ -386,7 +392,8 @@ static int d_atanh(const LtRuleIn *in, LLVMValueRef *dx) {
 
 /* fmod(a, b) = a - b trunc(a/b): da = dy, db = -dy trunc(a/b). */
 static int d_fmod(const LtRuleIn *in, LLVMValueRef *dx) {
-  LLVMValueRef q = call1(in, "trunc", fdiv(in, in->x[0], in->x[1]));
+  /* exact: trunc of a reciprocal's product may fall an integer short */
+  LLVMValueRef q = call1(in, "trunc", LLVMBuildFDiv(in->b, in->x[0], in->x[1], ""));
   dx[0] = in->dy;
   dx[1] = q ? neg(in, mul(in, in->dy, q)) : NULL;
   return !q;

@@ -48,5 +48,12 @@ int lt_rules_is_zero_derivative(const char *callee, size_t len);
  * marks them memory(write), a declared libm function of the rule table
  * that writes through no argument (not frexp). */
 int lt_rules_errno_only(LLVMValueRef f);
+/* x / y in derivative arithmetic (the rules', R's adjoint of a division):
+ * arcp, so that a division by a constant becomes a product by its
+ * reciprocal, as in Enzyme, whose reverse pass builds its arithmetic with
+ * every fast-math flag (getFast(), Utils.h): the divide's latency stays out
+ * of a reverse recurrence (Gauss-Seidel's d_j = (x_j + d_(j+1)) / 9). Not
+ * for values the program computes, which A and R must agree on. */
+LLVMValueRef lt_adj_div(LLVMBuilderRef b, LLVMValueRef x, LLVMValueRef y);
 
 #endif
