@@ -27,6 +27,20 @@ against the gradient's <dF/dx, v>; the error is relative to sum |g_i v_i|
 (the terms' scale), since the sum itself may cancel. Gram-Schmidt's
 inputs (PolyBench's own) are rank-deficient and its check is meaningless.
 
+Enzyme side by side (issue 17 compares with Enzyme v0.0.24, which builds
+against LLVM 13 at the most: Debian's llvm-13-dev and clang-13; only its
+legacy-pass-manager plugin replaces the calls):
+
+  CLANG=clang-13 python3 tools/bench/polybench.py --polybench DIR \
+      --plugin-flags "-flegacy-pass-manager -Xclang -load -Xclang \
+      ENZYME_BUILD/Enzyme/ClangEnzyme-13.so" --work /tmp/pb-enzyme
+
+(the primal then comes from clang 13: compare the primals' times too).
+On 2026-12-07 here, MEDIUM: Enzyme got trmm, atax and bicg wrong and
+did not compile deriche (a float scalar through the variadic call);
+Leantape's ratio and heap bytes were at or below Enzyme's on the other 24
+after 9d05784 (seidel-2d 1.22-1.30 against 1.21-1.40 in one sitting).
+
 The ratios of kernels whose primal runs in microseconds (durbin,
 trisolv, jacobi-1d at MEDIUM) are dominated by the first gradients'
 page faults: see the min-max.
@@ -150,6 +164,9 @@ def main():
     ap.add_argument("--plugin", default=os.path.join(REPO, "build/lib/LLVMLeantape.so"))
     ap.add_argument("--opt", default="-O2")
     ap.add_argument("--reps", type=int, default=7)
+    ap.add_argument("--plugin-flags", default="",
+                    help="the flags that load the AD plugin, instead of -fpass-plugin=PLUGIN "
+                         "(another tool side by side; the compiler: $CLANG)")
     ap.add_argument("--restrict", action="store_true", help="-DPOLYBENCH_USE_RESTRICT")
     ap.add_argument("--only", default="")
     ap.add_argument("--work", default="/tmp/lt-polybench")
@@ -177,8 +194,9 @@ def main():
         with open(out, "w") as f:
             f.write(text)
         exe = os.path.join(work, base)
-        cmd = [cc, a.opt, "-I", util, "-I", d, "-D%s_DATASET" % a.size,
-               "-fpass-plugin=" + a.plugin, out] + objs + [
+        load = a.plugin_flags.split() if a.plugin_flags else ["-fpass-plugin=" + a.plugin]
+        cmd = [cc, a.opt, "-I", util, "-I", d, "-D%s_DATASET" % a.size] + load + [
+               out] + objs + [
                "-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free", "-lm", "-o", exe]
         if a.restrict:
             cmd.insert(1, "-DPOLYBENCH_USE_RESTRICT")
