@@ -127,6 +127,39 @@ int lt_overwrite_block_call(LLVMValueRef i) {
          LLVMGetPointerAddressSpace(LLVMTypeOf(LLVMGetOperand(i, 0))) == 0;
 }
 
+/* The pointers the function's frees and reallocs release (realloc: its
+ * old block), into v. */
+static void released(const LtFacts *g, LtVec *v) {
+  const LtCfg *cfg = g->g;
+  for (unsigned b = 0; b < cfg->nblocks; b++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(cfg->block[b]); i;
+         i = LLVMGetNextInstruction(i)) {
+      if (!LLVMIsACallInst(i) && !LLVMIsAInvokeInst(i))
+        continue;
+      const LtRule *r;
+      const LtAllocFn *af = lt_alloc_fn(i);
+      if (lt_call_kind(i, &r) == LT_CALL_FREE && LLVMGetNumArgOperands(i) > 0)
+        lt_vec_push(v, LLVMGetOperand(i, 0));
+      else if (af && af->old_arg >= 0)
+        lt_vec_push(v, LLVMGetOperand(i, (unsigned)af->old_arg));
+    }
+}
+
+/* May the store at addr write memory that the function releases (a free,
+ * a realloc's old block), or stack memory? R would restore its log entry
+ * into memory freed before R runs, or a stack frame that has returned:
+ * fuzz --cxx --calls seed 1014509 at -O2, `pq = k % 2 ? y + ... : v0 + 1;
+ * pq[0] = ...` logged for the loads of y it may overwrite, restored into a
+ * std::vector's block deleted at the end of f (heap corruption, a crash). */
+static int store_released(const LtFacts *g, const LtVec *rel, LLVMValueRef addr) {
+  if (stack_memory(g, addr))
+    return 1;
+  for (size_t k = 0; k < rel->n; k++)
+    if (lt_points_may_alias(&g->act->pts, addr, rel->v[k]))
+      return 1;
+  return 0;
+}
+
 static int loggable_store(const LtFacts *g, LLVMValueRef i) {
   if (lt_overwrite_block_call(i)) {
     /* In a loop, only a copy of the same range in every iteration (a
@@ -466,6 +499,8 @@ void lt_overwrite_build(LtOverwrite *o, const LtFacts *g) {
           class_of(&x.w, i, w[k]);
     }
   unsigned clobber = x.w.n;
+  LtVec rel = {0};
+  released(g, &rel);
   x.words = (x.w.n + 1 + 63) / 64;
   /* per block: its own writes; then reach = writes of successors, closed */
   uint64_t *own = lt_xcalloc((size_t)cfg->nblocks * x.words, sizeof *own);
@@ -482,7 +517,7 @@ void lt_overwrite_build(LtOverwrite *o, const LtFacts *g) {
         unsigned wc = class_of(&x.w, i, w[k]);
         bit_set(own + (size_t)b * x.words, wc);
         Class *cl = &x.w.c[wc];
-        cl->unloggable |= !loggable_store(g, i);
+        cl->unloggable |= !loggable_store(g, i) || store_released(g, &rel, w[k]);
         lt_vec_push(&cl->members, i);
         lt_vec_push(&cl->members, w[k]);
         if (depth_of(g, b) > cl->depth)
@@ -571,6 +606,7 @@ void lt_overwrite_build(LtOverwrite *o, const LtFacts *g) {
     lt_vec_free(&loads);
   }
   free(after);
+  lt_vec_free(&rel);
   lt_ow_decide(o, &x);
   free(own);
   free(x.reach);

@@ -179,6 +179,11 @@
 // no element type, "its layout is unknown" (memelem.c agreed_type).
 // RUN: bash %S/../../tools/fuzz/run.sh -S -n 1 -s 951021 -O "1 2" -g --structvec
 // RUN: bash %S/../../tools/fuzz/run.sh -S -n 1 -s 951527 -O "1 2" -X -g --structvec
+// --cxx --calls seed 1014509 at -O2/-O3: a store through `k % 2 ? y + j :
+// v0.data() + 1` was logged for the loads of y it may overwrite, and R
+// restored its entry into v0's block, deleted at the end of f: heap
+// corruption, a crash (overwrite.c store_released).
+// RUN: bash %S/../../tools/fuzz/run.sh -S -n 1 -s 1014509 -O "2 3" -g "--cxx --calls"
 // Registered functions that return an argument (--retarg).
 // RUN: bash %S/../../tools/fuzz/run.sh -S -n 4 -s 1 -O "0 2" -j 2 -g "--retarg --calls"
 // Time loops (--timeloop: outlined steps, -leantape-checkpoint with a
