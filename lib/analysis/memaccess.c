@@ -182,6 +182,25 @@ static int accesses_layout(LtCtx *c, const LtActivity *a, LLVMValueRef call,
         }
         if (!into || r < 0 || r + ts > (long long)n)
           continue;
+        /* Two accesses of one place that disagree: a pointer there also
+         * moved as an integer as wide (a field copied by `load i64`, whose
+         * bit groups did not call it a pointer word) is a pointer, and
+         * floats and integers there are floats: either keeps the shadow
+         * bytes moving with the copy, where the integer's shadow is never
+         * read (fuzz --pointers --calls seed 1014326 at -O1: a struct's
+         * pointer and its i32 with padding each moved by an i64). */
+        if (into[r] && into[r] != t) {
+          LLVMTypeRef h = into[r];
+          int hint = LLVMGetTypeKind(h) == LLVMIntegerTypeKind,
+              tint = LLVMGetTypeKind(t) == LLVMIntegerTypeKind;
+          unsigned long long ps = LLVMABISizeOfType(td, c->ptr);
+          if ((lt_is_ptr_ty(h) && tint && (unsigned long long)ts == ps) ||
+              (lt_is_float_ty(h) && tint))
+            continue;
+          if ((lt_is_ptr_ty(t) && hint && LLVMABISizeOfType(td, h) == ps) ||
+              (lt_is_float_ty(t) && hint))
+            into[r] = NULL; /* t takes the place */
+        }
         if (into[r] && into[r] != t) {
           if (into == other) {
             other_bad = 1;
