@@ -120,8 +120,10 @@ int lt_points_may_be_param(LtPoints *pt, LLVMValueRef v, unsigned p);
 int lt_points_all_heap(LtPoints *pt, LLVMValueRef v);
 /* v only addresses allocations of this function (stack or heap). */
 int lt_points_all_own(LtPoints *pt, LLVMValueRef v);
-/* v may address a stack object (an alloca of the function). */
-int lt_points_any_stack(LtPoints *pt, LLVMValueRef v);
+/* v may address a stack object (an alloca of the function) for which
+ * but(arg, alloca) is 0 (but NULL: any). */
+int lt_points_any_stack(LtPoints *pt, LLVMValueRef v, int (*but)(void *, LLVMValueRef),
+                        void *arg);
 /* v may address inactive memory other than constant data (a string
  * literal holds no links: it is never a node of a linked structure) and
  * null shadows (checked at run time). */

@@ -62,11 +62,12 @@ int lt_points_all_heap(LtPoints *pt, LLVMValueRef v) { return all_allocs(pt, v, 
 
 int lt_points_all_own(LtPoints *pt, LLVMValueRef v) { return all_allocs(pt, v, 0); }
 
-int lt_points_any_stack(LtPoints *pt, LLVMValueRef v) {
+int lt_points_any_stack(LtPoints *pt, LLVMValueRef v, int (*but)(void *, LLVMValueRef),
+                        void *arg) {
   const uint64_t *s = lt_points_of(pt, v);
   for (unsigned o = 0; o < pt->nobj; o++)
     if (set_has(s, o) && pt->obj[o].kind == O_ALLOC &&
-        LLVMIsAAllocaInst(pt->obj[o].src))
+        LLVMIsAAllocaInst(pt->obj[o].src) && !(but && but(arg, pt->obj[o].src)))
       return 1;
   return 0;
 }

@@ -26,6 +26,13 @@ int lt_outline_time_loops(LtCtx *c, LLVMValueRef P);
  * run-time helpers (callbacks, getenv), so its time loops stay loops. */
 int lt_outline_wanted(LtCtx *c, LLVMValueRef call, int ckpt);
 
+/* frame.c: in combined mode, the static allocas of P's entry lose their
+ * lifetime markers (A and R then share their frame: R may read them) */
+void lt_frame_locals(LLVMValueRef P);
+/* frame.c: is a a static alloca of P's entry block without lifetime
+ * markers (one R may read again, in combined mode)? */
+int lt_frame_alloca(LLVMValueRef P, LLVMValueRef a);
+
 /* loopform.c: check that every loop of P (whose CFG is cfg) is in
  * loop-simplify form, find them (loops), and give each a canonical i64
  * counter lt.iv ((*loop_iv)[l]) with exit copies lt.ivx (ivx_loop: copy ->
