@@ -412,6 +412,8 @@ LtDeriv *lt_derive(LtCtx *c, const LtRequest *r) {
   int nerr = c->nerrors;
   double t0 = lt_now();
   g.P = lt_preprocess(c, r->fn, r->call);
+  if (g.P)
+    lt_forward_local_stores(c, g.P);
   if (g.P && !split)
     lt_frame_locals(g.P);
   if (g.P && r->pflags && !r->parallel) {

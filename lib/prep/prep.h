@@ -33,6 +33,11 @@ void lt_frame_locals(LLVMValueRef P);
  * markers (one R may read again, in combined mode)? */
 int lt_frame_alloca(LLVMValueRef P, LLVMValueRef a);
 
+/* storefwd.c: loads of a static local that read what its one store wrote
+ * in the same run of its loop become the stored expression (its counter
+ * replaced by the load's); the number of loads replaced */
+unsigned lt_forward_local_stores(LtCtx *c, LLVMValueRef P);
+
 /* loopform.c: check that every loop of P (whose CFG is cfg) is in
  * loop-simplify form, find them (loops), and give each a canonical i64
  * counter lt.iv ((*loop_iv)[l]) with exit copies lt.ivx (ivx_loop: copy ->

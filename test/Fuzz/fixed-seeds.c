@@ -237,3 +237,7 @@
 // --adaptive seed 400029 at -O1: a loop with two exits merging in a
 // triangular nest's preheader; the exit-choice phi did not verify.
 // RUN: bash %S/../../tools/fuzz/run.sh -S -n 1 -s 400029 -O "1" -g --adaptive
+// --temps: local temporaries filled by one loop and read by the next;
+// seeds 4, 6 and 29 have reads recomputed from the fill at -O2
+// (prep/storefwd.c), with the shapes that must stay memory beside them.
+// RUN: for s in 4 6 29; do bash %S/../../tools/fuzz/run.sh -S -n 1 -s $s -O "0 2" -g --temps || exit 1; done

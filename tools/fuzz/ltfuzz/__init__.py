@@ -25,6 +25,7 @@ from .lagged import Lagged
 from .memops import Memops
 from .reductions import Reductions
 from .sweeps import Sweeps
+from .temps import Temps
 from .mpi import Mpi
 from .omp import Omp
 from .pointers import Pointers
@@ -40,7 +41,7 @@ from .timewhile import TimeWhile
 MODES = [Pointers, Calls, Cxx, Alias, Forward, Primal, Split, Eigen, Adaptive, Omp, Entry, Kernels,
          Retarg, Timeloop, StepsVar, Grid, TimeWhile, Capped, Stencil, Gather,
          Inplace, Scratch, Copies, StructVec, Diffuse, Mpi, Swap, Lagged, Memops, Reductions,
-         Sweeps, ConstWork]
+         Sweeps, Temps, ConstWork]
 
 
 class Gen(Core, *MODES):
