@@ -11,8 +11,8 @@
  * read again, and the primal computes it again (a subtraction for a load).
  *
  * When, for a static local A (an alloca of the entry block whose address
- * is only used to load and store through single-index GEPs of its
- * element type, or by lifetime markers) and its one store S,
+ * is only used to load and store its elements through GEPs of one index,
+ * or by lifetime markers) and its one store S,
  *  - S writes A[i] in loop Ls, i Ls's counter from 0 by 1, in every
  *    iteration (S's block dominates the latch, the only exiting block);
  *  - a load L of A[j], outside Ls, j the counter (from 0 by 1) of a loop
@@ -55,29 +55,42 @@ static int block_of(const Fwd *x, LLVMValueRef v) {
   return LLVMIsAInstruction(v) ? lt_cfg_id(x->g, LLVMGetInstructionParent(v)) : -1;
 }
 
-/* The accesses of A: its stores and loads (through GEPs of one index of
- * its element type, or A itself); 0 when A has any other use. */
+/* The element index of g, a GEP of A: `gep T, A, i` (T A's element
+ * type) or `gep [n x T], A, 0, i` (LLVM 19's form for a local array);
+ * NULL for any other. */
+static LLVMValueRef index_of(LLVMValueRef A, LLVMValueRef g) {
+  LLVMTypeRef at = LLVMGetAllocatedType(A), st = LLVMGetGEPSourceElementType(g);
+  LLVMTypeRef et = LLVMGetTypeKind(at) == LLVMArrayTypeKind ? LLVMGetElementType(at) : at;
+  unsigned n = (unsigned)LLVMGetNumOperands(g);
+  long long z;
+  if (LLVMGetOperand(g, 0) != A)
+    return NULL;
+  if (n == 2 && st == et)
+    return LLVMGetOperand(g, 1);
+  if (n == 3 && st == at && LLVMGetTypeKind(at) == LLVMArrayTypeKind &&
+      lt_induction_const_int(LLVMGetOperand(g, 1), &z) && z == 0)
+    return LLVMGetOperand(g, 2);
+  return NULL;
+}
+
+/* The accesses of A: its stores and loads of its element type, through
+ * GEPs index_of reads; 0 when A has any other use. */
 static int accesses(LLVMValueRef A, LtVec *stores, LtVec *loads) {
-  LLVMTypeRef et = LLVMGetAllocatedType(A);
+  LLVMTypeRef at = LLVMGetAllocatedType(A);
+  LLVMTypeRef et = LLVMGetTypeKind(at) == LLVMArrayTypeKind ? LLVMGetElementType(at) : at;
   for (LLVMUseRef u = LLVMGetFirstUse(A); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef w = LLVMGetUser(u);
     if (is_marker(w))
       continue;
-    if (!LLVMIsAGetElementPtrInst(w) || LLVMGetOperand(w, 0) != A ||
-        LLVMGetNumOperands(w) != 2)
-      return 0;
-    LLVMTypeRef st = LLVMGetGEPSourceElementType(w);
-    if (LLVMGetTypeKind(et) == LLVMArrayTypeKind)
-      et = LLVMGetElementType(et);
-    if (st != et)
+    if (!LLVMIsAGetElementPtrInst(w) || !index_of(A, w))
       return 0;
     for (LLVMUseRef v = LLVMGetFirstUse(w); v; v = LLVMGetNextUse(v)) {
       LLVMValueRef a = LLVMGetUser(v);
       if (LLVMIsALoadInst(a) && !LLVMGetVolatile(a) && !LLVMIsAtomic(a) &&
-          LLVMTypeOf(a) == st)
+          LLVMTypeOf(a) == et)
         lt_vec_push(loads, a);
       else if (LLVMIsAStoreInst(a) && LLVMGetOperand(a, 1) == w && !LLVMGetVolatile(a) &&
-               !LLVMIsAtomic(a) && LLVMTypeOf(LLVMGetOperand(a, 0)) == st)
+               !LLVMIsAtomic(a) && LLVMTypeOf(LLVMGetOperand(a, 0)) == et)
         lt_vec_push(stores, a);
       else
         return 0;
@@ -290,7 +303,7 @@ static unsigned forward_local(Fwd *x, LLVMValueRef A) {
   unsigned done = 0;
   if (!accesses(A, &stores, &loads) || stores.n != 1 || !loads.n)
     goto out;
-  LLVMValueRef S = stores.v[0], gs = LLVMGetOperand(S, 1), i = LLVMGetOperand(gs, 1);
+  LLVMValueRef S = stores.v[0], i = index_of(A, LLVMGetOperand(S, 1));
   int sb = block_of(x, S);
   int l = sb >= 0 ? lt_loop_of(x->ls, (unsigned)sb) : -1;
   if (l < 0 || !LLVMIsAPHINode(i) || !unit_counter(x, (unsigned)l, i))
@@ -302,7 +315,7 @@ static unsigned forward_local(Fwd *x, LLVMValueRef A) {
   unsigned char *between = lt_xcalloc(x->g->nblocks, 1);
   LLVMBuilderRef b = LLVMCreateBuilderInContext(x->c->llctx);
   for (size_t k = 0; k < loads.n; k++) {
-    LLVMValueRef L = loads.v[k], j = LLVMGetOperand(LLVMGetOperand(L, 0), 1);
+    LLVMValueRef L = loads.v[k], j = index_of(A, LLVMGetOperand(L, 0));
     int lb = block_of(x, L);
     if (lb < 0 || lb == Ls->preheader || lt_loop_contains(x->ls, (unsigned)l, (unsigned)lb) ||
         LLVMTypeOf(j) != LLVMTypeOf(i) ||
