@@ -31,7 +31,9 @@
  * of a parameter that is itself kept (enzyme_not_overwritten, or the
  * caller's analysis). */
 static int kept_base(LtGen *g, LLVMValueRef v) {
-  return g->split ? lt_plan_kept_param(&g->fx, v) : !LLVMIsAAllocaInst(lt_base_of(v));
+  LLVMValueRef b = lt_base_of(v);
+  return g->split ? lt_plan_kept_param(&g->fx, v)
+                  : !LLVMIsAAllocaInst(b) || lt_frame_alloca(g->P, b); /* prep/frame.c */
 }
 
 /* Is v's address used only as the address of loads and stores, through

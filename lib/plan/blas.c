@@ -19,7 +19,9 @@
 enum { RA = LT_BR_A, RB, RC, RX, RY, RP, NROLE = LT_BR_N };
 
 int lt_plan_kept_base(const LtFacts *f, LLVMValueRef v) {
-  return f->split ? lt_plan_kept_param(f, v) : !LLVMIsAAllocaInst(lt_base_of(v));
+  LLVMValueRef b = lt_base_of(v);
+  return f->split ? lt_plan_kept_param(f, v)
+                  : !LLVMIsAAllocaInst(b) || lt_frame_alloca(f->P, b); /* prep/frame.c */
 }
 
 void lt_plan_blas(const LtFacts *f, LLVMValueRef call, LtBlasNeed *nd) {

@@ -146,8 +146,9 @@ const char *lt_plan_blas_why(int why);
  * reads is the memory as the call leaves it (the factor, the pivots, the
  * solution), so A copies it after the call. */
 void lt_plan_lapack(const LtFacts *f, LLVMValueRef call, LtBlasNeed *nd);
-/* Memory that outlives A: not the stack; in split mode a parameter the
- * caller keeps. */
+/* Memory that outlives A: not the stack (but the locals A and R share in
+ * combined mode, prep/frame.c); in split mode a parameter the caller
+ * keeps. */
 int lt_plan_kept_base(const LtFacts *f, LLVMValueRef v);
 /* What role r of a LAPACK call holds when R reads it ("the factor"). */
 const char *lt_plan_lapack_role(const LtBlasCall *d, int r);
