@@ -51,8 +51,16 @@ static int lgamma_call(LLVMValueRef i, LLVMValueRef *sg) {
   size_t len;
   const char *n = lt_callee_name(i, &len);
   static const char *names[] = {"lgamma", "lgammaf", "lgammal", "gamma", "gammaf", "gammal"};
+  /* the C library's: declared here (a program's own gamma(double *v),
+   * defined in the module, writes what it writes: a helper's campaign
+   * found one taken for glibc's, a wrong gradient), of a float, to a
+   * float */
+  LLVMValueRef f = LLVMGetCalledValue(i);
+  if (!f || !LLVMIsAFunction(f) || !LLVMIsDeclaration(f) || LLVMGetNumArgOperands(i) != 1 ||
+      !lt_is_float_ty(LLVMTypeOf(LLVMGetOperand(i, 0))) || !lt_is_float_ty(LLVMTypeOf(i)))
+    return 0;
   for (unsigned k = 0; k < sizeof names / sizeof *names; k++)
-    if (len == strlen(names[k]) && !strncmp(n, names[k], len) && LLVMGetNumArgOperands(i) == 1) {
+    if (len == strlen(names[k]) && !strncmp(n, names[k], len)) {
       LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInstructionParent(i));
       LLVMValueRef g = LLVMGetNamedGlobal(LLVMGetGlobalParent(fn), "signgam");
       *sg = NULL;
