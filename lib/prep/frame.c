@@ -19,31 +19,31 @@
 
 #include <string.h>
 
-static int is_marker(LLVMValueRef i) {
+int lt_lifetime_marker(LLVMValueRef i) {
   size_t len;
   return LLVMIsACallInst(i) && !strncmp(lt_callee_name(i, &len), "llvm.lifetime.", 14);
 }
 
+int lt_static_local(LLVMValueRef P, LLVMValueRef a) {
+  return LLVMIsAAllocaInst(a) && LLVMGetInstructionParent(a) == LLVMGetEntryBasicBlock(P) &&
+         LLVMIsAConstantInt(LLVMGetOperand(a, 0));
+}
+
 int lt_frame_alloca(LLVMValueRef P, LLVMValueRef a) {
-  if (!LLVMIsAAllocaInst(a) || LLVMGetInstructionParent(a) != LLVMGetEntryBasicBlock(P) ||
-      !LLVMIsAConstantInt(LLVMGetOperand(a, 0)))
+  if (!lt_static_local(P, a))
     return 0;
   for (LLVMUseRef u = LLVMGetFirstUse(a); u; u = LLVMGetNextUse(u))
-    if (is_marker(LLVMGetUser(u)))
+    if (lt_lifetime_marker(LLVMGetUser(u)))
       return 0;
   return 1;
 }
 
 void lt_frame_locals(LLVMValueRef P) {
-  LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(P);
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(P); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
       next = LLVMGetNextInstruction(i);
-      if (!is_marker(i))
-        continue;
-      LLVMValueRef a = lt_base_of(LLVMGetOperand(i, LLVMGetNumArgOperands(i) - 1));
-      if (LLVMIsAAllocaInst(a) && LLVMGetInstructionParent(a) == entry &&
-          LLVMIsAConstantInt(LLVMGetOperand(a, 0)))
+      if (lt_lifetime_marker(i) &&
+          lt_static_local(P, lt_base_of(LLVMGetOperand(i, LLVMGetNumArgOperands(i) - 1))))
         LLVMInstructionEraseFromParent(i);
     }
 }

@@ -32,6 +32,10 @@ void lt_frame_locals(LLVMValueRef P);
 /* frame.c: is a a static alloca of P's entry block without lifetime
  * markers (one R may read again, in combined mode)? */
 int lt_frame_alloca(LLVMValueRef P, LLVMValueRef a);
+/* frame.c: is a an alloca of a constant size in P's entry block? */
+int lt_static_local(LLVMValueRef P, LLVMValueRef a);
+/* frame.c: is i a call of llvm.lifetime.start or .end? */
+int lt_lifetime_marker(LLVMValueRef i);
 
 /* storefwd.c: loads of a static local that read what its one store wrote
  * in the same run of its loop become the stored expression (its counter

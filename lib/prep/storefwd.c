@@ -46,11 +46,6 @@ typedef struct Fwd {
   LtVec writes; /* (instruction, address or CLOBBER) of every write of P */
 } Fwd;
 
-static int is_marker(LLVMValueRef i) {
-  size_t len;
-  return LLVMIsACallInst(i) && !strncmp(lt_callee_name(i, &len), "llvm.lifetime.", 14);
-}
-
 static int block_of(const Fwd *x, LLVMValueRef v) {
   return LLVMIsAInstruction(v) ? lt_cfg_id(x->g, LLVMGetInstructionParent(v)) : -1;
 }
@@ -80,7 +75,7 @@ static int accesses(LLVMValueRef A, LtVec *stores, LtVec *loads) {
   LLVMTypeRef et = LLVMGetTypeKind(at) == LLVMArrayTypeKind ? LLVMGetElementType(at) : at;
   for (LLVMUseRef u = LLVMGetFirstUse(A); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef w = LLVMGetUser(u);
-    if (is_marker(w))
+    if (lt_lifetime_marker(w))
       continue;
     if (!LLVMIsAGetElementPtrInst(w) || !index_of(A, w))
       return 0;
@@ -381,7 +376,7 @@ unsigned lt_forward_local_stores(LtCtx *c, LLVMValueRef P) {
   LtVec allocas = {0};
   for (LLVMValueRef i = LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(P)); i;
        i = LLVMGetNextInstruction(i))
-    if (LLVMIsAAllocaInst(i) && LLVMIsAConstantInt(LLVMGetOperand(i, 0)))
+    if (lt_static_local(P, i))
       lt_vec_push(&allocas, i);
   for (size_t k = 0; k < allocas.n; k++)
     done += forward_local(&x, allocas.v[k]);
